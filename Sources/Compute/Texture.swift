@@ -1,0 +1,63 @@
+/// A view of pixels in memory that someone else owns: the CPU twin of an `MTLTexture`.
+///
+/// Row-major; `rowStride` is in pixels. Views are copied freely and handed to worker threads,
+/// which is why the type is `@unchecked Sendable`: kernels write disjoint pixels, so no two
+/// threads ever touch the same memory.
+public struct Texture<Pixel>: @unchecked Sendable {
+    public let base: UnsafeMutablePointer<Pixel>
+    public let width: Int
+    public let height: Int
+    public let rowStride: Int
+
+    public init(base: UnsafeMutablePointer<Pixel>, width: Int, height: Int, rowStride: Int) {
+        precondition(width >= 0 && height >= 0 && rowStride >= width)
+        self.base = base; self.width = width; self.height = height; self.rowStride = rowStride
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+    public var size: Size { Size(width: width, height: height) }
+
+    /// The first pixel of row `y`.
+    @inline(__always) public func row(_ y: Int) -> UnsafeMutablePointer<Pixel> { base + y &* rowStride }
+
+    @inline(__always) public subscript(x: Int, y: Int) -> Pixel {
+        get { base[y &* rowStride &+ x] }
+        nonmutating set { base[y &* rowStride &+ x] = newValue }
+    }
+}
+
+/// Pixels owned by Swift: a texture's storage. Reference type so views stay valid while it lives.
+public final class TextureStorage<Pixel>: @unchecked Sendable {
+    public let texture: Texture<Pixel>
+
+    public init(width: Int, height: Int, filledWith value: Pixel) {
+        let count = Swift.max(1, width * height)
+        let p = UnsafeMutablePointer<Pixel>.allocate(capacity: count)
+        p.initialize(repeating: value, count: count)
+        texture = Texture(base: p, width: width, height: height, rowStride: width)
+    }
+    deinit {
+        texture.base.deinitialize(count: Swift.max(1, texture.width * texture.height))
+        texture.base.deallocate()
+    }
+    public var width: Int { texture.width }
+    public var height: Int { texture.height }
+
+    /// All pixels, row-major (for tests and files).
+    public var pixels: [Pixel] {
+        Array(UnsafeBufferPointer(start: texture.base, count: texture.width * texture.height))
+    }
+}
+
+extension Texture {
+    /// Fills `rect` (clipped to the texture) with `value`.
+    public func fill(_ rect: Rect, with value: Pixel) {
+        let r = rect.intersection(bounds)
+        for y in r.ys { (row(y) + r.minX).update(repeating: value, count: r.width) }
+    }
+    /// Copies `rect` (clipped to both) from `source` at the same coordinates.
+    public func copy(_ rect: Rect, from source: Texture<Pixel>) {
+        let r = rect.intersection(bounds).intersection(source.bounds)
+        for y in r.ys { (row(y) + r.minX).update(from: source.row(y) + r.minX, count: r.width) }
+    }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The POSIX file calls this module makes, each with its error turned into a message.
+enum FileCalls {
+    struct Failure: Error { var message: String }
+
+    static func errorText(_ what: String) -> Failure { Failure(message: "\(what): \(String(cString: strerror(errno)))") }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func baseName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// mkstemp in `folder`; mode 0600 until renamed, then widened to the usual 0644 less umask.
+    static func makeTemporary(in folder: String, prefix: String) throws(Failure) -> (Int32, String) {
+        var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw errorText("cannot create a file in \(folder)") }
+        let mask = umask(0); umask(mask)
+        fchmod(fd, 0o644 & ~mask)
+        return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Failure) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw errorText("write failed")
+            }
+            done += n
+        }
+    }
+
+    static func sync(_ fd: Int32) throws(Failure) { if fsync(fd) != 0 { throw errorText("fsync failed") } }
+    static func close(_ fd: Int32) throws(Failure) { if Glibc.close(fd) != 0 { throw errorText("close failed") } }
+    static func closeQuietly(_ fd: Int32) { _ = Glibc.close(fd) }
+    static func rename(_ from: String, to: String) throws(Failure) {
+        if Glibc.rename(from, to) != 0 { throw errorText("cannot rename into place") }
+    }
+    static func unlink(_ path: String) { _ = Glibc.unlink(path) }
+
+    static func openForReading(_ path: String) throws(Failure) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw errorText("cannot open") }
+        return fd
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 at end of file.
+    static func read(_ fd: Int32, into buffer: inout [UInt8]) throws(Failure) -> Int {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n >= 0 { return n }
+            if errno != EINTR { throw errorText("read failed") }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+// PNGFile: PNG encode and decode through libpng's simplified API, and atomic file writes.
+//
+// Start with `PNGImage`: `encode()` / `write(to:)` and `read(from:)`. `AtomicFile` writes to a
+// temporary file in the destination's folder and renames it into place, so a failure never
+// leaves a partial file or damages an existing one. `FileCalls` holds the raw POSIX calls.
+import CPNG
+
+/// A 32-bit image in the X visual's order: 0xAARRGGBB per pixel, B, G, R, A in memory.
+public struct PNGImage: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    /// Row-major, `width * height` pixels.
+    public var pixels: [UInt32]
+
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        precondition(pixels.count == width * height)
+        self.width = width; self.height = height; self.pixels = pixels
+    }
+
+    public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
+
+    /// PNG bytes (8-bit RGBA, or RGB when every pixel is opaque).
+    public func encode() throws(PNGError) -> [UInt8] {
+        let opaque = pixels.allSatisfy { $0 >> 24 == 0xff }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = opaque ? UInt32(PNG_FORMAT_BGR) : UInt32(PNG_FORMAT_BGRA)
+        // The simplified API reads 4-byte BGRA when asked for BGRA; for BGR we pack first.
+        var source: [UInt8]
+        if opaque {
+            source = [UInt8](repeating: 0, count: width * height * 3)
+            for (i, p) in pixels.enumerated() {
+                source[i * 3] = UInt8(truncatingIfNeeded: p)
+                source[i * 3 + 1] = UInt8(truncatingIfNeeded: p >> 8)
+                source[i * 3 + 2] = UInt8(truncatingIfNeeded: p >> 16)
+            }
+        } else {
+            source = pixels.withUnsafeBytes { Array($0) }
+        }
+        let stride = Int32(width * (opaque ? 3 : 4))
+        var size: png_alloc_size_t = 0
+        guard png_image_write_to_memory(&image, nil, &size, 0, source, stride, nil) != 0 else {
+            throw PNGError(message: "cannot encode PNG: \(Self.message(image))")
+        }
+        var out = [UInt8](repeating: 0, count: Int(size))
+        let ok = out.withUnsafeMutableBytes { buf in
+            png_image_write_to_memory(&image, buf.baseAddress, &size, 0, source, stride, nil)
+        }
+        guard ok != 0 else { throw PNGError(message: "cannot encode PNG: \(Self.message(image))") }
+        return Array(out.prefix(Int(size)))
+    }
+
+    /// Encodes and writes atomically to `path`.
+    public func write(to path: String) throws(FileError) {
+        let bytes: [UInt8]
+        do { bytes = try encode() } catch { throw FileError(path: path, message: error.message) }
+        try AtomicFile.write(bytes, to: path)
+    }
+
+    /// Reads a PNG file, converting it to 0xAARRGGBB pixels.
+    public static func read(from path: String) throws(PNGError) -> PNGImage {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&image, path) != 0 else {
+            throw PNGError(message: "\(path): \(message(image))")
+        }
+        image.format = UInt32(PNG_FORMAT_BGRA)
+        let w = Int(image.width), h = Int(image.height)
+        var pixels = [UInt32](repeating: 0, count: w * h)
+        let ok = pixels.withUnsafeMutableBytes { buf in
+            png_image_finish_read(&image, nil, buf.baseAddress, Int32(w * 4), nil)
+        }
+        guard ok != 0 else { throw PNGError(message: "\(path): \(message(image))") }
+        return PNGImage(width: w, height: h, pixels: pixels)
+    }
+
+    private static func message(_ image: png_image) -> String {
+        var m = image.message
+        return withUnsafeBytes(of: &m) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+    }
+}
+
+public struct PNGError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,28 @@
+import Compute
+
+/// Where composed frames go: the X window (XShm or XPutImage) or an offscreen image.
+///
+/// The session composes straight into `frameTarget()` and then calls `present(_:)` with the
+/// damaged rectangle. A presenter must never hand out memory the display server is still reading.
+public protocol Presenter: AnyObject {
+    /// The current drawable size in pixels.
+    var size: Size { get }
+    /// The image the next frame is composed into: 32-bit pixels 0xAARRGGBB (B,G,R,A in memory).
+    /// Blocks, if it must, until the previous present has completed.
+    func frameTarget() -> Texture<UInt32>
+    /// Shows `damage` of the frame target.
+    func present(_ damage: Rect)
+}
+
+/// When a frame runs: the CPU stand-in for CADisplayLink's timestamp and targetTimestamp.
+public struct FrameInfo: Sendable, Equatable {
+    /// 0, 1, 2, … counted from when the clock started; skipped deadlines still count.
+    public var index: Int
+    /// When this frame's deadline was (seconds on the session clock).
+    public var timestamp: Double
+    /// When the frame is due to be shown (the next deadline).
+    public var targetTimestamp: Double
+    public init(index: Int, timestamp: Double, targetTimestamp: Double) {
+        self.index = index; self.timestamp = timestamp; self.targetTimestamp = targetTimestamp
+    }
+}

@@ -1,0 +1,94 @@
+import Compute
+import Kernels
+import Strokes
+
+/// A recorded session: the JSON Lines format the window records and journals and
+/// `quicksilver render` plays. See docs/replay-format.md.
+public struct Replay: Sendable {
+    public var header: Header
+    public var events: [TimedEvent]
+
+    public struct Header: Sendable, Equatable {
+        public static let sizes = 1...16384
+        public var size: Size
+        /// Every random choice of the session comes from this.
+        public var seed: Int64
+        public var background: Color
+        public init(size: Size, seed: Int64 = 0, background: Color = .white) {
+            self.size = size; self.seed = seed; self.background = background
+        }
+    }
+
+    /// An input event and the time it happened (seconds since the session started).
+    public struct TimedEvent: Sendable, Equatable {
+        public var t: Double
+        public var event: InputEvent
+        public init(t: Double, event: InputEvent) { self.t = t; self.event = event }
+    }
+
+    public init(header: Header, events: [TimedEvent] = []) { self.header = header; self.events = events }
+}
+
+/// A replay line that is not valid: `line` is 1-based.
+public struct ReplayError: Error, Equatable, Sendable {
+    public var line: Int
+    public var message: String
+    public init(line: Int, message: String) { self.line = line; self.message = message }
+}
+
+// MARK: - Writing
+
+extension Replay {
+    /// The header line (no newline).
+    public static func line(for header: Header) -> String {
+        var s = "{\"quicksilver\": 1, \"width\": \(header.size.width), \"height\": \(header.size.height)"
+        if header.seed != 0 { s += ", \"seed\": \(header.seed)" }
+        if header.background != .white { s += ", \"background\": \"\(header.background)\"" }
+        return s + "}"
+    }
+
+    /// One event line (no newline), or nil for events the format does not record.
+    public static func line(for e: TimedEvent) -> String? {
+        let t = "{\"t\": \(number(e.t)), \"type\": "
+        func pointer(_ type: String, _ s: PointerSample) -> String {
+            var out = t + "\"\(type)\", \"x\": \(number(s.x)), \"y\": \(number(s.y))"
+            if let p = s.pressure { out += ", \"pressure\": \(number(p))" }
+            if !s.mods.isEmpty {
+                let names = (s.mods.contains(.shift) ? ["\"shift\""] : []) + (s.mods.contains(.control) ? ["\"control\""] : [])
+                out += ", \"mods\": [\(names.joined(separator: ", "))]"
+            }
+            return out + "}"
+        }
+        switch e.event {
+        case .pointerDown(let s): return pointer("down", s)
+        case .pointerMove(let s): return pointer("move", s)
+        case .pointerUp(let s): return pointer("up", s)
+        case .resize(let size, _): return t + "\"resize\", \"width\": \(size.width), \"height\": \(size.height)}"
+        case .command(let c, _):
+            switch c {
+            case .brush(let kind, let size, let color):
+                var fields: [String] = []
+                if let kind { fields.append("\"kind\": \"\(kind.rawValue)\"") }
+                if let size { fields.append("\"size\": \(size)") }
+                if let color { fields.append("\"color\": \"\(color)\"") }
+                return t + "\"brush\"" + fields.map { ", " + $0 }.joined() + "}"
+            case .channel(let ch): return t + "\"channel\", \"channel\": \"\(ch.rawValue)\"}"
+            case .undo: return t + "\"undo\"}"
+            case .redo: return t + "\"redo\"}"
+            case .clear: return t + "\"clear\"}"
+            }
+        case .key, .modifiers, .expose, .close: return nil
+        }
+    }
+
+    /// The whole file's text.
+    public var text: String {
+        ([Self.line(for: header)] + events.compactMap(Self.line(for:))).map { $0 + "\n" }.joined()
+    }
+
+    /// Shortest text that reads back as the same Double.
+    static func number(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+}

@@ -1,0 +1,198 @@
+import Compute
+import Kernels
+import Strokes
+
+/// Reads replay lines one at a time and checks each strictly: unknown types or fields, missing
+/// or mistyped fields, non-finite numbers, time going backwards, sizes out of range and a move
+/// without a down are all errors naming the line.
+public struct ReplayParser {
+    public private(set) var header: Replay.Header?
+    public private(set) var events: [Replay.TimedEvent] = []
+    private var lastT = 0.0
+    private var pointerDown = false
+    private var line = 0
+
+    public init() {}
+
+    /// Parses the next line (without its newline).
+    public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReplayError) {
+        line += 1
+        let value: JSON.Value
+        do { value = try JSON.parse(bytes) } catch { throw fail(error.message) }
+        guard case .object(let members) = value else { throw fail("expected a JSON object, found \(value.kindName)") }
+        var fields = Fields(members: members, line: line)
+        if header == nil {
+            header = try parseHeader(&fields)
+        } else {
+            events.append(try parseEvent(&fields))
+        }
+    }
+
+    /// The whole replay, once every line has been fed.
+    public func finish() throws(ReplayError) -> Replay {
+        guard let header else { throw ReplayError(line: 1, message: "empty file: expected the header {\"quicksilver\": 1, \"width\": …, \"height\": …}") }
+        return Replay(header: header, events: events)
+    }
+
+    /// Parses a whole file's bytes: lines end in "\n"; a final newline is optional.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReplayError) -> Replay {
+        var parser = ReplayParser()
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0a { end += 1 }
+            try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            start = end + 1
+        }
+        return try parser.finish()
+    }
+
+    public static func parse(_ text: String) throws(ReplayError) -> Replay {
+        var copy = Array(text.utf8)
+        return try copy.withUnsafeMutableBufferPointer { (b) throws(ReplayError) -> Replay in try parse(UnsafeBufferPointer(b)) }
+    }
+
+    private func fail(_ message: String) -> ReplayError { ReplayError(line: line, message: message) }
+
+    private mutating func parseHeader(_ f: inout Fields) throws(ReplayError) -> Replay.Header {
+        guard let version = try f.int("quicksilver") else {
+            throw fail("the first line must be the header {\"quicksilver\": 1, \"width\": …, \"height\": …}")
+        }
+        guard version == 1 else { throw fail("unsupported format version \(version) (this program reads version 1)") }
+        let width = try f.requiredInt("width", in: Replay.Header.sizes)
+        let height = try f.requiredInt("height", in: Replay.Header.sizes)
+        let seed = try f.int("seed") ?? 0
+        let background = try f.color("background", alpha: false) ?? .white
+        try f.rejectUnknown(what: "the header")
+        return Replay.Header(size: Size(width: width, height: height), seed: seed, background: background)
+    }
+
+    private mutating func parseEvent(_ f: inout Fields) throws(ReplayError) -> Replay.TimedEvent {
+        guard let type = try f.string("type") else { throw fail("missing \"type\"") }
+        guard let t = try f.number("t") else { throw fail("missing \"t\"") }
+        guard t >= 0 else { throw fail("\"t\" must be ≥ 0, got \(t)") }
+        guard t >= lastT else { throw fail("\"t\" goes backwards: \(Replay.number(t)) after \(Replay.number(lastT))") }
+        lastT = t
+        let event: InputEvent
+        switch type {
+        case "down", "move", "up":
+            guard let x = try f.number("x") else { throw fail("\"\(type)\" needs \"x\"") }
+            guard let y = try f.number("y") else { throw fail("\"\(type)\" needs \"y\"") }
+            let pressure = try f.number("pressure")
+            if let pressure, !(0...1).contains(pressure) { throw fail("\"pressure\" must be in 0…1, got \(pressure)") }
+            let mods = try f.mods()
+            let sample = PointerSample(x: x, y: y, pressure: pressure ?? 0.5, time: t, mods: mods)
+            switch type {
+            case "down":
+                if pointerDown { throw fail("\"down\" while the pointer is already down") }
+                pointerDown = true
+                event = .pointerDown(sample)
+            case "move":
+                if !pointerDown { throw fail("\"move\" without a \"down\"") }
+                event = .pointerMove(sample)
+            default:
+                if !pointerDown { throw fail("\"up\" without a \"down\"") }
+                pointerDown = false
+                event = .pointerUp(sample)
+            }
+        case "brush":
+            var kind: BrushKind?
+            if let name = try f.string("kind") {
+                guard let k = BrushKind(rawValue: name) else {
+                    throw fail("unknown brush kind \"\(name)\" (expected one of \(BrushKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))")
+                }
+                kind = k
+            }
+            let size = try f.int("size", in: BrushTip.sizes)
+            let color = try f.color("color", alpha: true)
+            if kind == nil, size == nil, color == nil { throw fail("\"brush\" needs at least one of \"kind\", \"size\", \"color\"") }
+            event = .command(.brush(kind: kind, size: size.map { Int($0) }, color: color), time: t)
+        case "channel":
+            guard let name = try f.string("channel") else { throw fail("\"channel\" needs \"channel\" (\"r\", \"g\" or \"b\")") }
+            guard let c = Channel(rawValue: name) else { throw fail("\"channel\" must be \"r\", \"g\" or \"b\", got \"\(name)\"") }
+            event = .command(.channel(c), time: t)
+        case "undo": event = .command(.undo, time: t)
+        case "redo": event = .command(.redo, time: t)
+        case "clear": event = .command(.clear, time: t)
+        case "resize":
+            let w = try f.requiredInt("width", in: Replay.Header.sizes)
+            let h = try f.requiredInt("height", in: Replay.Header.sizes)
+            event = .resize(Size(width: w, height: h), time: t)
+        default:
+            throw fail("unknown event type \"\(type)\"")
+        }
+        try f.rejectUnknown(what: "a \"\(type)\" event")
+        return Replay.TimedEvent(t: t, event: event)
+    }
+}
+
+/// The members of one line's object, taken one by one so leftovers can be reported as unknown.
+private struct Fields {
+    var members: [(key: String, value: JSON.Value)]
+    let line: Int
+
+    private func fail(_ message: String) -> ReplayError { ReplayError(line: line, message: message) }
+
+    mutating func take(_ key: String) -> JSON.Value? {
+        guard let i = members.firstIndex(where: { $0.key == key }) else { return nil }
+        return members.remove(at: i).value
+    }
+
+    mutating func number(_ key: String) throws(ReplayError) -> Double? {
+        guard let v = take(key) else { return nil }
+        guard case .number(let d, _) = v else { throw fail("\"\(key)\" must be a number, got \(v.kindName)") }
+        guard d.isFinite else { throw fail("\"\(key)\" must be a finite number") }
+        return d
+    }
+
+    mutating func int(_ key: String) throws(ReplayError) -> Int64? {
+        guard let v = take(key) else { return nil }
+        guard case .number(let d, let i) = v else { throw fail("\"\(key)\" must be an integer, got \(v.kindName)") }
+        guard let i else { throw fail("\"\(key)\" must be an integer, got \(d)") }
+        return i
+    }
+
+    mutating func int(_ key: String, in range: ClosedRange<Int>) throws(ReplayError) -> Int64? {
+        guard let i = try int(key) else { return nil }
+        guard i >= range.lowerBound, i <= range.upperBound else {
+            throw fail("\"\(key)\" must be in \(range.lowerBound)…\(range.upperBound), got \(i)")
+        }
+        return i
+    }
+
+    mutating func requiredInt(_ key: String, in range: ClosedRange<Int>) throws(ReplayError) -> Int {
+        guard let i = try int(key, in: range) else { throw fail("missing \"\(key)\"") }
+        return Int(i)
+    }
+
+    mutating func string(_ key: String) throws(ReplayError) -> String? {
+        guard let v = take(key) else { return nil }
+        guard case .string(let s) = v else { throw fail("\"\(key)\" must be a string, got \(v.kindName)") }
+        return s
+    }
+
+    mutating func color(_ key: String, alpha: Bool) throws(ReplayError) -> Color? {
+        guard let s = try string(key) else { return nil }
+        let form = alpha ? "\"#rrggbb\" or \"#rrggbbaa\"" : "\"#rrggbb\""
+        guard let c = Color(hex: s), alpha || s.utf8.count == 7 else { throw fail("\"\(key)\" must be \(form), got \"\(s)\"") }
+        return c
+    }
+
+    mutating func mods() throws(ReplayError) -> Modifiers {
+        guard let v = take("mods") else { return [] }
+        guard case .array(let items) = v else { throw fail("\"mods\" must be an array of \"shift\"/\"control\", got \(v.kindName)") }
+        var mods: Modifiers = []
+        for item in items {
+            switch item {
+            case .string("shift"): mods.insert(.shift)
+            case .string("control"): mods.insert(.control)
+            default: throw fail("\"mods\" may hold only \"shift\" and \"control\"")
+            }
+        }
+        return mods
+    }
+
+    func rejectUnknown(what: String) throws(ReplayError) {
+        if let first = members.first { throw fail("unknown field \"\(first.key)\" in \(what)") }
+    }
+}

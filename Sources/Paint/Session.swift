@@ -1,0 +1,141 @@
+import Compute
+import Kernels
+import Strokes
+
+/// One painting session: the document, the brush, the live stroke and undo history.
+///
+/// Input is queued by `handle(_:)` and played by `draw(_:to:)`, once per frame, in arrival
+/// order: the coalesced samples of that frame, none dropped. The window drives `draw` from its
+/// 60 Hz clock; `quicksilver render` drives it from a virtual one, so both give the same pixels.
+public final class Session {
+    public let compute: ComputeContext
+    public let canvas: Canvas
+    public private(set) var brush = Brush()
+    /// Pointer samples and commands received since the last frame.
+    public private(set) var pending: [InputEvent] = []
+
+    private let layer: StrokeLayer
+    private let history: History
+    private var stroke: (builder: StrokeBuilder, brush: Brush, last: StrokePoint)?
+    /// Canvas area whose presented image is stale.
+    private var damage: Rect
+
+    public init(size: Size, background: Color = .white, compute: ComputeContext, historyBytes: Int = 256 << 20) {
+        self.compute = compute
+        canvas = Canvas(size: size, background: background)
+        layer = StrokeLayer(size: size)
+        history = History(byteLimit: historyBytes)
+        damage = Rect(size: size)
+    }
+
+    /// Queues an event for the next frame.
+    public func handle(_ event: InputEvent) { pending.append(event) }
+
+    /// True when a frame would change what is shown: the frame clock may pause otherwise.
+    public var needsDraw: Bool { !pending.isEmpty || !damage.isEmpty }
+
+    /// Whether a stroke is in progress (pointer down).
+    public var isStroking: Bool { stroke != nil }
+
+    /// Runs one frame: plays the queued input, then composes and presents the damaged region.
+    /// Returns the rectangle presented (empty when nothing changed).
+    @discardableResult
+    public func draw(_ frame: FrameInfo, to presenter: Presenter) -> Rect {
+        let events = pending
+        pending.removeAll(keepingCapacity: true)
+        for event in events { play(event) }
+        if let stroke {
+            let (sink, cleared) = layer.beginTail()
+            var tailSink = sink
+            let drawn = stroke.builder.tail(into: &tailSink)
+            layer.didDrawTail(drawn)
+            damage = damage.union(cleared).union(drawn)
+        }
+        let region = damage.intersection(Rect(size: presenter.size))
+        damage = .empty
+        guard !region.isEmpty else { return .empty }
+        compose(region, into: presenter.frameTarget())
+        presenter.present(region)
+        return region
+    }
+
+    /// Composes `region` of what the session shows (canvas plus live stroke) into `target`.
+    public func compose(_ region: Rect, into target: Texture<UInt32>) {
+        let live = stroke.map { layer.kernelStroke(color: $0.brush.color) }
+        ComposeKernel(canvas: canvas.texture, output: target, stroke: live).run(over: region, on: compute)
+    }
+
+    // MARK: - Playing events
+
+    private func play(_ event: InputEvent) {
+        switch event {
+        case .pointerDown(let s):
+            if stroke != nil { endStroke(at: nil) }
+            var sink = layer.committedSink()
+            var d = Rect.empty
+            let p = point(s)
+            let builder = StrokeBuilder(tip: brush.tip, start: p, into: &sink, damage: &d)
+            stroke = (builder, brush, p)
+            commit(d)
+        case .pointerMove(let s):
+            guard var current = stroke else { return }
+            var sink = layer.committedSink()
+            let p = point(s)
+            commit(current.builder.add(p, into: &sink))
+            current.last = p
+            stroke = current
+        case .pointerUp(let s):
+            endStroke(at: point(s))
+        case .command(let command, _):
+            run(command)
+        case .key, .modifiers, .resize, .expose, .close:
+            break
+        }
+    }
+
+    private func point(_ s: PointerSample) -> StrokePoint {
+        StrokePoint(x: s.x, y: s.y, pressure: s.pressure ?? 0.5)
+    }
+
+    private func commit(_ d: Rect) {
+        layer.didCommit(d)
+        damage = damage.union(d)
+    }
+
+    /// Finishes the live stroke (at `p`, or where it last was) and bakes it into the canvas as
+    /// one undo step.
+    private func endStroke(at p: StrokePoint?) {
+        guard var current = stroke else { return }
+        var sink = layer.committedSink()
+        commit(current.builder.finish(at: p ?? current.last, into: &sink))
+        damage = damage.union(layer.beginTail().cleared)
+        let bounds = layer.bounds.intersection(canvas.texture.bounds)
+        if !bounds.isEmpty {
+            history.record(bounds, of: canvas.texture)
+            ComposeKernel(canvas: canvas.texture, output: canvas.texture,
+                          stroke: layer.kernelStroke(color: current.brush.color)).run(over: bounds, on: compute)
+        }
+        layer.reset()
+        stroke = nil
+    }
+
+    private func run(_ command: Command) {
+        switch command {
+        case .brush(let kind, let size, let color):
+            brush.apply(kind: kind, size: size, color: color)
+        case .channel(let c):
+            brush.flip(c)
+        case .undo:
+            endStroke(at: nil)
+            if let d = history.undo(canvas.texture) { damage = damage.union(d) }
+        case .redo:
+            endStroke(at: nil)
+            if let d = history.redo(canvas.texture) { damage = damage.union(d) }
+        case .clear:
+            endStroke(at: nil)
+            history.record(canvas.texture.bounds, of: canvas.texture)
+            canvas.clear()
+            damage = damage.union(canvas.texture.bounds)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Compute
+
+/// Walks curves and lines placing anti-aliased pen dabs every `spacing` pixels of arc length.
+/// `toNextDab` is the remainder carried from one call to the next.
+struct PenWalker {
+    let tip: BrushTip
+    var toNextDab: Double
+
+    /// The largest flattening error allowed when a curve is cut into lines, in pixels.
+    private static let flatness = 0.05
+    /// Upper bound on the pieces one curve is cut into; far-off curves are mostly clipped anyway.
+    private static let maxPieces = 1024
+
+    /// Walks a quadratic Bézier from `a` to `b` with control point `c`.
+    mutating func quad<S: StrokeSink>(from a: StrokePoint, control c: StrokePoint, to b: StrokePoint, into sink: inout S) -> Rect {
+        // A uniform cut into n lines strays at most |a − 2c + b| / (4n²) from the curve.
+        let bend = ((a.x - 2 * c.x + b.x) * (a.x - 2 * c.x + b.x) + (a.y - 2 * c.y + b.y) * (a.y - 2 * c.y + b.y)).squareRoot()
+        let wanted = (bend / (4 * Self.flatness)).squareRoot().rounded(.up)
+        let n = wanted.isFinite ? Int(min(max(wanted, 1), Double(Self.maxPieces))) : Self.maxPieces
+        var damage = Rect.empty
+        var previous = a
+        for i in 1...n {
+            let t = Double(i) / Double(n), u = 1 - t
+            let p = StrokePoint(x: u * u * a.x + 2 * u * t * c.x + t * t * b.x,
+                                y: u * u * a.y + 2 * u * t * c.y + t * t * b.y,
+                                pressure: u * u * a.pressure + 2 * u * t * c.pressure + t * t * b.pressure)
+            damage = damage.union(line(from: previous, to: p, into: &sink))
+            previous = p
+        }
+        return damage
+    }
+
+    /// Walks a straight line. A zero-length line still paints a dab when one is due (a tap).
+    mutating func line<S: StrokeSink>(from a: StrokePoint, to b: StrokePoint, into sink: inout S) -> Rect {
+        let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        guard length.isFinite else { return .empty }
+        if length == 0 {
+            return toNextDab <= 0 ? dab(at: a, into: &sink) : .empty
+        }
+        // Only the part near the clip rectangle is walked; the rest just advances the remainder,
+        // so a line from 1e9 costs no more than its visible part.
+        let margin = tip.diameter(pressure: max(a.pressure, b.pressure)) / 2 + 2
+        guard let (t0, t1) = Clip.segment(a, b, to: sink.clip, margin: margin) else {
+            skip(length, spacingAt: b)
+            return .empty
+        }
+        skip(length * t0, spacingAt: a)
+        let from = StrokePoint.lerp(a, b, t0), to = StrokePoint.lerp(a, b, t1)
+        var damage = Rect.empty
+        let inside = length * (t1 - t0)
+        var travelled = 0.0
+        while travelled + toNextDab <= inside {
+            travelled += toNextDab
+            damage = damage.union(dab(at: StrokePoint.lerp(from, to, travelled / inside), into: &sink))
+        }
+        toNextDab -= inside - travelled
+        skip(length * (1 - t1), spacingAt: b)
+        return damage
+    }
+
+    private mutating func dab<S: StrokeSink>(at p: StrokePoint, into sink: inout S) -> Rect {
+        let d = tip.diameter(pressure: p.pressure)
+        let r = d / 2
+        toNextDab = BrushTip.spacing(diameter: d)
+        let box = Rect.covering(minX: p.x - r - 1, minY: p.y - r - 1, maxX: p.x + r + 1, maxY: p.y + r + 1).intersection(sink.clip)
+        if !box.isEmpty { sink.dab(x: p.x, y: p.y, radius: r) }
+        return box
+    }
+
+    /// Advances `distance` along the path without painting, keeping the dab phase.
+    private mutating func skip(_ distance: Double, spacingAt p: StrokePoint) {
+        guard distance > 0 else { return }
+        if distance < toNextDab { toNextDab -= distance; return }
+        let s = BrushTip.spacing(diameter: tip.diameter(pressure: p.pressure))
+        toNextDab = s - (distance - toNextDab).truncatingRemainder(dividingBy: s)
+    }
+}
+
+/// Line clipping (Liang–Barsky).
+enum Clip {
+    /// The parameter range [t0, t1] of segment a→b inside `rect` grown by `margin`, or nil.
+    static func segment(_ a: StrokePoint, _ b: StrokePoint, to rect: Rect, margin: Double) -> (Double, Double)? {
+        segment(ax: a.x, ay: a.y, bx: b.x, by: b.y, to: rect, margin: margin)
+    }
+
+    static func segment(ax: Double, ay: Double, bx: Double, by: Double, to rect: Rect, margin: Double) -> (Double, Double)? {
+        let minX = Double(rect.minX) - margin, maxX = Double(rect.maxX) + margin
+        let minY = Double(rect.minY) - margin, maxY = Double(rect.maxY) + margin
+        let dx = bx - ax, dy = by - ay
+        var t0 = 0.0, t1 = 1.0
+        for (p, q) in [(-dx, ax - minX), (dx, maxX - ax), (-dy, ay - minY), (dy, maxY - ay)] {
+            if p == 0 {
+                if q < 0 { return nil }
+            } else {
+                let r = q / p
+                if p < 0 { if r > t1 { return nil }; if r > t0 { t0 = r } }
+                else { if r < t0 { return nil }; if r < t1 { t1 = r } }
+            }
+        }
+        return (t0, t1)
+    }
+}

@@ -1,0 +1,84 @@
+import Compute
+
+/// Builds one stroke from pointer samples, emitting its geometry to a `StrokeSink`.
+///
+/// Pen: samples s0, s1, … are joined by quadratic Bézier curves from midpoint to midpoint with
+/// the sample as control point, so fast strokes come out as curves, not polylines. Everything up
+/// to the newest midpoint is committed as soon as the sample arrives; the piece from there to the
+/// newest sample (the live tail) is drawn by `tail(into:)` each frame without being committed.
+/// Committed geometry depends only on the sample sequence, never on how samples were batched
+/// into frames.
+///
+/// Pixel pen: a Bresenham line from sample to sample, each pixel stamped with a midpoint filled
+/// circle; there is no smoothing and no tail.
+public struct StrokeBuilder: Sendable {
+    public let tip: BrushTip
+    /// The newest sample.
+    private var last: StrokePoint
+    /// Where committed pen geometry ends: the midpoint of the last two samples.
+    private var committedEnd: StrokePoint
+    /// Pen: distance along the curve until the next dab. Carried across samples, so spacing does
+    /// not depend on how often samples arrive.
+    private var toNextDab: Double
+    /// Pixel pen: the last stamped pixel.
+    private var pixel: (x: Int, y: Int)
+
+    /// Starts a stroke at `start`, painting its first dab (so a tap paints one dot).
+    public init<S: StrokeSink>(tip: BrushTip, start: StrokePoint, into sink: inout S, damage: inout Rect) {
+        self.tip = tip
+        last = start
+        committedEnd = start
+        toNextDab = 0
+        pixel = (PixelPen.cell(start.x), PixelPen.cell(start.y))
+        switch tip.kind {
+        case .pen:
+            var walker = PenWalker(tip: tip, toNextDab: 0)
+            damage = damage.union(walker.line(from: start, to: start, into: &sink))
+            toNextDab = walker.toNextDab
+        case .pixel:
+            damage = damage.union(PixelPen.stamp(x: pixel.x, y: pixel.y, tip: tip, pressure: start.pressure, into: &sink))
+        }
+    }
+
+    /// Adds a sample, committing the curve up to the midpoint between it and the previous one.
+    /// Returns the damaged rectangle.
+    @discardableResult
+    public mutating func add<S: StrokeSink>(_ p: StrokePoint, into sink: inout S) -> Rect {
+        switch tip.kind {
+        case .pen:
+            let end = StrokePoint.mid(last, p)
+            var walker = PenWalker(tip: tip, toNextDab: toNextDab)
+            let damage = walker.quad(from: committedEnd, control: last, to: end, into: &sink)
+            toNextDab = walker.toNextDab
+            committedEnd = end
+            last = p
+            return damage
+        case .pixel:
+            let to = (PixelPen.cell(p.x), PixelPen.cell(p.y))
+            let damage = PixelPen.line(from: pixel, to: to, pressures: (last.pressure, p.pressure), tip: tip, into: &sink)
+            pixel = to
+            last = p
+            return damage
+        }
+    }
+
+    /// Draws the live tail (last committed point → newest sample) without committing it.
+    public func tail<S: StrokeSink>(into sink: inout S) -> Rect {
+        guard tip.kind == .pen else { return .empty }
+        var walker = PenWalker(tip: tip, toNextDab: toNextDab)
+        return walker.line(from: committedEnd, to: last, into: &sink)
+    }
+
+    /// Ends the stroke at `p`: adds it, then commits the tail. Returns the damaged rectangle.
+    @discardableResult
+    public mutating func finish<S: StrokeSink>(at p: StrokePoint, into sink: inout S) -> Rect {
+        var damage = add(p, into: &sink)
+        if tip.kind == .pen {
+            var walker = PenWalker(tip: tip, toNextDab: toNextDab)
+            damage = damage.union(walker.line(from: committedEnd, to: last, into: &sink))
+            toNextDab = walker.toNextDab
+            committedEnd = last
+        }
+        return damage
+    }
+}

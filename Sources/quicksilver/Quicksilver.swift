@@ -1,0 +1,32 @@
+// quicksilver: the command line. Start here for how the program is put together:
+// `WindowCommand` opens the X11 window (the default), `RenderCommand` plays a replay headlessly
+// to a PNG, `BenchCommand` runs the benchmarks. Typed errors from every layer become exit codes
+// here and nowhere else: 2 for a bad replay file, 1 for any other failure.
+import ArgumentParser
+import Foundation
+
+@main
+struct Quicksilver: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "quicksilver",
+        abstract: "A fast paint window for X11.",
+        version: version,
+        subcommands: [RenderCommand.self, BenchCommand.self],
+        defaultSubcommand: RenderCommand.self
+    )
+}
+
+/// One line on stderr, prefixed with the program's name unless it already names a file.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Exit statuses, one place.
+enum Exit {
+    /// A replay or journal file is malformed.
+    static let badInput = ExitCode(2)
+    /// Anything else went wrong (unwritable output, no display, …).
+    static let failure = ExitCode(1)
+}
