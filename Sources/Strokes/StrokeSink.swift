@@ -13,7 +13,10 @@ public protocol StrokeSink {
 
 /// A sink that only records what it is given: for tests and for measuring geometry.
 public struct RecordingSink: StrokeSink {
-    public struct Dab: Equatable, Sendable { public var x, y, radius: Double }
+    public struct Dab: Equatable, Sendable {
+        public var x, y, radius: Double
+        public init(x: Double, y: Double, radius: Double) { self.x = x; self.y = y; self.radius = radius }
+    }
     public var clip: Rect
     public private(set) var dabs: [Dab] = []
     public private(set) var spans: [(y: Int, x0: Int, x1: Int)] = []

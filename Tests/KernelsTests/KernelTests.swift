@@ -1,0 +1,94 @@
+import Compute
+import Kernels
+import Testing
+
+@Suite struct BlendTests {
+    @Test func mul255IsExactRounding() {
+        for x in UInt32(0)...255 {
+            for y in UInt32(0)...255 {
+                let exact = (Double(x) * Double(y) / 255).rounded()
+                #expect(Blend.mul255(x, y) == UInt32(exact))
+                if Blend.mul255(x, y) != UInt32(exact) { return }
+            }
+        }
+    }
+
+    @Test func overEndpoints() {
+        #expect(Blend.over(0xFF12_3456, r: 200, g: 100, b: 50, alpha: 0) == 0xFF12_3456)
+        #expect(Blend.over(0xFF12_3456, r: 200, g: 100, b: 50, alpha: 255) == 0xFFC8_6432)
+        // Half-transparent red over white: r stays full, g and b drop to 127.
+        #expect(Blend.over(0xFFFF_FFFF, r: 255, g: 0, b: 0, alpha: 128) == 0xFFFF_7F7F)
+    }
+
+    @Test func colorParsing() {
+        #expect(Color(hex: "#ff8000") == Color(r: 255, g: 128, b: 0))
+        #expect(Color(hex: "#FF000080") == Color(r: 255, g: 0, b: 0, a: 128))
+        #expect(Color(hex: "ff0000") == nil)
+        #expect(Color(hex: "#ff00") == nil)
+        #expect(Color(hex: "#gg0000") == nil)
+        #expect(Color(r: 1, g: 2, b: 255, a: 16).description == "#0102ff10")
+        #expect(Color(hex: "#123456")?.pixel == 0xFF12_3456)
+    }
+}
+
+@Suite struct ComposeKernelTests {
+    /// A 4x3 golden image: a white canvas, committed coverage on the top row, tail coverage on
+    /// the middle row, translucent red at alpha 0x80.
+    @Test func composeGolden() {
+        let canvas = TextureStorage<UInt32>(width: 4, height: 3, filledWith: 0xFFFF_FFFF)
+        let committed = TextureStorage<UInt8>(width: 4, height: 3, filledWith: 0)
+        let tail = TextureStorage<UInt8>(width: 4, height: 3, filledWith: 0)
+        let out = TextureStorage<UInt32>(width: 4, height: 3, filledWith: 0)
+        for (x, v) in [UInt8(255), 128, 0, 255].enumerated() { committed.texture[x, 0] = v }
+        for (x, v) in [UInt8(0), 255, 64, 255].enumerated() { tail.texture[x, 1] = v }
+        committed.texture[3, 1] = 128 // max(128, 255) = 255: coverage never adds up
+        let stroke = ComposeKernel.Stroke(color: Color(r: 255, g: 0, b: 0, a: 128), committed: committed.texture,
+                                          tail: tail.texture, bounds: Rect(x: 0, y: 0, width: 4, height: 2))
+        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: stroke).run(over: canvas.texture.bounds, on: ComputeContext(threads: 1))
+        let golden: [UInt32] = [
+            0xFFFF_7F7F, 0xFFFF_BFBF, 0xFFFF_FFFF, 0xFFFF_7F7F,
+            0xFFFF_FFFF, 0xFFFF_7F7F, 0xFFFF_DFDF, 0xFFFF_7F7F,
+            0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF,
+        ]
+        #expect(out.pixels == golden)
+    }
+
+    @Test func composeTouchesOnlyTheRegion() {
+        let canvas = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0xFF00_0000)
+        let out = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0x1234_5678)
+        let region = Rect(x: 3, y: 5, width: 17, height: 9)
+        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: nil).run(over: region, on: ComputeContext(threads: 2, inlineThreshold: 0))
+        for y in 0..<30 {
+            for x in 0..<40 {
+                #expect(out.texture[x, y] == (region.contains(x: x, y: y) ? 0xFF00_0000 : 0x1234_5678))
+            }
+        }
+    }
+}
+
+@Suite struct CoverageTests {
+    @Test func discIsRoundFullInsideAndEmptyOutside() {
+        let m = TextureStorage<UInt8>(width: 32, height: 32, filledWith: 0)
+        Coverage.stampDisc(m.texture, x: 16, y: 16, radius: 6, clip: m.texture.bounds)
+        var sum = 0.0
+        for y in 0..<32 {
+            for x in 0..<32 {
+                let d = ((Double(x) + 0.5 - 16) * (Double(x) + 0.5 - 16) + (Double(y) + 0.5 - 16) * (Double(y) + 0.5 - 16)).squareRoot()
+                let v = m.texture[x, y]
+                if d <= 5.5 { #expect(v == 255, "inside \(x),\(y)") }
+                if d >= 6.5 { #expect(v == 0, "outside \(x),\(y)") }
+                #expect(v == m.texture[31 - x, y] && v == m.texture[x, 31 - y], "symmetric at \(x),\(y)")
+                sum += Double(v) / 255
+            }
+        }
+        #expect(abs(sum - Double.pi * 36) < 1.5)
+    }
+
+    @Test func discClipsAtEdges() {
+        let m = TextureStorage<UInt8>(width: 8, height: 8, filledWith: 0)
+        Coverage.stampDisc(m.texture, x: -1e9, y: 4, radius: 3, clip: m.texture.bounds)
+        Coverage.stampDisc(m.texture, x: 0, y: 0, radius: 3, clip: m.texture.bounds)
+        #expect(m.texture[0, 0] == 255)
+        #expect(m.texture[7, 7] == 0)
+    }
+}

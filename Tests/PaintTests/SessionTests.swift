@@ -1,0 +1,160 @@
+import Foundation
+import Compute
+import Kernels
+import Paint
+import Testing
+
+/// Renders replay text through a session, the way `quicksilver render` does.
+func render(_ text: String, threads: Int = 1) throws -> TextureStorage<UInt32> {
+    let replay = try ReplayParser.parse(text)
+    let session = Session(size: replay.header.size, background: replay.header.background, compute: ComputeContext(threads: threads))
+    let presenter = OffscreenPresenter(size: replay.header.size)
+    ReplayPlayer.play(replay.events, session: session, presenter: presenter)
+    return presenter.image
+}
+
+/// A replay of one stroke through `points` (all in frame 0 unless `dt` spreads them).
+func strokeReplay(_ points: [(Double, Double)], width: Int = 200, height: Int = 100, brush: String? = nil, dt: Double = 0) -> String {
+    var lines = ["{\"quicksilver\": 1, \"width\": \(width), \"height\": \(height)}"]
+    if let brush { lines.append("{\"t\": 0, \"type\": \"brush\", \(brush)}") }
+    for (i, p) in points.enumerated() {
+        let type = i == 0 ? "down" : "move"
+        lines.append("{\"t\": \(Double(i) * dt), \"type\": \"\(type)\", \"x\": \(p.0), \"y\": \(p.1)}")
+    }
+    let last = points[points.count - 1]
+    lines.append("{\"t\": \(Double(points.count) * dt), \"type\": \"up\", \"x\": \(last.0), \"y\": \(last.1)}")
+    return lines.joined(separator: "\n") + "\n"
+}
+
+/// Points along a sine wave.
+func wave(count: Int, x0: Double, dx: Double, y0: Double, amplitude: Double, period: Double) -> [(Double, Double)] {
+    (0..<count).map { i -> (Double, Double) in
+        let x: Double = x0 + Double(i) * dx
+        let y: Double = y0 + amplitude * sin(Double(i) / period)
+        return (x, y)
+    }
+}
+
+let white: UInt32 = 0xFFFF_FFFF
+let black: UInt32 = 0xFF00_0000
+
+@Suite struct SessionTests {
+    @Test func lineCoversItsPathAndNothingFarFromIt() throws {
+        let img = try render(strokeReplay([(20, 50), (180, 50)])).texture
+        for x in 20...180 { #expect(img[x, 50] == black, "on the path at x=\(x)") }
+        for x in 0..<200 {
+            for y in 0..<100 where abs(y - 50) > 6 || x < 14 || x > 186 {
+                #expect(img[x, y] == white, "far pixel \(x),\(y)")
+            }
+        }
+    }
+
+    @Test func roundCaps() throws {
+        let img = try render(strokeReplay([(50, 50), (150, 50)])).texture
+        // Radius 4: the cap reaches 3 px past each end along the axis, but not the corners.
+        #expect(img[47, 50] != white && img[152, 50] != white)
+        #expect(img[46, 45] == white && img[153, 54] == white)
+    }
+
+    @Test func tapPaintsADotOfTheBrushSize() throws {
+        let img = try render(strokeReplay([(100, 50)], brush: "\"size\": 10"))
+        // Diameter 10 → area ≈ 78.5 px of coverage.
+        let covered = img.pixels.reduce(0.0) { $0 + Double(255 - ($1 & 0xff)) / 255 }
+        #expect(abs(covered - Double.pi * 25) < 2)
+        #expect(img.texture[100, 50] == black)
+    }
+
+    @Test func translucentStrokeDoesNotDarkenWhereItCrossesItself() throws {
+        // A loop: right, down, left, then up through the first segment.
+        let points: [(Double, Double)] = [(20, 30), (60, 30), (100, 30), (100, 70), (60, 70), (60, 50), (60, 10)]
+        let img = try render(strokeReplay(points, brush: "\"size\": 12, \"color\": \"#ff000080\""), threads: 2).texture
+        let plain = img[30, 30]
+        #expect(plain == 0xFFFF_7F7F)
+        #expect(img[60, 30] == plain, "the crossing")
+        #expect(img[100, 50] == plain)
+    }
+
+    @Test func separateStrokesCompositeSourceOver() throws {
+        var text = strokeReplay([(20, 50), (180, 50)], brush: "\"size\": 12, \"color\": \"#ff000080\"")
+        text += "{\"t\": 1, \"type\": \"down\", \"x\": 100, \"y\": 10}\n{\"t\": 1, \"type\": \"move\", \"x\": 100, \"y\": 90}\n{\"t\": 1, \"type\": \"up\", \"x\": 100, \"y\": 90}\n"
+        let img = try render(text).texture
+        #expect(img[50, 50] == 0xFFFF_7F7F)
+        // Red at 50% over the first stroke's pink: g and b halve again.
+        #expect(img[100, 50] == Blend.over(0xFFFF_7F7F, r: 255, g: 0, b: 0, alpha: 128))
+    }
+
+    @Test func resultDoesNotDependOnFrameBatching() throws {
+        let points = wave(count: 40, x0: 10, dx: 4.5, y0: 50, amplitude: 30, period: 5)
+        let oneFrame = try render(strokeReplay(points, dt: 0)).pixels
+        let manyFrames = try render(strokeReplay(points, dt: 0.01)).pixels
+        #expect(oneFrame == manyFrames)
+        #expect(oneFrame.contains(black))
+    }
+
+    @Test func sameBytesForEveryThreadCount() throws {
+        var text = strokeReplay(wave(count: 60, x0: 0, dx: 3, y0: 50, amplitude: 40, period: 7), width: 1000, height: 700,
+                                brush: "\"size\": 40, \"color\": \"#3366ff80\"")
+        text += "{\"t\": 2, \"type\": \"brush\", \"kind\": \"pixel\", \"size\": 9}\n"
+        text += "{\"t\": 2, \"type\": \"down\", \"x\": 5, \"y\": 690}\n{\"t\": 2, \"type\": \"move\", \"x\": 995, \"y\": 3}\n{\"t\": 2, \"type\": \"up\", \"x\": 995, \"y\": 3}\n"
+        let one = try render(text, threads: 1).pixels
+        for n in [2, 3, 5] { #expect(try render(text, threads: n).pixels == one) }
+    }
+
+    @Test func pixelPenIsHardEdged() throws {
+        let img = try render(strokeReplay([(10.5, 10.5), (60.5, 40.5)], brush: "\"kind\": \"pixel\", \"size\": 3"))
+        #expect(Set(img.pixels).isSubset(of: [white, black]))
+        #expect(img.texture[10, 10] == black && img.texture[60, 40] == black)
+    }
+
+    @Test func channelFlipsOneChannel() throws {
+        var text = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n"
+        text += "{\"t\": 0, \"type\": \"channel\", \"channel\": \"g\"}\n"
+        text += "{\"t\": 0, \"type\": \"down\", \"x\": 10, \"y\": 10}\n{\"t\": 0, \"type\": \"up\", \"x\": 10, \"y\": 10}\n"
+        #expect(try render(text).texture[10, 10] == 0xFF00_FF00)
+    }
+
+    @Test func farCoordinatesDoNotCrash() throws {
+        let img = try render(strokeReplay([(-1e9, -1e9), (1e9, 1e9), (-1e9, 1e9)]))
+        #expect(img.texture[50, 50] == black)
+    }
+}
+
+@Suite struct UndoTests {
+    private let header = "{\"quicksilver\": 1, \"width\": 100, \"height\": 80, \"background\": \"#102030\"}\n"
+    private func line(_ t: Double, _ y: Int) -> String {
+        "{\"t\": \(t), \"type\": \"down\", \"x\": 10, \"y\": \(y)}\n{\"t\": \(t), \"type\": \"move\", \"x\": 90, \"y\": \(y)}\n{\"t\": \(t), \"type\": \"up\", \"x\": 90, \"y\": \(y)}\n"
+    }
+    private func cmd(_ t: Double, _ type: String) -> String { "{\"t\": \(t), \"type\": \"\(type)\"}\n" }
+
+    @Test func undoRestoresAndRedoReapplies() throws {
+        let oneStroke = try render(header + line(0, 20)).pixels
+        let twoStrokes = try render(header + line(0, 20) + line(1, 60)).pixels
+        #expect(oneStroke != twoStrokes)
+        #expect(try render(header + line(0, 20) + line(1, 60) + cmd(2, "undo")).pixels == oneStroke)
+        #expect(try render(header + line(0, 20) + line(1, 60) + cmd(2, "undo") + cmd(3, "redo")).pixels == twoStrokes)
+        let blank = try render(header).pixels
+        #expect(blank.allSatisfy { $0 == 0xFF10_2030 })
+        #expect(try render(header + line(0, 20) + line(1, 60) + cmd(2, "undo") + cmd(2, "undo")).pixels == blank)
+        // Undo past the start does nothing.
+        #expect(try render(header + line(0, 20) + cmd(2, "undo") + cmd(2, "undo")).pixels == blank)
+    }
+
+    @Test func clearIsOneStep() throws {
+        let drawn = try render(header + line(0, 20) + line(0, 40)).pixels
+        let cleared = try render(header + line(0, 20) + line(0, 40) + cmd(1, "clear")).pixels
+        #expect(cleared.allSatisfy { $0 == 0xFF10_2030 })
+        #expect(try render(header + line(0, 20) + line(0, 40) + cmd(1, "clear") + cmd(2, "undo")).pixels == drawn)
+    }
+
+    @Test func aNewStrokeDropsTheRedoSteps() throws {
+        let text = header + line(0, 20) + cmd(1, "undo") + line(2, 60) + cmd(3, "redo")
+        #expect(try render(text).pixels == render(header + line(2, 60)).pixels)
+    }
+
+    @Test func keepsAHundredSteps() throws {
+        var text = header
+        for i in 0..<120 { text += line(Double(i), i % 70 + 5) }
+        for i in 0..<120 { text += cmd(200 + Double(i), "undo") }
+        #expect(try render(text).pixels.allSatisfy { $0 == 0xFF10_2030 })
+    }
+}
