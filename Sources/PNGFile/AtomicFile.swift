@@ -10,6 +10,16 @@ public struct FileError: Error, CustomStringConvertible, Sendable {
 /// to a temporary file in the same folder, are synced, and the temporary is renamed into place.
 public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
+        _ = try write(bytes, to: path, replacing: true)
+    }
+
+    /// Like `write(_:to:)` but never replaces an existing file: returns false (and writes
+    /// nothing) when `path` exists, so callers can pick another name without a race.
+    public static func writeNew(_ bytes: [UInt8], to path: String) throws(FileError) -> Bool {
+        try write(bytes, to: path, replacing: false)
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws(FileError) -> Bool {
         let folder = FileCalls.folder(of: path)
         let name = FileCalls.baseName(of: path)
         let (fd, temp): (Int32, String)
@@ -20,11 +30,19 @@ public enum AtomicFile {
             try FileCalls.writeAll(fd, bytes)
             try FileCalls.sync(fd)
             try FileCalls.close(fd)
-            try FileCalls.rename(temp, to: path)
+            if replacing {
+                try FileCalls.rename(temp, to: path)
+            } else {
+                // link() fails if the name exists: the new file appears whole or not at all.
+                let created = try FileCalls.linkIfAbsent(temp, to: path)
+                FileCalls.unlink(temp)
+                return created
+            }
         } catch {
             FileCalls.closeQuietly(fd)
             FileCalls.unlink(temp)
             throw FileError(path: path, message: error.message)
         }
+        return true
     }
 }

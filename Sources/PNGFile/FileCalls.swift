@@ -50,6 +50,19 @@ enum FileCalls {
     }
     static func unlink(_ path: String) { _ = Glibc.unlink(path) }
 
+    /// Hard-links `from` as `to`; false when `to` already exists.
+    static func linkIfAbsent(_ from: String, to: String) throws(Failure) -> Bool {
+        if Glibc.link(from, to) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw errorText("cannot create the file")
+    }
+
+    static func openForWriting(_ path: String) throws(Failure) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw errorText("cannot create") }
+        return fd
+    }
+
     static func openForReading(_ path: String) throws(Failure) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw errorText("cannot open") }

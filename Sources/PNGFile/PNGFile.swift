@@ -59,6 +59,13 @@ public struct PNGImage: Equatable, Sendable {
         try AtomicFile.write(bytes, to: path)
     }
 
+    /// Encodes and writes to `path` unless a file is there already (returns false then).
+    public func writeNew(to path: String) throws(FileError) -> Bool {
+        let bytes: [UInt8]
+        do { bytes = try encode() } catch { throw FileError(path: path, message: error.message) }
+        return try AtomicFile.writeNew(bytes, to: path)
+    }
+
     /// Reads a PNG file, converting it to 0xAARRGGBB pixels.
     public static func read(from path: String) throws(PNGError) -> PNGImage {
         var image = png_image()

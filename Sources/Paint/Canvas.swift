@@ -8,16 +8,37 @@ import Kernels
 /// stroke is a plain row copy into the presented image, contiguous rows keep the blend loop
 /// vectorised, and export writes the same bytes. (The aptpod demo's column-major float4 buffer
 /// needed a conversion of 16 bytes per pixel every frame.)
+///
+/// The canvas follows the window: `visibleSize` is what is shown; the storage only ever grows,
+/// so shrinking the window hides pixels and growing it again shows them.
 public final class Canvas {
-    public let storage: TextureStorage<UInt32>
+    public private(set) var storage: TextureStorage<UInt32>
     public let background: Color
+    public private(set) var visibleSize: Size
+
+    /// All stored pixels (at least `visibleSize`).
     public var texture: Texture<UInt32> { storage.texture }
-    public var size: Size { storage.texture.size }
+    /// The shown part.
+    public var bounds: Rect { Rect(size: visibleSize) }
 
     public init(size: Size, background: Color) {
         self.background = Color(r: background.r, g: background.g, b: background.b)
         storage = TextureStorage(width: size.width, height: size.height, filledWith: self.background.pixel)
+        visibleSize = size
     }
 
+    /// Shows `size` pixels; returns true when the storage had to grow (views must be refreshed).
+    @discardableResult
+    public func resize(to size: Size) -> Bool {
+        visibleSize = size
+        let old = storage
+        guard size.width > old.width || size.height > old.height else { return false }
+        storage = TextureStorage(width: max(size.width, old.width), height: max(size.height, old.height),
+                                 filledWith: background.pixel)
+        storage.texture.copy(old.texture.bounds, from: old.texture)
+        return true
+    }
+
+    /// Every stored pixel back to the background.
     public func clear() { texture.fill(texture.bounds, with: background.pixel) }
 }

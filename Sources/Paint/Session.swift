@@ -24,6 +24,7 @@ public final class Session {
         self.compute = compute
         canvas = Canvas(size: size, background: background)
         layer = StrokeLayer(size: size)
+        layer.clip = Rect(size: size)
         history = History(byteLimit: historyBytes)
         damage = Rect(size: size)
     }
@@ -51,12 +52,20 @@ public final class Session {
             layer.didDrawTail(drawn)
             damage = damage.union(cleared).union(drawn)
         }
-        let region = damage.intersection(Rect(size: presenter.size))
+        let region = damage.intersection(canvas.bounds).intersection(Rect(size: presenter.size))
         damage = .empty
         guard !region.isEmpty else { return .empty }
         compose(region, into: presenter.frameTarget())
         presenter.present(region)
         return region
+    }
+
+    /// What the session shows now (canvas plus live stroke), as a new image of the visible size:
+    /// the same bytes the window presents, for export and `quicksilver render`.
+    public func snapshot() -> TextureStorage<UInt32> {
+        let image = TextureStorage<UInt32>(width: canvas.visibleSize.width, height: canvas.visibleSize.height, filledWith: 0)
+        compose(canvas.bounds, into: image.texture)
+        return image
     }
 
     /// Composes `region` of what the session shows (canvas plus live stroke) into `target`.
@@ -88,7 +97,11 @@ public final class Session {
             endStroke(at: point(s))
         case .command(let command, _):
             run(command)
-        case .key, .modifiers, .resize, .expose, .close:
+        case .resize(let size, _):
+            if canvas.resize(to: size) { layer.grow(to: canvas.texture.size) }
+            layer.clip = canvas.bounds
+            damage = damage.union(canvas.bounds)
+        case .key, .modifiers, .expose, .close:
             break
         }
     }
@@ -135,7 +148,7 @@ public final class Session {
             endStroke(at: nil)
             history.record(canvas.texture.bounds, of: canvas.texture)
             canvas.clear()
-            damage = damage.union(canvas.texture.bounds)
+            damage = damage.union(canvas.bounds)
         }
     }
 }

@@ -7,8 +7,8 @@ import Strokes
 /// stroke's coverage until it ends is what stops a translucent stroke from darkening where it
 /// crosses itself; tracking bounds keeps every frame's work proportional to what changed.
 final class StrokeLayer {
-    private let committedStorage: TextureStorage<UInt8>
-    private let tailStorage: TextureStorage<UInt8>
+    private var committedStorage: TextureStorage<UInt8>
+    private var tailStorage: TextureStorage<UInt8>
     var committed: Texture<UInt8> { committedStorage.texture }
     var tail: Texture<UInt8> { tailStorage.texture }
     /// Where the committed mask may be non-zero.
@@ -23,8 +23,22 @@ final class StrokeLayer {
 
     var bounds: Rect { committedBounds.union(tailBounds) }
 
+    /// Geometry outside this (the visible canvas) is not drawn.
+    var clip: Rect = .empty
+
+    /// Grows the masks to `size`, keeping their content.
+    func grow(to size: Size) {
+        func grown(_ old: TextureStorage<UInt8>) -> TextureStorage<UInt8> {
+            let new = TextureStorage<UInt8>(width: max(size.width, old.width), height: max(size.height, old.height), filledWith: 0)
+            new.texture.copy(old.texture.bounds, from: old.texture)
+            return new
+        }
+        committedStorage = grown(committedStorage)
+        tailStorage = grown(tailStorage)
+    }
+
     /// A sink that stamps into the committed mask.
-    func committedSink() -> MaskSink { MaskSink(mask: committed) }
+    func committedSink() -> MaskSink { MaskSink(mask: committed, clip: clip) }
 
     func didCommit(_ damage: Rect) { committedBounds = committedBounds.union(damage) }
 
@@ -33,7 +47,7 @@ final class StrokeLayer {
         let old = tailBounds
         tail.fill(old, with: 0)
         tailBounds = .empty
-        return (MaskSink(mask: tail), old)
+        return (MaskSink(mask: tail, clip: clip), old)
     }
 
     func didDrawTail(_ damage: Rect) { tailBounds = damage }
@@ -55,7 +69,7 @@ final class StrokeLayer {
 /// The `StrokeSink` that rasterises dabs and spans into a coverage mask.
 struct MaskSink: StrokeSink {
     let mask: Texture<UInt8>
-    var clip: Rect { mask.bounds }
+    let clip: Rect
     mutating func dab(x: Double, y: Double, radius: Double) {
         Coverage.stampDisc(mask, x: x, y: y, radius: radius, clip: clip)
     }

@@ -1,1 +1,371 @@
+// X11Window: the X11 side of Quicksilver — one window, its pixels, its input, and the frame clock.
+//
+// Start with `X11Window` (this file): it opens the display, creates the window, hands out the
+// image the next frame is composed into (`frameTarget()`, MIT-SHM or XPutImage, see
+// `FrameImage`) and shows it (`present(_:)`); `pendingEvents()` translates X events into
+// `InputEvent`s in one switch. Then `FrameLoop` (a 60 Hz clock on a timerfd with absolute
+// deadlines, polled together with the X connection; `TimerFD` is its timer). `X11Calls` holds the
+// thin wrappers of the raw Xlib / System V shm / poll / timerfd calls; `X11Error` the errors.
+// This is the only module that imports CX11. Every call must come from one thread.
 import CX11
+import Compute
+import Paint
+
+/// A top-level X11 window that presents 32-bit frames and reports input as `InputEvent`s.
+///
+/// Pixels reach the server through MIT-SHM (XShmPutImage) when it can attach a shared segment,
+/// else through XPutImage; `usesSharedMemory` tells which. Not thread-safe: make every call,
+/// including `deinit`, on the thread that created the window.
+public final class X11Window: Presenter {
+    /// The size of the window and of the frame target, in pixels. It follows the window: it
+    /// changes inside `pendingEvents()`, which then reports `.resize`.
+    public private(set) var size: Size
+
+    /// True while frames are presented through a MIT-SHM segment (false: XPutImage fallback).
+    public var usesSharedMemory: Bool { image?.isShared ?? false }
+
+    /// The X connection's file descriptor, to poll for input (see `FrameLoop`).
+    public let connectionFileDescriptor: Int32
+
+    private var display: DisplayHandle?
+    private let window: Window
+    private let gc: GC
+    private let visual: UnsafeMutablePointer<Visual>
+    private let depth: Int32
+    private var image: FrameImage?
+    /// Whether to try MIT-SHM for the next image (false once it failed or is missing).
+    private var sharedMemoryAllowed: Bool
+    /// The event type of ShmCompletion (-1 without MIT-SHM).
+    private let shmCompletionType: Int32
+    /// XShmPutImage requests whose ShmCompletion has not arrived yet.
+    private var outstandingPuts = 0
+    /// Events read while waiting for a ShmCompletion, for the next `pendingEvents()`.
+    private var queuedEvents: [XEvent] = []
+    private let atoms: Atoms
+
+    // Translation state.
+    private var firstTimestamp: UInt32?
+    private var lastEventTime = 0.0
+    private var pointerIsDown = false
+    private var heldModifierKeys: Set<KeySym> = []
+    /// The newest size from ConfigureNotify, applied at the end of `pendingEvents()`.
+    private var configuredSize: Size?
+
+    private struct Atoms {
+        let wmProtocols, wmDeleteWindow, netWMName, netWMPid, utf8String: Atom
+        init(_ d: DisplayHandle) {
+            wmProtocols = XCalls.internAtom(d, "WM_PROTOCOLS")
+            wmDeleteWindow = XCalls.internAtom(d, "WM_DELETE_WINDOW")
+            netWMName = XCalls.internAtom(d, "_NET_WM_NAME")
+            netWMPid = XCalls.internAtom(d, "_NET_WM_PID")
+            utf8String = XCalls.internAtom(d, "UTF8_STRING")
+        }
+    }
+
+    /// Opens the display, creates and maps a `size` window titled `title`, and returns once the
+    /// window is mapped.
+    ///
+    /// - Parameter display: an X display name such as `":0"`; nil uses `$DISPLAY`.
+    /// - Throws: `X11Error` when the display cannot be opened, or its default visual is not
+    ///   32-bit little-endian xRGB (depth 24 or 32, masks ff0000/ff00/ff, LSBFirst).
+    public init(display name: String?, size: Size, title: String) throws(X11Error) {
+        precondition(size.width > 0 && size.height > 0, "window size must be positive")
+        guard let d = XCalls.openDisplay(name) else {
+            throw X11Error.cannotOpenDisplay(XCalls.displayName(name))
+        }
+        let screen = XDefaultScreen(d)
+        guard let visual = XDefaultVisual(d, screen) else {
+            XCloseDisplay(d)
+            throw X11Error("display has no default visual")
+        }
+        let depth = XDefaultDepth(d, screen)
+        let v = visual.pointee
+        if !(depth == 24 || depth == 32) || v.red_mask != 0xff0000 || v.green_mask != 0xff00
+            || v.blue_mask != 0xff || XImageByteOrder(d) != LSBFirst {
+            XCloseDisplay(d)
+            throw X11Error.unsupportedVisual(
+                "depth \(depth), masks \(String(v.red_mask, radix: 16))/\(String(v.green_mask, radix: 16))/"
+                + "\(String(v.blue_mask, radix: 16)), \(XImageByteOrder(d) == LSBFirst ? "LSBFirst" : "MSBFirst")")
+        }
+
+        var reason = ""
+        if XShmQueryExtension(d) != 0 {
+            shmCompletionType = XShmGetEventBase(d) + ShmCompletion
+            sharedMemoryAllowed = true
+        } else {
+            shmCompletionType = -1
+            sharedMemoryAllowed = false
+            reason = "the server has no MIT-SHM extension"
+        }
+        let firstImage: FrameImage
+        switch Self.makeImage(d, visual: visual, depth: depth, size: size, tryShared: sharedMemoryAllowed) {
+        case .success((let i, let why)):
+            firstImage = i
+            if let why { reason = why }
+        case .failure(let e):
+            XCloseDisplay(d)
+            throw e
+        }
+        if !firstImage.isShared {
+            sharedMemoryAllowed = false
+            OSCalls.printError("quicksilver: MIT-SHM unavailable (\(reason)); presenting with XPutImage")
+        }
+
+        let window = XCreateSimpleWindow(d, XRootWindow(d, screen), 0, 0, UInt32(size.width),
+                                         UInt32(size.height), 0, XBlackPixel(d, screen), XBlackPixel(d, screen))
+        // No background: the server does not clear to black before each Expose (no flicker).
+        XSetWindowBackgroundPixmap(d, window, 0 /* None */)
+        XSelectInput(d, window, ExposureMask | KeyPressMask | KeyReleaseMask | ButtonPressMask
+                     | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask)
+        let atoms = Atoms(d)
+        XCalls.setClassHint(d, window, name: "quicksilver", className: "Quicksilver")
+        XCalls.setInputHint(d, window)
+        XCalls.setProperty(d, window, atoms.netWMPid, type: XA_CARDINAL, longs: [OSCalls.processID])
+        XCalls.setProtocols(d, window, [atoms.wmDeleteWindow])
+        let gc = XCreateGC(d, window, 0, nil)!
+        XSetGraphicsExposures(d, gc, False)
+
+        self.display = d
+        self.window = window
+        self.gc = gc
+        self.visual = visual
+        self.depth = depth
+        self.atoms = atoms
+        self.image = firstImage
+        self.size = size
+        self.connectionFileDescriptor = XConnectionNumber(d)
+        setTitle(title)
+
+        XMapWindow(d, window)
+        while true {
+            let ev = XCalls.nextEvent(d)
+            if ev.type == MapNotify && ev.xmap.window == window { break }
+            absorbWhileWaiting(ev)
+        }
+    }
+
+    deinit { close() }
+
+    /// Releases the image and its shared memory, the window and the display connection.
+    /// The window must not be used afterwards (`pendingEvents()` returns nothing).
+    public func close() {
+        guard let d = display else { return }
+        image?.release(d)
+        image = nil
+        XFreeGC(d, gc)
+        XDestroyWindow(d, window)
+        XCloseDisplay(d)
+        display = nil
+    }
+
+    /// Sets the window title (WM_NAME and the UTF-8 _NET_WM_NAME).
+    public func setTitle(_ title: String) {
+        guard let d = display else { return }
+        XCalls.storeName(d, window, title)
+        XCalls.setProperty(d, window, atoms.netWMName, type: atoms.utf8String, bytes: Array(title.utf8))
+        XFlush(d)
+    }
+
+    // MARK: Presenting
+
+    /// The image the next frame is composed into (0xAARRGGBB, B,G,R,A in memory), `size` pixels.
+    ///
+    /// With MIT-SHM this first waits for the server to finish reading the previous present
+    /// (its ShmCompletion event); events read meanwhile are kept for `pendingEvents()`.
+    /// The view stays valid until the next `pendingEvents()` (a resize replaces the image).
+    public func frameTarget() -> Texture<UInt32> {
+        guard let image else { preconditionFailure("frameTarget() after close()") }
+        waitForCompletions()
+        return image.texture
+    }
+
+    /// Shows `damage` (clipped to the image) of the frame target and flushes the request.
+    public func present(_ damage: Rect) {
+        guard let d = display, let image else { return }
+        let rect = damage.intersection(image.texture.bounds)
+        guard !rect.isEmpty else { return }
+        image.put(d, window, gc, rect)
+        if image.isShared { outstandingPuts += 1 }
+        XFlush(d)
+    }
+
+    /// Shows the whole last image again, without recomposing it (for `.expose`).
+    public func presentAll() {
+        guard let image else { return }
+        present(image.texture.bounds)
+    }
+
+    /// Waits until the server has finished every present sent so far (its ShmCompletion; with
+    /// XPutImage, until it has processed the request). Other events read meanwhile are kept.
+    public func waitForPresentCompletion() {
+        guard let d = display else { return }
+        if usesSharedMemory { waitForCompletions() } else { XSync(d, False) }
+    }
+
+    /// Reads events until every XShmPutImage sent has completed. Never loses the other events.
+    private func waitForCompletions() {
+        guard let d = display else { return }
+        while outstandingPuts > 0 {
+            if let ev = XCalls.nextEventIfPending(d) {
+                absorbWhileWaiting(ev)
+                continue
+            }
+            // Nothing buffered: sleep on the connection. A completion that never comes (a failed
+            // request) must not hang the app: after a long silence, assume the server is done.
+            let results = OSCalls.poll([connectionFileDescriptor], timeoutMS: 2000)
+            if !results[0].readable && !results[0].broken {
+                OSCalls.printError("quicksilver: no ShmCompletion after 2 s; continuing")
+                outstandingPuts = 0
+            }
+        }
+    }
+
+    /// Counts a ShmCompletion, or queues any other event for `pendingEvents()`.
+    private func absorbWhileWaiting(_ ev: XEvent) {
+        if ev.type == shmCompletionType {
+            outstandingPuts = max(0, outstandingPuts - 1)
+        } else {
+            queuedEvents.append(ev)
+        }
+    }
+
+    /// A new image of `size`: shared if allowed and possible, else plain. On the plain path the
+    /// second value says why shared memory was not used.
+    private static func makeImage(_ d: DisplayHandle, visual: UnsafeMutablePointer<Visual>, depth: Int32,
+                                  size: Size, tryShared: Bool) -> Result<(FrameImage, String?), X11Error> {
+        var why: String?
+        if tryShared {
+            switch FrameImage.shared(d, visual: visual, depth: depth, size: size) {
+            case .success(let image): return .success((image, nil))
+            case .failure(let e): why = e.description
+            }
+        }
+        return FrameImage.plain(d, visual: visual, depth: depth, size: size).map { ($0, why) }
+    }
+
+    /// Replaces the image after the window was resized. Put requests already sent that read the
+    /// old segment are processed by the server before its detach.
+    private func resizeImage(to newSize: Size) {
+        guard let d = display, let old = image else { return }
+        old.release(d)
+        switch Self.makeImage(d, visual: visual, depth: depth, size: newSize, tryShared: sharedMemoryAllowed) {
+        case .success((let new, let why)):
+            if sharedMemoryAllowed && !new.isShared {
+                sharedMemoryAllowed = false
+                OSCalls.printError("quicksilver: MIT-SHM unavailable (\(why ?? "?")); presenting with XPutImage")
+            }
+            image = new
+        case .failure(let e):
+            fatalError("quicksilver: cannot allocate a \(newSize) image: \(e)")
+        }
+        size = newSize
+    }
+
+    // MARK: Input
+
+    /// Every event the X connection holds, translated, in order: the events queued while waiting
+    /// in `frameTarget()`, then all Xlib has buffered or can read without blocking.
+    ///
+    /// - Button 1 press / release → `.pointerDown` / `.pointerUp`; motion while it is down →
+    ///   `.pointerMove` (every MotionNotify, none merged). Other buttons are ignored.
+    /// - KeyPress → `.key` (keysym name of the unshifted key); Shift/Control press or release
+    ///   also → `.modifiers` (the state after the change).
+    /// - Expose (last of a series) → `.expose`; a new window size → `.resize` (the image is
+    ///   replaced before this returns; its content is undefined); WM_DELETE_WINDOW → `.close`.
+    ///
+    /// Times are seconds since the first X timestamp this window saw (server milliseconds).
+    /// Events without a timestamp carry the latest one seen.
+    public func pendingEvents() -> [InputEvent] {
+        guard let d = display else { return [] }
+        var out: [InputEvent] = []
+        let queued = queuedEvents
+        queuedEvents.removeAll()
+        for ev in queued { translate(ev, into: &out) }
+        while let ev = XCalls.nextEventIfPending(d) { translate(ev, into: &out) }
+        if let newSize = configuredSize {
+            configuredSize = nil
+            if newSize != size { resizeImage(to: newSize) }
+        }
+        return out
+    }
+
+    /// True when events were already read from the connection into memory (by Xlib, or while
+    /// `frameTarget()` waited), where poll() on `connectionFileDescriptor` cannot see them.
+    /// `FrameLoop` needs no such check: it drains before every wait.
+    public var hasBufferedEvents: Bool {
+        guard let d = display else { return false }
+        return !queuedEvents.isEmpty || XEventsQueued(d, QueuedAlready) > 0
+    }
+
+    /// The one switch from X events to `InputEvent`s.
+    private func translate(_ ev: XEvent, into out: inout [InputEvent]) {
+        switch ev.type {
+        case ButtonPress where ev.xbutton.button == UInt32(Button1):
+            pointerIsDown = true
+            out.append(.pointerDown(sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
+        case ButtonRelease where ev.xbutton.button == UInt32(Button1):
+            guard pointerIsDown else { return }
+            pointerIsDown = false
+            out.append(.pointerUp(sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
+        case MotionNotify:
+            guard pointerIsDown else { return }
+            out.append(.pointerMove(sample(ev.xmotion.x, ev.xmotion.y, ev.xmotion.state, ev.xmotion.time)))
+        case KeyPress, KeyRelease:
+            let keysym = XCalls.lookupKeysym(ev.xkey)
+            let time = seconds(ev.xkey.time)
+            var mods = modifiers(ev.xkey.state)   // the state before this key
+            if ev.type == KeyPress, let name = XCalls.keysymName(keysym) {
+                out.append(.key(KeyPress(name: name, mods: mods, time: time)))
+            }
+            let modifierKeys: [(KeySym, KeySym, Modifiers)] = [
+                (KeySym(XK_Shift_L), KeySym(XK_Shift_R), .shift),
+                (KeySym(XK_Control_L), KeySym(XK_Control_R), .control),
+            ]
+            for (left, right, flag) in modifierKeys where keysym == left || keysym == right {
+                if ev.type == KeyPress {
+                    heldModifierKeys.insert(keysym)
+                    mods.insert(flag)
+                } else {
+                    heldModifierKeys.remove(keysym)
+                    if !heldModifierKeys.contains(keysym == left ? right : left) { mods.remove(flag) }
+                }
+                out.append(.modifiers(mods, time: time))
+            }
+        case Expose where ev.xexpose.count == 0:
+            out.append(.expose)
+        case ConfigureNotify where ev.xconfigure.window == window:
+            let newSize = Size(width: Int(ev.xconfigure.width), height: Int(ev.xconfigure.height))
+            if newSize != (configuredSize ?? size) {
+                configuredSize = newSize
+                out.append(.resize(newSize, time: lastEventTime))
+            }
+        case ClientMessage where ev.xclient.message_type == atoms.wmProtocols
+                && Atom(truncatingIfNeeded: ev.xclient.data.l.0) == atoms.wmDeleteWindow:
+            out.append(.close)
+        case let type where type == shmCompletionType:
+            outstandingPuts = max(0, outstandingPuts - 1)
+        default:
+            break
+        }
+    }
+
+    private func sample(_ x: Int32, _ y: Int32, _ state: UInt32, _ time: Time) -> PointerSample {
+        PointerSample(x: Double(x), y: Double(y), pressure: nil, time: seconds(time), mods: modifiers(state))
+    }
+
+    private func modifiers(_ state: UInt32) -> Modifiers {
+        var mods: Modifiers = []
+        if state & UInt32(ShiftMask) != 0 { mods.insert(.shift) }
+        if state & UInt32(ControlMask) != 0 { mods.insert(.control) }
+        return mods
+    }
+
+    /// An X timestamp (32-bit server milliseconds, wrapping) as seconds since the first one seen.
+    private func seconds(_ time: Time) -> Double {
+        let t = UInt32(truncatingIfNeeded: time)
+        let first = firstTimestamp ?? t
+        firstTimestamp = first
+        lastEventTime = Double(t &- first) / 1000
+        return lastEventTime
+    }
+}

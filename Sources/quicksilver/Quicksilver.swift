@@ -13,8 +13,8 @@ struct Quicksilver: ParsableCommand {
         commandName: "quicksilver",
         abstract: "A fast paint window for X11.",
         version: version,
-        subcommands: [RenderCommand.self, BenchCommand.self],
-        defaultSubcommand: RenderCommand.self
+        subcommands: [WindowCommand.self, RenderCommand.self, BenchCommand.self],
+        defaultSubcommand: WindowCommand.self
     )
 }
 

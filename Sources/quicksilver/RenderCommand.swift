@@ -31,8 +31,8 @@ struct RenderCommand: ParsableCommand {
         let session = Session(size: replay.header.size, background: replay.header.background, compute: compute)
         let presenter = OffscreenPresenter(size: replay.header.size)
         ReplayPlayer.play(replay.events, session: session, presenter: presenter)
-        session.compose(Rect(size: presenter.size), into: presenter.image.texture)
-        let image = PNGImage(width: presenter.size.width, height: presenter.size.height, pixels: presenter.image.pixels)
+        let shot = session.snapshot()
+        let image = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
         do { try image.write(to: output) } catch {
             printError("quicksilver: cannot write \(error)")
             throw Exit.failure

@@ -1,0 +1,55 @@
+import Kernels
+import Strokes
+
+/// What a key does in the window. Session commands are recorded and replayed; the rest
+/// (screenshot, quit) act on the app.
+public enum KeyAction: Equatable, Sendable {
+    case command(Command)
+    case screenshot
+    case quit
+}
+
+/// The window's key bindings, in one table so the README and `--help` describe what the code does.
+public enum KeyMap {
+    /// The palette on 1–9.
+    public static let palette: [Color] = [
+        "#000000", "#ffffff", "#e53935", "#fb8c00", "#fdd835", "#43a047", "#1e88e5", "#8e24aa", "#757575",
+    ].compactMap { Color(hex: $0) }
+
+    /// Help text: one line per binding.
+    public static let help = """
+    Keys:
+      [ / ]            halve / double the brush size (1…512)
+      p / x            pen / pixel pen
+      r / g / b        flip the red / green / blue channel of the colour
+      1 … 9            palette: black, white, red, orange, yellow, green, blue, purple, grey
+      Shift (held)     press hard (pressure 1.0); Control (held): light touch (0.2)
+      Ctrl+Z           undo;  Ctrl+Shift+Z or Ctrl+Y: redo
+      Delete           clear the canvas (undoable)
+      Ctrl+S           save a screenshot PNG
+      Ctrl+Q           quit
+    """
+
+    /// The action for a key press given the current brush, or nil for an unbound key.
+    public static func action(for key: KeyPress, brush: Brush) -> KeyAction? {
+        let ctrl = key.mods.contains(.control), shift = key.mods.contains(.shift)
+        switch (key.name, ctrl) {
+        case ("z", true): return .command(shift ? .redo : .undo)
+        case ("y", true): return .command(.redo)
+        case ("s", true): return .screenshot
+        case ("q", true): return .quit
+        case (_, true): return nil
+        case ("bracketleft", false): return .command(.brush(size: max(BrushTip.sizes.lowerBound, brush.tip.size / 2)))
+        case ("bracketright", false): return .command(.brush(size: min(BrushTip.sizes.upperBound, brush.tip.size * 2)))
+        case ("p", false): return .command(.brush(kind: .pen))
+        case ("x", false): return .command(.brush(kind: .pixel))
+        case ("r", false): return .command(.channel(.r))
+        case ("g", false): return .command(.channel(.g))
+        case ("b", false): return .command(.channel(.b))
+        case ("Delete", false): return .command(.clear)
+        case (let name, false):
+            guard name.count == 1, let digit = Int(name), (1...9).contains(digit) else { return nil }
+            return .command(.brush(color: palette[digit - 1]))
+        }
+    }
+}

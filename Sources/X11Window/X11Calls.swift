@@ -1,0 +1,224 @@
+import CX11
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The raw Xlib, MIT-SHM and Linux calls this module makes, as thin named wrappers: the only
+// place that deals in C pointers, status codes and errno. Everything here runs on the thread
+// that owns the display (see `X11Window`).
+
+/// A display connection (`Display *`).
+typealias DisplayHandle = OpaquePointer
+
+/// Xlib calls with a few of their Swift-side conveniences.
+enum XCalls {
+    static func openDisplay(_ name: String?) -> DisplayHandle? {
+        if let name { return name.withCString { XOpenDisplay($0) } }
+        return XOpenDisplay(nil)
+    }
+
+    /// The name Xlib would use for `name` (resolves nil to $DISPLAY).
+    static func displayName(_ name: String?) -> String {
+        if let name { return name }
+        guard let s = XDisplayName(nil) else { return "" }
+        return String(cString: s)
+    }
+
+    static func internAtom(_ d: DisplayHandle, _ name: String) -> Atom {
+        name.withCString { XInternAtom(d, $0, False) }
+    }
+
+    /// Replaces a property with 8-bit data (strings).
+    static func setProperty(_ d: DisplayHandle, _ w: Window, _ property: Atom, type: Atom, bytes: [UInt8]) {
+        _ = bytes.withUnsafeBufferPointer { buffer in
+            XChangeProperty(d, w, property, type, 8, PropModeReplace, buffer.baseAddress,
+                            Int32(buffer.count))
+        }
+    }
+
+    /// Replaces a property with 32-bit data (which Xlib wants as C longs).
+    static func setProperty(_ d: DisplayHandle, _ w: Window, _ property: Atom, type: Atom, longs: [Int]) {
+        _ = longs.withUnsafeBytes { raw in
+            XChangeProperty(d, w, property, type, 32, PropModeReplace,
+                            raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(longs.count))
+        }
+    }
+
+    /// Sets WM_NAME, whose type STRING is ISO 8859-1: other characters become "?".
+    static func storeName(_ d: DisplayHandle, _ w: Window, _ title: String) {
+        var latin1: [CChar] = title.unicodeScalars.map { $0.value < 256 && $0.value != 0 ? CChar(bitPattern: UInt8($0.value)) : 63 }
+        latin1.append(0)
+        XStoreName(d, w, latin1)
+    }
+
+    static func setClassHint(_ d: DisplayHandle, _ w: Window, name: String, className: String) {
+        let n = strdup(name), c = strdup(className)
+        defer { free(n); free(c) }
+        var hint = XClassHint(res_name: n, res_class: c)
+        XSetClassHint(d, w, &hint)
+    }
+
+    static func setInputHint(_ d: DisplayHandle, _ w: Window) {
+        var hints = XWMHints()
+        hints.flags = InputHint
+        hints.input = True
+        XSetWMHints(d, w, &hints)
+    }
+
+    static func setProtocols(_ d: DisplayHandle, _ w: Window, _ atoms: [Atom]) {
+        var atoms = atoms
+        XSetWMProtocols(d, w, &atoms, Int32(atoms.count))
+    }
+
+    static func keysymName(_ keysym: KeySym) -> String? {
+        guard keysym != 0 /* NoSymbol */ else { return nil }
+        if let s = XKeysymToString(keysym) { return String(cString: s) }
+        return "0x" + String(keysym, radix: 16)
+    }
+
+    static func lookupKeysym(_ key: XKeyEvent) -> KeySym {
+        var key = key
+        return XLookupKeysym(&key, 0)
+    }
+
+    /// The next event, blocking.
+    static func nextEvent(_ d: DisplayHandle) -> XEvent {
+        var ev = XEvent()
+        XNextEvent(d, &ev)
+        return ev
+    }
+
+    /// The next event if Xlib holds one or one can be read without blocking.
+    static func nextEventIfPending(_ d: DisplayHandle) -> XEvent? {
+        guard XPending(d) > 0 else { return nil }
+        return nextEvent(d)
+    }
+
+    /// Destroys an image whose `data` Xlib does not own (detaches it first).
+    static func destroyImage(_ image: UnsafeMutablePointer<XImage>) {
+        image.pointee.data = nil
+        _ = qs_XDestroyImage(image)
+    }
+
+    /// The X error code of a failed request, recorded by `trapErrors`.
+    nonisolated(unsafe) private static var trappedError: UInt8 = 0
+
+    /// Runs `body` with an error handler that records (instead of exiting on) X errors, then
+    /// XSyncs so that asynchronous failures are in; returns the first error code, or nil.
+    static func trapErrors(_ d: DisplayHandle, _ body: () -> Void) -> UInt8? {
+        XSync(d, False)
+        trappedError = 0
+        let previous = XSetErrorHandler { _, event in
+            if XCalls.trappedError == 0, let event { XCalls.trappedError = event.pointee.error_code }
+            return 0
+        }
+        body()
+        XSync(d, False)
+        XSetErrorHandler(previous)
+        let code = trappedError
+        trappedError = 0
+        return code == 0 ? nil : code
+    }
+
+    /// Xlib's text for an X error code.
+    static func errorText(_ d: DisplayHandle, _ code: UInt8) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        XGetErrorText(d, Int32(code), &buffer, Int32(buffer.count))
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// System V shared memory, poll, timerfd, clocks and stderr.
+enum OSCalls {
+    /// A private segment readable and writable by this user only; nil (with errno text) on failure.
+    static func shmCreate(bytes: Int) -> Result<Int32, OSFailure> {
+        let id = shmget(qs_IPC_PRIVATE(), bytes, IPC_CREAT | 0o600)
+        return id < 0 ? .failure(OSFailure("shmget")) : .success(id)
+    }
+
+    static func shmAttach(_ id: Int32) -> Result<UnsafeMutableRawPointer, OSFailure> {
+        guard let p = shmat(id, nil, 0), qs_shmatFailed(p) == 0 else { return .failure(OSFailure("shmat")) }
+        return .success(p)
+    }
+
+    static func shmDetach(_ address: UnsafeMutableRawPointer) { _ = shmdt(address) }
+
+    /// Marks the segment for removal: it goes away with the last detach, even after kill -9.
+    static func shmRemove(_ id: Int32) { _ = shmctl(id, IPC_RMID, nil) }
+
+    static var processID: Int { Int(getpid()) }
+
+    /// Nanoseconds on CLOCK_MONOTONIC.
+    static func monotonicNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// A non-blocking timerfd on CLOCK_MONOTONIC, or -1.
+    static func timerCreate() -> Int32 {
+        timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+    }
+
+    /// Arms `fd` to fire at absolute monotonic time `firstNS` and then every `intervalNS`.
+    static func timerArm(_ fd: Int32, firstNS: Int64, intervalNS: Int64) {
+        func spec(_ ns: Int64) -> timespec {
+            timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        }
+        var value = itimerspec(it_interval: spec(intervalNS), it_value: spec(firstNS))
+        timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &value, nil)
+    }
+
+    static func timerDisarm(_ fd: Int32) {
+        var value = itimerspec()
+        timerfd_settime(fd, 0, &value, nil)
+    }
+
+    /// Expirations since the last read (0 if none: the fd is non-blocking).
+    static func timerRead(_ fd: Int32) -> UInt64 {
+        var count: UInt64 = 0
+        let n = read(fd, &count, MemoryLayout<UInt64>.size)
+        return n == MemoryLayout<UInt64>.size ? count : 0
+    }
+
+    static func closeFD(_ fd: Int32) { _ = close(fd) }
+
+    /// What poll() said about one descriptor.
+    struct PollResult {
+        /// Data can be read.
+        var readable: Bool
+        /// Hung up, failed or invalid (and nothing left to read).
+        var broken: Bool
+    }
+
+    /// Blocks until one of `fds` is readable (or `timeoutMS` passes; -1 waits forever).
+    /// Retries on EINTR.
+    static func poll(_ fds: [Int32], timeoutMS: Int32) -> [PollResult] {
+        var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        while true {
+            let n = Glibc.poll(&pfds, nfds_t(pfds.count), timeoutMS)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return pfds.map { _ in PollResult(readable: false, broken: true) } }
+            return pfds.map {
+                let readable = $0.revents & Int16(POLLIN) != 0
+                let broken = $0.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+                return PollResult(readable: readable, broken: broken && !readable)
+            }
+        }
+    }
+
+    /// Writes one line to stderr.
+    static func printError(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// A failed OS call: its name and strerror(errno).
+struct OSFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ call: String) {
+        let e = errno
+        description = "\(call): " + String(cString: strerror(e))
+    }
+}

@@ -1,0 +1,139 @@
+import Compute
+import Foundation
+import Kernels
+import Paint
+import PNGFile
+import Strokes
+import X11Window
+
+/// The window's app: X input → (pressure, key bindings, recording) → session → frames.
+/// The frame loop calls it; it owns no X code beyond the `X11Window` it is given.
+final class WindowApp: FrameLoopDelegate {
+    private let window: X11Window
+    private let session: Session
+    private let recorder: LineWriter?
+    private let exporter: Exporter
+    private var pressure = PressureSimulator()
+    private var stopRequested = false
+    private var exportRequested = false
+    private var title = ""
+    private var stats: FrameStats?
+
+    init(window: X11Window, session: Session, recorder: LineWriter?, exporter: Exporter, collectStats: Bool) {
+        self.window = window
+        self.session = session
+        self.recorder = recorder
+        self.exporter = exporter
+        stats = collectStats ? FrameStats() : nil
+        updateTitle(status: nil)
+    }
+
+    var shouldStop: Bool { stopRequested }
+
+    func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
+        let events = window.pendingEvents()
+        if !events.isEmpty { stats?.inputArrived(at: loop.now) }
+        for event in events { handle(event) }
+        return session.needsDraw || exportRequested
+    }
+
+    func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
+        let start = loop.now
+        let presented = session.draw(frame, to: window)
+        if var s = stats, !presented.isEmpty {
+            window.waitForPresentCompletion()
+            s.presented(started: start, completed: loop.now)
+            stats = s
+        }
+        if exportRequested {
+            exportRequested = false
+            export()
+        } else {
+            updateTitle(status: nil)
+        }
+        return session.needsDraw
+    }
+
+    /// Ends the session: the recording is flushed, statistics printed.
+    func finish(_ loop: FrameLoop) {
+        if let recorder {
+            do { try recorder.sync() } catch { printError("quicksilver: cannot record to \(error)") }
+        }
+        if let stats { print(stats.report(framesDrawn: loop.framesDrawn, missed: loop.missedDeadlines)) }
+    }
+
+    private func handle(_ event: InputEvent) {
+        switch event {
+        case .pointerDown(let s): pass(.pointerDown(withPressure(s)))
+        case .pointerMove(let s): pass(.pointerMove(withPressure(s)))
+        case .pointerUp(let s):
+            pass(.pointerUp(withPressure(s)))
+            try? recorder?.flush()
+        case .modifiers(let mods, let t):
+            pressure.setModifiers(shift: mods.contains(.shift), control: mods.contains(.control), at: t)
+        case .key(let key):
+            switch KeyMap.action(for: key, brush: session.brush) {
+            case .command(let c)?: pass(.command(c, time: key.time))
+            case .screenshot?: exportRequested = true
+            case .quit?: stopRequested = true
+            case nil: break
+            }
+        case .resize: pass(event)
+        case .command: pass(event)
+        case .expose: window.presentAll()
+        case .close: stopRequested = true
+        }
+    }
+
+    /// Fills in simulated pressure for a device without it; what is recorded is what is used.
+    private func withPressure(_ s: PointerSample) -> PointerSample {
+        var s = s
+        if s.pressure == nil {
+            s.pressure = pressure.pressure(shift: s.mods.contains(.shift), control: s.mods.contains(.control), at: s.time)
+        }
+        return s
+    }
+
+    /// Records and queues an event for the next frame.
+    private func pass(_ event: InputEvent) {
+        if let recorder, let line = Replay.line(for: Replay.TimedEvent(t: event.time, event: event)) {
+            recorder.append(line)
+        }
+        session.handle(event)
+    }
+
+    private func export() {
+        let shot = session.snapshot()
+        let image = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
+        do {
+            let path = try exporter.save(image)
+            print(path)
+            updateTitle(status: "saved \(path)")
+        } catch {
+            printError("quicksilver: screenshot failed: \(error)")
+            updateTitle(status: "screenshot failed")
+        }
+    }
+
+    private func updateTitle(status: String?) {
+        let b = session.brush
+        var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) pressure \(String(format: "%.2f", pressure.value))"
+        if let status { t += " — \(status)" }
+        if t != title {
+            title = t
+            window.setTitle(t)
+        }
+    }
+}
+
+extension InputEvent {
+    /// The event's time on the session clock (0 for events that carry none).
+    var time: Double {
+        switch self {
+        case .pointerDown(let s), .pointerMove(let s), .pointerUp(let s): s.time
+        case .key(let k): k.time
+        case .command(_, let t), .modifiers(_, let t), .resize(_, let t): t
+        case .expose, .close: 0
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Compute
+import Kernels
+import Paint
+import Testing
+
+private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
+
+@Suite struct ReplayErrorTests {
+    /// Each bad line, placed as line 2 (or 1 for headers), and the message it must get.
+    static let cases: [(String, String)] = [
+        ("{\"t\": 0, \"type\": \"wiggle\"}", "unknown event type \"wiggle\""),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 2, \"z\": 3}", "unknown field \"z\" in a \"down\" event"),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1}", "\"down\" needs \"y\""),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": \"1\", \"y\": 2}", "\"x\" must be a number, got a string"),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1e999, \"y\": 2}", "\"x\" must be a finite number"),
+        ("{\"t\": 0, \"type\": \"move\", \"x\": 1, \"y\": 2}", "\"move\" without a \"down\""),
+        ("{\"t\": 0, \"type\": \"up\", \"x\": 1, \"y\": 2}", "\"up\" without a \"down\""),
+        ("{\"t\": -1, \"type\": \"clear\"}", "\"t\" must be ≥ 0"),
+        ("{\"type\": \"clear\"}", "missing \"t\""),
+        ("{\"t\": 0}", "missing \"type\""),
+        ("{\"t\": 0, \"type\": \"brush\", \"size\": 513}", "\"size\" must be in 1…512, got 513"),
+        ("{\"t\": 0, \"type\": \"brush\", \"size\": 0}", "\"size\" must be in 1…512, got 0"),
+        ("{\"t\": 0, \"type\": \"brush\", \"size\": 2.5}", "\"size\" must be an integer"),
+        ("{\"t\": 0, \"type\": \"brush\", \"color\": \"red\"}", "\"color\" must be \"#rrggbb\" or \"#rrggbbaa\", got \"red\""),
+        ("{\"t\": 0, \"type\": \"brush\", \"kind\": \"crayon\"}", "unknown brush kind \"crayon\""),
+        ("{\"t\": 0, \"type\": \"brush\"}", "\"brush\" needs at least one of"),
+        ("{\"t\": 0, \"type\": \"channel\", \"channel\": \"a\"}", "\"channel\" must be \"r\", \"g\" or \"b\", got \"a\""),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 2, \"pressure\": 1.5}", "\"pressure\" must be in 0…1"),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 2, \"mods\": [\"alt\"]}", "\"mods\" may hold only"),
+        ("{\"t\": 0, \"type\": \"clear\"", "unterminated object"),
+        ("[1, 2]", "expected a JSON object, found an array"),
+        ("", "expected a value, found end of line"),
+        ("{\"t\": 0, \"type\": \"clear\"} x", "unexpected 'x' after the value"),
+        ("{\"t\": 0, \"t\": 1, \"type\": \"clear\"}", "field \"t\" appears twice"),
+        ("{\"t\": 01, \"type\": \"clear\"}", "leading zero"),
+        ("{\"t\": 0, \"type\": \"clear\", \"x\": " + String(repeating: "[", count: 40) + "}", "nested deeper than 16 levels"),
+        ("{\"t\": 0, \"type\": \"cl\u{7}ear\"}", "control character in string"),
+    ]
+
+    @Test(arguments: cases)
+    func eventErrorsNameLineTwo(line: String, message: String) {
+        do {
+            _ = try ReplayParser.parse(header + "\n" + line + "\n")
+            Issue.record("accepted: \(line)")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.message.contains(message), "got: \(error.message)")
+        }
+    }
+
+    @Test func timeGoingBackwardsNamesItsLine() {
+        let text = header + "\n{\"t\": 1, \"type\": \"clear\"}\n{\"t\": 2, \"type\": \"clear\"}\n{\"t\": 1.5, \"type\": \"clear\"}\n"
+        #expect(throws: ReplayError(line: 4, message: "\"t\" goes backwards: 1.5 after 2")) { try ReplayParser.parse(text) }
+    }
+
+    @Test(arguments: [
+        ("{\"width\": 10, \"height\": 10}", "the first line must be the header"),
+        ("{\"quicksilver\": 2, \"width\": 10, \"height\": 10}", "unsupported format version 2"),
+        ("{\"quicksilver\": 1, \"width\": 0, \"height\": 10}", "\"width\" must be in 1…16384, got 0"),
+        ("{\"quicksilver\": 1, \"width\": 10, \"height\": 16385}", "\"height\" must be in 1…16384"),
+        ("{\"quicksilver\": 1, \"width\": 10}", "missing \"height\""),
+        ("{\"quicksilver\": 1, \"width\": 10, \"height\": 10, \"background\": \"#ff000080\"}", "\"background\" must be \"#rrggbb\""),
+        ("{\"quicksilver\": 1, \"width\": 10, \"height\": 10, \"fps\": 30}", "unknown field \"fps\" in the header"),
+    ])
+    func headerErrors(line: String, message: String) {
+        do {
+            _ = try ReplayParser.parse(line + "\n")
+            Issue.record("accepted: \(line)")
+        } catch {
+            #expect(error.line == 1)
+            #expect(error.message.contains(message), "got: \(error.message)")
+        }
+    }
+
+    @Test func invalidUTF8IsAnError() {
+        var bytes = Array((header + "\n{\"t\": 0, \"type\": \"clear\", \"note\": \"").utf8)
+        bytes += [0xff, 0xfe]
+        bytes += Array("\"}\n".utf8)
+        let result = bytes.withUnsafeBufferPointer { b in Result { () throws(ReplayError) in try ReplayParser.parse(b) } }
+        guard case .failure(let e) = result else { Issue.record("accepted invalid UTF-8"); return }
+        #expect(e.line == 2 && e.message.contains("invalid UTF-8"))
+    }
+
+    @Test func emptyFile() {
+        #expect(throws: ReplayError.self) { try ReplayParser.parse("") }
+    }
+}
+
+@Suite struct ReplayFormatTests {
+    @Test func parsesEveryEventKind() throws {
+        let text = """
+        {"quicksilver": 1, "width": 640, "height": 480, "seed": 42, "background": "#102030"}
+        {"t": 0, "type": "brush", "kind": "pixel", "size": 12, "color": "#ff000080"}
+        {"t": 0.5, "type": "down", "x": 1.5, "y": -2, "pressure": 0.75, "mods": ["shift", "control"]}
+        {"t": 0.5, "type": "move", "x": 1e9, "y": 3}
+        {"t": 1, "type": "up", "x": 4, "y": 5}
+        {"t": 2, "type": "channel", "channel": "b"}
+        {"t": 3, "type": "undo"}
+        {"t": 3, "type": "redo"}
+        {"t": 4, "type": "clear"}
+        {"t": 5, "type": "resize", "width": 800, "height": 600}
+
+        """
+        let r = try ReplayParser.parse(text)
+        #expect(r.header == Replay.Header(size: Size(width: 640, height: 480), seed: 42, background: Color(r: 0x10, g: 0x20, b: 0x30)))
+        #expect(r.events.map(\.event) == [
+            .command(.brush(kind: .pixel, size: 12, color: Color(r: 255, g: 0, b: 0, a: 128)), time: 0),
+            .pointerDown(PointerSample(x: 1.5, y: -2, pressure: 0.75, time: 0.5, mods: [.shift, .control])),
+            .pointerMove(PointerSample(x: 1e9, y: 3, pressure: 0.5, time: 0.5)),
+            .pointerUp(PointerSample(x: 4, y: 5, pressure: 0.5, time: 1)),
+            .command(.channel(.b), time: 2),
+            .command(.undo, time: 3), .command(.redo, time: 3), .command(.clear, time: 4),
+            .resize(Size(width: 800, height: 600), time: 5),
+        ])
+        // Writing it back and reading again gives the same replay.
+        let again = try ReplayParser.parse(r.text)
+        #expect(again.header == r.header && again.events == r.events)
+    }
+
+    @Test func frameIndexIsFloorOfSixtyT() {
+        #expect(ReplayPlayer.frameIndex(at: 0) == 0)
+        #expect(ReplayPlayer.frameIndex(at: 0.0166) == 0)
+        #expect(ReplayPlayer.frameIndex(at: 0.017) == 1)
+        #expect(ReplayPlayer.frameIndex(at: 1e300) == 1_000_000_000_000_000)
+    }
+
+    @Test func jsonStringsAndNumbers() throws {
+        #expect(try JSON.parse("\"a\\u00e9\\ud83d\\ude00\\n\"") == .string("aé😀\n"))
+        #expect(try JSON.parse("-0.5e2") == .number(-50, integer: nil))
+        #expect(try JSON.parse(" 123 ") == .number(123, integer: 123))
+        #expect(try JSON.parse("[true, false, null, {}]") == .array([.bool(true), .bool(false), .null, .object([])]))
+        #expect(throws: JSON.ParseError.self) { try JSON.parse("\"\\ud800\"") }
+        #expect(throws: JSON.ParseError.self) { try JSON.parse("1.") }
+        #expect(throws: JSON.ParseError.self) { try JSON.parse("tru") }
+    }
+}
