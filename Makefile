@@ -1,0 +1,49 @@
+# Quicksilver. `make run` and `make test` do all the set-up a fresh clone on a fresh machine needs.
+SWIFT   ?= swift
+DEMO    := Resources/demo.jsonl
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# System packages: headers to build, and the X server + input driver the end-to-end tests use.
+BUILD_DEBS := libx11-dev libxext-dev libpng-dev pkg-config
+TEST_DEBS  := xvfb xdotool
+
+.PHONY: run test bench build release deps test-deps demo clean
+
+run: release
+	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
+		.build/release/quicksilver window; \
+	else \
+		echo "no X display: rendering the demo replay instead"; \
+		$(MAKE) --no-print-directory demo; \
+	fi
+
+demo: release
+	.build/release/quicksilver render $(DEMO) -o demo.png
+	@echo "wrote $$(pwd)/demo.png"
+
+test: deps test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench: release
+	.build/release/quicksilver bench
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Installs whatever is missing, once (apt-get update only when something is).
+deps:
+	@missing=""; for p in $(BUILD_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+test-deps:
+	@missing=""; command -v Xvfb >/dev/null || missing="$$missing xvfb"; command -v xdotool >/dev/null || missing="$$missing xdotool"; \
+	if [ -n "$$missing" ]; then echo "installing$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+clean:
+	rm -rf .build demo.png
