@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "StrokesTests", dependencies: ["Strokes", "Compute"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Compute"]),
         .testTarget(name: "PaintTests", dependencies: ["Paint", "PNGFile"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PNGFile"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PNGFile"], exclude: ["Support"]),
     ],
     swiftLanguageModes: [.v6]
 )

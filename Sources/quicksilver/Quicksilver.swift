@@ -23,6 +23,12 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
+/// One line on stdout, written at once (stdout to a file or pipe is otherwise block-buffered,
+/// and a screenshot's path must reach whoever waits for it).
+func printLine(_ message: String) {
+    FileHandle.standardOutput.write(Data((message + "\n").utf8))
+}
+
 /// Exit statuses, one place.
 enum Exit {
     /// A replay or journal file is malformed.

@@ -59,7 +59,7 @@ final class WindowApp: FrameLoopDelegate {
         if let recorder {
             do { try recorder.sync() } catch { printError("quicksilver: cannot record to \(error)") }
         }
-        if let stats { print(stats.report(framesDrawn: loop.framesDrawn, missed: loop.missedDeadlines)) }
+        if let stats { printLine(stats.report(framesDrawn: loop.framesDrawn, missed: loop.missedDeadlines)) }
     }
 
     private func handle(_ event: InputEvent) {
@@ -107,7 +107,7 @@ final class WindowApp: FrameLoopDelegate {
         let image = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
         do {
             let path = try exporter.save(image)
-            print(path)
+            printLine(path)
             updateTitle(status: "saved \(path)")
         } catch {
             printError("quicksilver: screenshot failed: \(error)")

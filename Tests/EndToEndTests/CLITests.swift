@@ -1,0 +1,88 @@
+import Foundation
+import PNGFile
+import Testing
+
+@Suite struct RenderCLITests {
+    private func write(_ text: String, name: String = "r.jsonl") throws -> (dir: String, path: String) {
+        let dir = try temporaryFolder()
+        let path = dir + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return (dir, path)
+    }
+
+    @Test func rendersAReplayToAPNG() throws {
+        let (dir, replay) = try write("""
+        {"quicksilver": 1, "width": 120, "height": 80, "background": "#ffffff"}
+        {"t": 0, "type": "brush", "size": 6, "color": "#ff0000"}
+        {"t": 0, "type": "down", "x": 10, "y": 40}
+        {"t": 0.02, "type": "move", "x": 60, "y": 40}
+        {"t": 0.04, "type": "move", "x": 110, "y": 40}
+        {"t": 0.05, "type": "up", "x": 110, "y": 40}
+
+        """)
+        let out = dir + "/out.png"
+        let r = try runProgram(binary, ["render", replay, "-o", out, "--threads", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try PNGImage.read(from: out)
+        #expect(png.width == 120 && png.height == 80)
+        for x in 10...110 { #expect(png[x, 40] == 0xFFFF_0000, "x=\(x)") }
+        #expect(png[60, 10] == 0xFFFF_FFFF && png[60, 70] == 0xFFFF_FFFF)
+        // Same bytes on every run and thread count.
+        let again = dir + "/again.png"
+        try runProgram(binary, ["render", replay, "-o", again, "--threads", "1"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: URL(fileURLWithPath: again)))
+    }
+
+    @Test func badReplayExitsTwoNamesTheLineAndWritesNothing() throws {
+        let (dir, replay) = try write("""
+        {"quicksilver": 1, "width": 120, "height": 80}
+        {"t": 0, "type": "down", "x": 10, "y": 40}
+        {"t": 0.1, "type": "move", "x": 10, "y": 40, "color": "#fff"}
+
+        """, name: "bad.jsonl")
+        let out = dir + "/out.png"
+        let r = try runProgram(binary, ["render", replay, "-o", out])
+        #expect(r.status == 2)
+        #expect(r.stderr == "\(replay):3: unknown field \"color\" in a \"move\" event\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func badReplayNeverDamagesAnExistingOutput() throws {
+        let (dir, replay) = try write("{\"quicksilver\": 1, \"width\": 0, \"height\": 80}\n")
+        let out = dir + "/keep.png"
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: out))
+        let r = try runProgram(binary, ["render", replay, "-o", out])
+        #expect(r.status == 2 && r.stderr.contains(":1: \"width\" must be in 1…16384, got 0"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "precious")
+    }
+
+    @Test func unwritableOutputExitsOne() throws {
+        let (_, replay) = try write("{\"quicksilver\": 1, \"width\": 4, \"height\": 4}\n")
+        let r = try runProgram(binary, ["render", replay, "-o", "/nonexistent-folder/out.png"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("/nonexistent-folder/out.png") && r.stderr.contains("No such file or directory"))
+    }
+
+    @Test func missingReplayExitsOne() throws {
+        let r = try runProgram(binary, ["render", "/nonexistent.jsonl", "-o", "/tmp/x.png"])
+        #expect(r.status == 1 && r.stderr.contains("/nonexistent.jsonl: cannot open"))
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try runProgram(binary, ["--help"])
+        #expect(help.status == 0 && help.stdout.contains("render") && help.stdout.contains("bench"))
+        let windowHelp = try runProgram(binary, ["window", "--help"])
+        #expect(windowHelp.stdout.contains("Ctrl+Z") && windowHelp.stdout.contains("--record"))
+        let version = try runProgram(binary, ["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty)
+    }
+
+    @Test func theDemoReplayRenders() throws {
+        let out = try temporaryFolder() + "/demo.png"
+        let r = try runProgram(binary, ["render", packageRoot.appendingPathComponent("Resources/demo.jsonl").path, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try PNGImage.read(from: out)
+        #expect(png.width == 960 && png.height == 540)
+        #expect(Set(png.pixels).count > 100)
+    }
+}

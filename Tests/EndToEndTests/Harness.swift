@@ -1,0 +1,205 @@
+import Foundation
+import PNGFile
+import Testing
+
+/// The package's root folder, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The built `quicksilver` binary (`swift build --build-tests` builds it next to the tests).
+let binary = packageRoot.appendingPathComponent(".build/debug/quicksilver").path
+
+struct Finished {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion and captures its output.
+@discardableResult
+func runProgram(_ path: String, _ args: [String], environment: [String: String] = [:]) throws -> Finished {
+    let p = try Launched(path, args, environment: environment)
+    return p.wait()
+}
+
+/// A child process whose output is collected into files (no pipe can fill up and block it).
+final class Launched {
+    let process = Process()
+    private let out: URL, err: URL
+
+    init(_ path: String, _ args: [String], environment: [String: String] = [:]) throws {
+        let dir = FileManager.default.temporaryDirectory
+        out = dir.appendingPathComponent("qs-out-\(UUID().uuidString)")
+        err = dir.appendingPathComponent("qs-err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = args
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+    }
+
+    var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+
+    /// Waits for exit, killing the process if it takes longer than `timeout` seconds.
+    func wait(timeout: Double = 60) -> Finished {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        return Finished(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(at: out)
+        try? FileManager.default.removeItem(at: err)
+    }
+}
+
+/// A fresh folder under the temporary directory.
+func temporaryFolder() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("qs-e2e-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+func which(_ program: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(dir)/\(program)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
+/// True when Xvfb and xdotool are installed (`make test` installs them).
+let canStartXServer = which("Xvfb") != nil && which("xdotool") != nil
+
+/// A private Xvfb server on a display number it picks itself (-displayfd), stopped on deinit.
+final class XServer {
+    let display: String
+    private let server: Launched
+
+    init(width: Int = 1280, height: Int = 1024, extraArgs: [String] = []) throws {
+        let dir = try temporaryFolder()
+        let fdFile = dir + "/display"
+        _ = FileManager.default.createFile(atPath: fdFile, contents: nil)
+        // -displayfd writes the chosen display number to that descriptor: pass a file via sh.
+        server = try Launched("/bin/sh", ["-c", "exec Xvfb -displayfd 3 -nolisten tcp -screen 0 \(width)x\(height)x24 \(extraArgs.joined(separator: " ")) 3>\(fdFile)"])
+        let deadline = Date().addingTimeInterval(20)
+        var number = ""
+        while Date() < deadline {
+            number = ((try? String(contentsOfFile: fdFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if !number.isEmpty { break }
+            usleep(20_000)
+        }
+        guard !number.isEmpty else { throw HarnessError("Xvfb did not start: \(server.stderr)") }
+        display = ":" + number
+    }
+
+    var environment: [String: String] { ["DISPLAY": display] }
+
+    /// Runs xdotool on this display.
+    @discardableResult
+    func xdotool(_ args: String...) throws -> String {
+        let r = try runProgram(which("xdotool") ?? "xdotool", args, environment: environment)
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs the Python X helper (WM_DELETE_WINDOW, XGetImage).
+    func xhelper(_ args: String...) throws {
+        let script = packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/xhelper.py").path
+        let r = try runProgram(which("python3") ?? "/usr/bin/python3", [script] + args, environment: environment)
+        if r.status != 0 { throw HarnessError("xhelper \(args): \(r.stderr)") }
+    }
+
+    deinit { kill(server.process.processIdentifier, SIGTERM) }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// A running `quicksilver window` on an X server, with helpers to drive it like a person.
+final class PaintWindow {
+    let x: XServer
+    let process: Launched
+    let id: String
+    let exportDir: String
+
+    init(on x: XServer, size: String = "400x300", extraArgs: [String] = []) throws {
+        self.x = x
+        exportDir = try temporaryFolder()
+        process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + extraArgs, environment: x.environment)
+        var found = ""
+        let deadline = Date().addingTimeInterval(20)
+        while found.isEmpty && Date() < deadline && process.process.isRunning {
+            found = (try? x.xdotool("search", "--name", "^Quicksilver"))?.split(separator: "\n").first.map(String.init) ?? ""
+            if found.isEmpty { usleep(50_000) }
+        }
+        guard !found.isEmpty else { throw HarnessError("the window did not appear: \(process.stderr)") }
+        id = found
+    }
+
+    /// Presses button 1 at the first point, moves through the rest, releases: a real drag.
+    func drag(_ points: [(Int, Int)], shift: Bool = false) throws {
+        if shift { try x.xdotool("keydown", "shift") }
+        try x.xdotool("mousemove", "--window", id, "\(points[0].0)", "\(points[0].1)", "mousedown", "1")
+        for p in points.dropFirst() { try x.xdotool("mousemove", "--window", id, "\(p.0)", "\(p.1)") }
+        try x.xdotool("mouseup", "1")
+        if shift { try x.xdotool("keyup", "shift") }
+    }
+
+    /// Points every `step` pixels along a straight line.
+    static func line(from a: (Int, Int), to b: (Int, Int), steps: Int = 20) -> [(Int, Int)] {
+        (0...steps).map { (a.0 + (b.0 - a.0) * $0 / steps, a.1 + (b.1 - a.1) * $0 / steps) }
+    }
+
+    func key(_ k: String) throws {
+        try x.xdotool("mousemove", "--window", id, "1", "1") // keys go to the window under the pointer
+        try x.xdotool("key", k)
+    }
+
+    /// Ctrl+S, then waits for the path on stdout and reads the PNG.
+    func screenshot() throws -> (path: String, image: PNGImage) {
+        let before = process.stdout.split(separator: "\n").count
+        try key("ctrl+s")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let lines = process.stdout.split(separator: "\n")
+            if lines.count > before, let path = lines.last.map(String.init) {
+                return (path, try PNGImage.read(from: path))
+            }
+            usleep(20_000)
+        }
+        throw HarnessError("no screenshot path printed; stderr: \(process.stderr)")
+    }
+
+    /// The window's pixels as the X server holds them (what a person sees).
+    func grab(width: Int, height: Int) throws -> PNGImage {
+        let file = try temporaryFolder() + "/grab.raw"
+        try x.xhelper("grab", id, file, "\(width)", "\(height)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let pixels = data.dropFirst(8).withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        return PNGImage(width: width, height: height, pixels: pixels.map { $0 | 0xFF00_0000 })
+    }
+
+    /// Ctrl+Q and the exit status.
+    func quit() throws -> Finished {
+        try key("ctrl+q")
+        return process.wait(timeout: 20)
+    }
+}
+
+extension PNGImage {
+    /// Darkness 0…255 of a pixel (255 − the mean of its channels).
+    func ink(_ x: Int, _ y: Int) -> Int {
+        let p = self[x, y]
+        return 255 - (Int(p >> 16 & 0xff) + Int(p >> 8 & 0xff) + Int(p & 0xff)) / 3
+    }
+
+    /// How many pixels of column `x` within `ys` have any ink.
+    func inkedRun(x: Int, ys: ClosedRange<Int>) -> Int { ys.filter { ink(x, $0) > 0 }.count }
+}

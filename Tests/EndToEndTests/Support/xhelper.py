@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Test helper that speaks to the X server directly (ctypes over libX11), for what xdotool
+cannot do: `delete WID` sends the window manager's WM_DELETE_WINDOW message (the close button);
+`grab WID OUT` writes the window's pixels as read back from the server (XGetImage) to OUT as
+width, height (two little-endian uint32) then BGRA rows."""
+import ctypes, ctypes.util, struct, sys
+
+x = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+x.XOpenDisplay.restype = ctypes.c_void_p
+x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+x.XInternAtom.restype = ctypes.c_ulong
+x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+x.XGetImage.restype = ctypes.c_void_p
+x.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
+
+
+class XClientMessageEvent(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
+                ("format", ctypes.c_int), ("l", ctypes.c_long * 5)]
+
+
+class XEvent(ctypes.Union):
+    _fields_ = [("xclient", XClientMessageEvent), ("pad", ctypes.c_long * 24)]
+
+
+class XImage(ctypes.Structure):
+    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("xoffset", ctypes.c_int), ("format", ctypes.c_int),
+                ("data", ctypes.c_void_p), ("byte_order", ctypes.c_int), ("bitmap_unit", ctypes.c_int),
+                ("bitmap_bit_order", ctypes.c_int), ("bitmap_pad", ctypes.c_int), ("depth", ctypes.c_int),
+                ("bytes_per_line", ctypes.c_int), ("bits_per_pixel", ctypes.c_int)]
+
+
+def main():
+    dpy = x.XOpenDisplay(None)
+    if not dpy:
+        sys.exit("xhelper: cannot open display")
+    cmd, wid = sys.argv[1], int(sys.argv[2], 0)
+    if cmd == "delete":
+        ev = XEvent()
+        ev.xclient.type = 33  # ClientMessage
+        ev.xclient.window = wid
+        ev.xclient.message_type = x.XInternAtom(dpy, b"WM_PROTOCOLS", 0)
+        ev.xclient.format = 32
+        ev.xclient.l[0] = x.XInternAtom(dpy, b"WM_DELETE_WINDOW", 0)
+        ev.xclient.l[1] = 0  # CurrentTime
+        x.XSendEvent(dpy, wid, 0, 0, ctypes.byref(ev))
+        x.XSync(dpy, 0)
+    elif cmd == "grab":
+        w, h = int(sys.argv[4]), int(sys.argv[5])
+        p = x.XGetImage(dpy, wid, 0, 0, w, h, 0xFFFFFFFF, 2)  # AllPlanes, ZPixmap
+        if not p:
+            sys.exit("xhelper: XGetImage failed")
+        img = XImage.from_address(p)
+        assert img.bits_per_pixel == 32, img.bits_per_pixel
+        raw = ctypes.string_at(img.data, img.bytes_per_line * img.height)
+        rows = b"".join(raw[y * img.bytes_per_line:y * img.bytes_per_line + w * 4] for y in range(h))
+        with open(sys.argv[3], "wb") as f:
+            f.write(struct.pack("<II", w, h) + rows)
+    else:
+        sys.exit("xhelper: unknown command " + cmd)
+
+
+main()

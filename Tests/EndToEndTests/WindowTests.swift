@@ -1,0 +1,117 @@
+import Foundation
+import PNGFile
+import Testing
+
+/// The real window on a private Xvfb, driven with xdotool, checked through its own screenshots,
+/// the server's pixels and its recordings.
+@Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
+struct WindowTests {
+    @Test func dragDrawsWhereThePointerWentAndShiftDrawsWider() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        try w.drag(PaintWindow.line(from: (40, 60), to: (360, 60)))
+        try w.drag(PaintWindow.line(from: (40, 200), to: (360, 200)), shift: true)
+        let (path, shot) = try w.screenshot()
+        #expect(path.hasPrefix(w.exportDir + "/quicksilver-") && path.hasSuffix(".png"))
+        #expect(shot.width == 400 && shot.height == 300)
+        for px in stride(from: 40, through: 360, by: 10) {
+            #expect(shot.ink(px, 60) > 200, "plain line at x=\(px)")
+            #expect(shot.ink(px, 200) > 200, "shift line at x=\(px)")
+        }
+        // Default pen: 8 px at pressure 0.5; Shift eases toward 16 px at pressure 1.
+        let plain = shot.inkedRun(x: 300, ys: 40...80)
+        let pressed = shot.inkedRun(x: 300, ys: 180...220)
+        #expect((8...10).contains(plain))
+        #expect(pressed >= 14 && pressed > plain)
+        // Nothing far from the two paths changed.
+        for y in [0, 20, 100, 130, 160, 250, 299] {
+            for px in stride(from: 0, to: 400, by: 7) { #expect(shot[px, y] == 0xFFFF_FFFF, "far pixel \(px),\(y)") }
+        }
+        // The export is exactly what the window shows.
+        #expect(try w.grab(width: 400, height: 300) == shot)
+        #expect(try w.quit().status == 0)
+    }
+
+    @Test func closeButtonExitsZero() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        try x.xhelper("delete", w.id)
+        let done = w.process.wait(timeout: 20)
+        #expect(done.status == 0, "\(done.stderr)")
+    }
+
+    @Test func recordingRendersToTheSamePixelsAsTheExport() throws {
+        let x = try XServer()
+        let dir = try temporaryFolder()
+        let w = try PaintWindow(on: x, extraArgs: ["--record", dir + "/session.jsonl"])
+        try w.drag([(30, 30), (120, 200), (200, 40), (370, 260)])
+        try w.key("bracketright")
+        try w.key("3")
+        try w.drag(PaintWindow.line(from: (30, 280), to: (380, 20), steps: 40), shift: true)
+        try w.key("x")
+        try w.drag([(200, 150), (260, 150), (260, 290)])
+        let (_, shot) = try w.screenshot()
+        #expect(try w.quit().status == 0)
+        let r = try runProgram(binary, ["render", dir + "/session.jsonl", "-o", dir + "/rendered.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PNGImage.read(from: dir + "/rendered.png") == shot)
+        #expect(shot.pixels.contains(0xFFE5_3935)) // palette 3 (red) was used
+    }
+
+    @Test func undoAndRedoKeys() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        try w.drag(PaintWindow.line(from: (40, 100), to: (360, 100)))
+        try w.drag(PaintWindow.line(from: (200, 20), to: (200, 280)))
+        let both = try w.screenshot().image
+        try w.key("ctrl+z")
+        let one = try w.screenshot().image
+        #expect(one.ink(200, 200) == 0 && one.ink(100, 100) > 200)
+        try w.key("ctrl+y")
+        #expect(try w.screenshot().image == both)
+        try w.key("ctrl+z")
+        try w.key("ctrl+shift+z")
+        #expect(try w.screenshot().image == both)
+        try w.key("Delete")
+        #expect(try w.screenshot().image.pixels.allSatisfy { $0 == 0xFFFF_FFFF })
+        try w.key("ctrl+z")
+        #expect(try w.screenshot().image == both)
+        _ = try w.quit()
+    }
+
+    @Test func resizingHidesButNeverDiscards() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        try w.drag(PaintWindow.line(from: (300, 250), to: (380, 280)))
+        try x.xdotool("windowsize", w.id, "200", "150")
+        usleep(300_000)
+        let small = try w.screenshot().image
+        #expect(small.width == 200 && small.height == 150)
+        try x.xdotool("windowsize", w.id, "500", "400")
+        usleep(300_000)
+        let big = try w.screenshot().image
+        #expect(big.width == 500 && big.height == 400)
+        #expect(big.ink(340, 265) > 200, "the stroke drawn before shrinking is back")
+        #expect(big.ink(450, 350) == 0 && big.ink(450, 100) == 0, "new area is background")
+        #expect(try w.grab(width: 500, height: 400) == big)
+        _ = try w.quit()
+    }
+
+    @Test func fallsBackToXPutImageWithoutMITSHM() throws {
+        let x = try XServer(extraArgs: ["-extension", "MIT-SHM"])
+        let w = try PaintWindow(on: x)
+        try w.drag(PaintWindow.line(from: (40, 150), to: (360, 150)))
+        let shot = try w.screenshot().image
+        #expect(shot.ink(200, 150) > 200)
+        #expect(try w.grab(width: 400, height: 300) == shot, "XPutImage presented the same pixels")
+        let done = try w.quit()
+        #expect(done.status == 0)
+        #expect(done.stderr.contains("MIT-SHM unavailable") && done.stderr.contains("XPutImage"))
+    }
+
+    @Test func unopenableDisplayIsOneClearLine() throws {
+        let r = try runProgram(binary, ["window", "--display", ":987"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "quicksilver: cannot open display \":987\"\n")
+    }
+}
