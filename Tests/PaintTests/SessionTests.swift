@@ -4,13 +4,23 @@ import Kernels
 import Paint
 import Testing
 
-/// Renders replay text through a session, the way `quicksilver render` does.
-func render(_ text: String, threads: Int = 1) throws -> TextureStorage<UInt32> {
+/// A rendered image, owning its pixels (a `Texture` is only a view: it must not outlive its storage).
+struct Picture {
+    let width: Int, height: Int
+    let pixels: [UInt32]
+    subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
+}
+
+/// Renders replay text through a session, the way `quicksilver render` does: the last frame
+/// presented, which must equal a fresh snapshot of the session.
+func render(_ text: String, threads: Int = 1) throws -> Picture {
     let replay = try ReplayParser.parse(text)
     let session = Session(size: replay.header.size, background: replay.header.background, compute: ComputeContext(threads: threads))
     let presenter = OffscreenPresenter(size: replay.header.size)
     ReplayPlayer.play(replay.events, session: session, presenter: presenter)
-    return presenter.image
+    let presented = presenter.image.pixels
+    #expect(session.snapshot().pixels == presented, "the presented frame is what the session shows")
+    return Picture(width: presenter.size.width, height: presenter.size.height, pixels: presented)
 }
 
 /// A replay of one stroke through `points` (all in frame 0 unless `dt` spreads them).
@@ -40,7 +50,7 @@ let black: UInt32 = 0xFF00_0000
 
 @Suite struct SessionTests {
     @Test func lineCoversItsPathAndNothingFarFromIt() throws {
-        let img = try render(strokeReplay([(20, 50), (180, 50)])).texture
+        let img = try render(strokeReplay([(20, 50), (180, 50)]))
         for x in 20...180 { #expect(img[x, 50] == black, "on the path at x=\(x)") }
         for x in 0..<200 {
             for y in 0..<100 where abs(y - 50) > 6 || x < 14 || x > 186 {
@@ -50,7 +60,7 @@ let black: UInt32 = 0xFF00_0000
     }
 
     @Test func roundCaps() throws {
-        let img = try render(strokeReplay([(50, 50), (150, 50)])).texture
+        let img = try render(strokeReplay([(50, 50), (150, 50)]))
         // Radius 4: the cap reaches 3 px past each end along the axis, but not the corners.
         #expect(img[47, 50] != white && img[152, 50] != white)
         #expect(img[46, 45] == white && img[153, 54] == white)
@@ -61,13 +71,13 @@ let black: UInt32 = 0xFF00_0000
         // Diameter 10 → area ≈ 78.5 px of coverage.
         let covered = img.pixels.reduce(0.0) { $0 + Double(255 - ($1 & 0xff)) / 255 }
         #expect(abs(covered - Double.pi * 25) < 2)
-        #expect(img.texture[100, 50] == black)
+        #expect(img[100, 50] == black)
     }
 
     @Test func translucentStrokeDoesNotDarkenWhereItCrossesItself() throws {
         // A loop: right, down, left, then up through the first segment.
         let points: [(Double, Double)] = [(20, 30), (60, 30), (100, 30), (100, 70), (60, 70), (60, 50), (60, 10)]
-        let img = try render(strokeReplay(points, brush: "\"size\": 12, \"color\": \"#ff000080\""), threads: 2).texture
+        let img = try render(strokeReplay(points, brush: "\"size\": 12, \"color\": \"#ff000080\""), threads: 2)
         let plain = img[30, 30]
         #expect(plain == 0xFFFF_7F7F)
         #expect(img[60, 30] == plain, "the crossing")
@@ -77,7 +87,7 @@ let black: UInt32 = 0xFF00_0000
     @Test func separateStrokesCompositeSourceOver() throws {
         var text = strokeReplay([(20, 50), (180, 50)], brush: "\"size\": 12, \"color\": \"#ff000080\"")
         text += "{\"t\": 1, \"type\": \"down\", \"x\": 100, \"y\": 10}\n{\"t\": 1, \"type\": \"move\", \"x\": 100, \"y\": 90}\n{\"t\": 1, \"type\": \"up\", \"x\": 100, \"y\": 90}\n"
-        let img = try render(text).texture
+        let img = try render(text)
         #expect(img[50, 50] == 0xFFFF_7F7F)
         // Red at 50% over the first stroke's pink: g and b halve again.
         #expect(img[100, 50] == Blend.over(0xFFFF_7F7F, r: 255, g: 0, b: 0, alpha: 128))
@@ -103,19 +113,19 @@ let black: UInt32 = 0xFF00_0000
     @Test func pixelPenIsHardEdged() throws {
         let img = try render(strokeReplay([(10.5, 10.5), (60.5, 40.5)], brush: "\"kind\": \"pixel\", \"size\": 3"))
         #expect(Set(img.pixels).isSubset(of: [white, black]))
-        #expect(img.texture[10, 10] == black && img.texture[60, 40] == black)
+        #expect(img[10, 10] == black && img[60, 40] == black)
     }
 
     @Test func channelFlipsOneChannel() throws {
         var text = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n"
         text += "{\"t\": 0, \"type\": \"channel\", \"channel\": \"g\"}\n"
         text += "{\"t\": 0, \"type\": \"down\", \"x\": 10, \"y\": 10}\n{\"t\": 0, \"type\": \"up\", \"x\": 10, \"y\": 10}\n"
-        #expect(try render(text).texture[10, 10] == 0xFF00_FF00)
+        #expect(try render(text)[10, 10] == 0xFF00_FF00)
     }
 
     @Test func farCoordinatesDoNotCrash() throws {
         let img = try render(strokeReplay([(-1e9, -1e9), (1e9, 1e9), (-1e9, 1e9)]))
-        #expect(img.texture[50, 50] == black)
+        #expect(img[50, 50] == black)
     }
 }
 
