@@ -21,9 +21,11 @@ public struct BrushTip: Sendable, Equatable {
         max(1, Double(size) * 2 * min(max(pressure, 0), 1))
     }
 
-    /// Distance between pen dabs for a diameter. A tenth of the diameter keeps the scallops of
-    /// the dabs' union under 1/200 of the radius, invisible after anti-aliasing.
-    static func spacing(diameter: Double) -> Double { max(0.5, diameter * 0.1) }
+    /// Distance between pen dabs for a diameter. Discs of radius r spaced s apart leave
+    /// scallops s²/8r deep along the stroke's edge; s = √(0.8 r) keeps them at 0.1 px, below
+    /// what anti-aliasing shows, at any size (a fixed fraction of the diameter would either
+    /// waste dabs on small brushes or scallop large ones).
+    static func spacing(diameter: Double) -> Double { max(0.5, (0.4 * diameter).squareRoot()) }
 }
 
 /// One point of a stroke in canvas pixels, with the pressure to draw it at.

@@ -88,15 +88,15 @@ enum Clip {
         let minY = Double(rect.minY) - margin, maxY = Double(rect.maxY) + margin
         let dx = bx - ax, dy = by - ay
         var t0 = 0.0, t1 = 1.0
-        for (p, q) in [(-dx, ax - minX), (dx, maxX - ax), (-dy, ay - minY), (dy, maxY - ay)] {
-            if p == 0 {
-                if q < 0 { return nil }
-            } else {
-                let r = q / p
-                if p < 0 { if r > t1 { return nil }; if r > t0 { t0 = r } }
-                else { if r < t0 { return nil }; if r < t1 { t1 = r } }
-            }
+        // The four edges as (p, q) pairs, unrolled: this runs for every flattened piece.
+        func edge(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let r = q / p
+            if p < 0 { if r > t1 { return false }; if r > t0 { t0 = r } }
+            else { if r < t0 { return false }; if r < t1 { t1 = r } }
+            return true
         }
+        guard edge(-dx, ax - minX), edge(dx, maxX - ax), edge(-dy, ay - minY), edge(dy, maxY - ay) else { return nil }
         return (t0, t1)
     }
 }

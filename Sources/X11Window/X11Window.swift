@@ -68,7 +68,8 @@ public final class X11Window: Presenter {
     /// - Parameter display: an X display name such as `":0"`; nil uses `$DISPLAY`.
     /// - Throws: `X11Error` when the display cannot be opened, or its default visual is not
     ///   32-bit little-endian xRGB (depth 24 or 32, masks ff0000/ff00/ff, LSBFirst).
-    public init(display name: String?, size: Size, title: String) throws(X11Error) {
+    /// - Parameter sharedMemory: false skips MIT-SHM and presents with XPutImage (benchmarks).
+    public init(display name: String?, size: Size, title: String, sharedMemory: Bool = true) throws(X11Error) {
         precondition(size.width > 0 && size.height > 0, "window size must be positive")
         guard let d = XCalls.openDisplay(name) else {
             throw X11Error.cannotOpenDisplay(XCalls.displayName(name))
@@ -89,7 +90,11 @@ public final class X11Window: Presenter {
         }
 
         var reason = ""
-        if XShmQueryExtension(d) != 0 {
+        if !sharedMemory {
+            shmCompletionType = -1
+            sharedMemoryAllowed = false
+            reason = "turned off"
+        } else if XShmQueryExtension(d) != 0 {
             shmCompletionType = XShmGetEventBase(d) + ShmCompletion
             sharedMemoryAllowed = true
         } else {

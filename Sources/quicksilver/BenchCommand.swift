@@ -1,6 +1,184 @@
 import ArgumentParser
+import Compute
+import Foundation
+import Kernels
+import Paint
+import Strokes
+import X11Window
 
+/// `quicksilver bench`: the figures in the README. Each case is the median of repeated runs
+/// after a warm-up; build with `-c release` (`make bench`), debug builds are ~10x slower.
 struct BenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Run the benchmarks (build with -c release).")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Run the benchmarks (use a release build: make bench).",
+        discussion: """
+        Cases: compose.full (the compose kernel over the whole canvas under a live stroke whose \
+        bounds are the whole canvas, one row in three covered; compose.fullcover: every pixel \
+        covered and blended), \
+        memcpy.full (copying the same bytes: the bandwidth limit beside it), compose.stroke (one \
+        typical frame of a 16 px pen stroke: four new samples spanning ~60 px, stroke work plus \
+        compose of the damaged region), pen.8 and pen.32 (a 10,000-segment random-walk stroke \
+        committed into the canvas), and, when an X display is available, present.shm and \
+        present.putimage (a full-window present at 1920x1080, waiting for completion).
+        """
+    )
+
+    @Option(help: "Canvas size, WxH.")
+    var size: WindowSize = WindowSize(Size(width: 1920, height: 1080))
+
+    @Option(help: "Worker threads (default: all cores).")
+    var threads: Int?
+
+    @Flag(help: "Print one JSON object: case name → median milliseconds.")
+    var json = false
+
+    @Option(help: "Run only the cases whose names start with this.")
+    var only: String?
+
+    func run() throws {
+        let compute = ComputeContext(threads: threads)
+        let bench = Benchmarks(size: size.size, compute: compute)
+        var results: [(String, Double)] = []
+        for (name, runs, body) in bench.cases() where only.map({ name.hasPrefix($0) }) ?? true {
+            let ms = Benchmarks.median(runs: runs, body)
+            results.append((name, ms))
+            if !json { printLine(Self.row(name, ms)) }
+        }
+        if only.map({ "present".hasPrefix($0) || $0.hasPrefix("present") }) ?? true {
+            for (name, shared) in [("present.shm", true), ("present.putimage", false)] {
+                guard let ms = Benchmarks.present(shared: shared) else { continue }
+                results.append((name, ms))
+                if !json { printLine(Self.row(name, ms)) }
+            }
+        }
+        if json {
+            printLine("{" + results.map { "\"\($0.0)\": \(String(format: "%.4f", $0.1))" }.joined(separator: ", ") + "}")
+        }
+    }
+}
+
+extension BenchCommand {
+    static func row(_ name: String, _ ms: Double) -> String {
+        name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%9.3f ms", ms)
+    }
+}
+
+/// The benchmark cases, each a closure timed by `median(runs:_:)`.
+struct Benchmarks {
+    let size: Size
+    let compute: ComputeContext
+
+    /// Median wall time in milliseconds of `runs` calls after two warm-up calls.
+    static func median(runs: Int, _ body: () -> Void) -> Double {
+        body(); body()
+        var times: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<runs {
+            let d = clock.measure(body)
+            times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+        }
+        return percentile(times, 0.5) ?? 0
+    }
+
+    func cases() -> [(String, Int, () -> Void)] {
+        [("compose.full", 50, composeFull(coveredRowEvery: 3)), ("compose.fullcover", 50, composeFull(coveredRowEvery: 1)),
+         ("compose.copy", 50, composeFull(coveredRowEvery: 0)),
+         ("memcpy.full", 50, memcpyFull()),
+         ("compose.stroke", 400, composeStroke()),
+         ("pen.8", 9, penStroke(size: 8)), ("pen.32", 9, penStroke(size: 32))]
+    }
+
+    /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole
+    /// canvas, one row in `coveredRowEvery` covered (1: every pixel blended, the worst case;
+    /// 0: no live stroke, the copy a full redraw after expose, resize or clear costs).
+    private func composeFull(coveredRowEvery: Int) -> () -> Void {
+        let canvas = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0xFFFF_FFFF)
+        let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
+        let committed = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
+        let tail = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
+        for y in stride(from: 0, to: coveredRowEvery > 0 ? size.height : 0, by: max(1, coveredRowEvery)) { committed.texture.fill(Rect(x: 0, y: y, width: size.width, height: 1), with: 200) }
+        let stroke = ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: committed.texture,
+                                          tail: tail.texture, bounds: canvas.texture.bounds)
+        let kernel = ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: coveredRowEvery > 0 ? stroke : nil)
+        return { [compute] in withExtendedLifetime((canvas, out, committed, tail)) { kernel.run(over: canvas.texture.bounds, on: compute) } }
+    }
+
+    private func memcpyFull() -> () -> Void {
+        let bytes = size.area * 4
+        let a = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        let b = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        a.initializeMemory(as: UInt8.self, repeating: 1, count: bytes)
+        b.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        return { b.copyMemory(from: a, byteCount: bytes) }  // buffers live for the process: a benchmark
+    }
+
+    private func composeStroke() -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let presenter = OffscreenPresenter(size: size)
+        session.handle(.command(.brush(size: 16), time: 0))
+        session.handle(.pointerDown(PointerSample(x: 100, y: 100, pressure: 0.5, time: 0)))
+        var frame = 0
+        var x = 100.0, dx = 15.0
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
+        return {
+            frame += 1
+            for _ in 0..<4 {
+                x += dx
+                if x > Double(size.width - 100) || x < 100 { dx = -dx }
+                let y = Double(size.height) / 2 + 200 * sin(x / 150)
+                session.handle(.pointerMove(PointerSample(x: x, y: y, pressure: 0.5, time: Double(frame) / 60)))
+            }
+            session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+        }
+    }
+
+    /// A deterministic random walk inside the canvas: steps of up to 10 px.
+    private func randomWalk(segments: Int) -> [(Double, Double)] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var p = (Double(size.width) / 2, Double(size.height) / 2)
+        var out = [p]
+        for _ in 0..<segments {
+            let angle = next() * 2 * Double.pi, step = next() * 10
+            p.0 = min(max(p.0 + cos(angle) * step, 0), Double(size.width - 1))
+            p.1 = min(max(p.1 + sin(angle) * step, 0), Double(size.height - 1))
+            out.append(p)
+        }
+        return out
+    }
+
+    private func penStroke(size brushSize: Int) -> () -> Void {
+        let walk = randomWalk(segments: 10_000)
+        let session = Session(size: size, compute: compute, historyBytes: 0)
+        let presenter = OffscreenPresenter(size: size)
+        session.handle(.command(.brush(size: brushSize), time: 0))
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
+        return {
+            session.handle(.pointerDown(PointerSample(x: walk[0].0, y: walk[0].1, pressure: 0.5, time: 0)))
+            for p in walk.dropFirst() { session.handle(.pointerMove(PointerSample(x: p.0, y: p.1, pressure: 0.5, time: 0))) }
+            let last = walk[walk.count - 1]
+            session.handle(.pointerUp(PointerSample(x: last.0, y: last.1, pressure: 0.5, time: 0)))
+            session.draw(FrameInfo(index: 1, timestamp: 0, targetTimestamp: 0), to: presenter)
+        }
+    }
+
+    /// A full 1920x1080 present through a real window, waiting for the server to finish it;
+    /// nil when no display can be opened.
+    static func present(shared: Bool) -> Double? {
+        let size = Size(width: 1920, height: 1080)
+        guard let window = try? X11Window(display: nil, size: size, title: "Quicksilver bench", sharedMemory: shared),
+              window.usesSharedMemory == shared else { return nil }
+        defer { window.close() }
+        let target = window.frameTarget()
+        target.fill(target.bounds, with: 0xFF33_6699)
+        return median(runs: 200) {
+            _ = window.frameTarget()
+            window.present(Rect(size: size))
+            window.waitForPresentCompletion()
+        }
+    }
 }
