@@ -2,9 +2,9 @@
 public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
-    public init(width: Int, height: Int) { self.width = width; self.height = height }
-    public var area: Int { width * height }
-    public var description: String { "\(width)x\(height)" }
+    @inlinable public init(width: Int, height: Int) { self.width = width; self.height = height }
+    @inlinable public var area: Int { width * height }
+    @inlinable public var description: String { "\(width)x\(height)" }
 }
 
 /// An integer rectangle, half-open: it covers x in `minX..<maxX` and y in `minY..<maxY`.
@@ -12,47 +12,47 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var minX: Int, minY: Int, maxX: Int, maxY: Int
 
-    public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+    @inlinable public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
         self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
     }
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    @inlinable public init(x: Int, y: Int, width: Int, height: Int) {
         self.init(minX: x, minY: y, maxX: x + width, maxY: y + height)
     }
-    public init(size: Size) { self.init(minX: 0, minY: 0, maxX: size.width, maxY: size.height) }
+    @inlinable public init(size: Size) { self.init(minX: 0, minY: 0, maxX: size.width, maxY: size.height) }
 
     public static let empty = Rect(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
-    public var width: Int { Swift.max(0, maxX - minX) }
-    public var height: Int { Swift.max(0, maxY - minY) }
-    public var size: Size { Size(width: width, height: height) }
-    public var area: Int { width * height }
-    public var isEmpty: Bool { maxX <= minX || maxY <= minY }
-    public var xs: Range<Int> { isEmpty ? minX..<minX : minX..<maxX }
-    public var ys: Range<Int> { isEmpty ? minY..<minY : minY..<maxY }
+    @inlinable public var width: Int { Swift.max(0, maxX - minX) }
+    @inlinable public var height: Int { Swift.max(0, maxY - minY) }
+    @inlinable public var size: Size { Size(width: width, height: height) }
+    @inlinable public var area: Int { width * height }
+    @inlinable public var isEmpty: Bool { maxX <= minX || maxY <= minY }
+    @inlinable public var xs: Range<Int> { isEmpty ? minX..<minX : minX..<maxX }
+    @inlinable public var ys: Range<Int> { isEmpty ? minY..<minY : minY..<maxY }
 
-    public func union(_ other: Rect) -> Rect {
+    @inlinable public func union(_ other: Rect) -> Rect {
         if isEmpty { return other }
         if other.isEmpty { return self }
         return Rect(minX: Swift.min(minX, other.minX), minY: Swift.min(minY, other.minY),
                     maxX: Swift.max(maxX, other.maxX), maxY: Swift.max(maxY, other.maxY))
     }
-    public func intersection(_ other: Rect) -> Rect {
+    @inlinable public func intersection(_ other: Rect) -> Rect {
         let r = Rect(minX: Swift.max(minX, other.minX), minY: Swift.max(minY, other.minY),
                      maxX: Swift.min(maxX, other.maxX), maxY: Swift.min(maxY, other.maxY))
         return r.isEmpty ? .empty : r
     }
-    public func insetBy(_ d: Int) -> Rect {
+    @inlinable public func insetBy(_ d: Int) -> Rect {
         Rect(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d)
     }
-    public func contains(x: Int, y: Int) -> Bool { x >= minX && x < maxX && y >= minY && y < maxY }
+    @inlinable public func contains(x: Int, y: Int) -> Bool { x >= minX && x < maxX && y >= minY && y < maxY }
 
     /// The smallest integer rectangle holding the real-valued box, clamped so that absurd
     /// coordinates (±1e9 and beyond) cannot overflow `Int`.
-    public static func covering(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Rect {
+    @inlinable public static func covering(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Rect {
         func clampInt(_ v: Double) -> Int { Int(Swift.min(Swift.max(v, -1e12), 1e12)) }
         return Rect(minX: clampInt(minX.rounded(.down)), minY: clampInt(minY.rounded(.down)),
                     maxX: clampInt(maxX.rounded(.up)), maxY: clampInt(maxY.rounded(.up)))
     }
 
-    public var description: String { "(\(minX),\(minY))-(\(maxX),\(maxY))" }
+    @inlinable public var description: String { "(\(minX),\(minY))-(\(maxX),\(maxY))" }
 }

@@ -14,13 +14,13 @@ public struct Texture<Pixel>: @unchecked Sendable {
         self.base = base; self.width = width; self.height = height; self.rowStride = rowStride
     }
 
-    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
-    public var size: Size { Size(width: width, height: height) }
+    @inlinable public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+    @inlinable public var size: Size { Size(width: width, height: height) }
 
     /// The first pixel of row `y`.
-    @inline(__always) public func row(_ y: Int) -> UnsafeMutablePointer<Pixel> { base + y &* rowStride }
+    @inlinable @inline(__always) public func row(_ y: Int) -> UnsafeMutablePointer<Pixel> { base + y &* rowStride }
 
-    @inline(__always) public subscript(x: Int, y: Int) -> Pixel {
+    @inlinable @inline(__always) public subscript(x: Int, y: Int) -> Pixel {
         get { base[y &* rowStride &+ x] }
         nonmutating set { base[y &* rowStride &+ x] = newValue }
     }
@@ -51,12 +51,12 @@ public final class TextureStorage<Pixel>: @unchecked Sendable {
 
 extension Texture {
     /// Fills `rect` (clipped to the texture) with `value`.
-    public func fill(_ rect: Rect, with value: Pixel) {
+    @inlinable public func fill(_ rect: Rect, with value: Pixel) {
         let r = rect.intersection(bounds)
         for y in r.ys { (row(y) + r.minX).update(repeating: value, count: r.width) }
     }
     /// Copies `rect` (clipped to both) from `source` at the same coordinates.
-    public func copy(_ rect: Rect, from source: Texture<Pixel>) {
+    @inlinable public func copy(_ rect: Rect, from source: Texture<Pixel>) {
         let r = rect.intersection(bounds).intersection(source.bounds)
         for y in r.ys { (row(y) + r.minX).update(from: source.row(y) + r.minX, count: r.width) }
     }

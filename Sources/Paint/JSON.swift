@@ -62,6 +62,8 @@ public enum JSON {
     }
 }
 
+private let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
@@ -197,7 +199,12 @@ private struct Parser {
     }
 
     func utf8(_ range: Range<Int>) throws(JSON.ParseError) -> String {
-        guard let s = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        // Replay strings are short ASCII ("move", "#ff0000"): no validation needed for those.
+        var ascii = true
+        for b in slice where b >= 0x80 { ascii = false; break }
+        if ascii { return String(unsafeUninitializedCapacity: slice.count) { _ = $0.initialize(from: slice); return slice.count } }
+        guard let s = String(validating: slice, as: UTF8.self) else {
             throw JSON.ParseError(message: "invalid UTF-8 in string (column \(range.lowerBound + 1))")
         }
         return s
@@ -219,6 +226,24 @@ private struct Parser {
             i += 1
         }
         return v
+    }
+
+    /// The value of a plain decimal like "-123.456" with at most 15 digits and no exponent:
+    /// digits and the power of ten are both exact doubles, so one division rounds correctly,
+    /// exactly as strtod would (Clinger's fast path). Nil for anything else.
+    static func shortDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var mantissa: Int64 = 0, digits = 0, fraction = 0, seenDot = false
+        let negative = text[0] == UInt8(ascii: "-")
+        for c in text.dropFirst(negative ? 1 : 0) {
+            if c == UInt8(ascii: ".") { seenDot = true; continue }
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            mantissa = mantissa &* 10 &+ Int64(c - UInt8(ascii: "0"))
+            digits += 1
+            if seenDot { fraction += 1 }
+        }
+        guard digits <= 15 else { return nil }
+        let v = Double(mantissa) / powersOfTen[fraction]
+        return negative ? -v : v
     }
 
     mutating func number() throws(JSON.ParseError) -> JSON.Value {
@@ -254,6 +279,7 @@ private struct Parser {
             if negative { v = -v }
             return .number(Double(v), integer: v)
         }
+        if let d = Self.shortDecimal(text) { return .number(d, integer: nil) }
         let s = String(decoding: text, as: UTF8.self)
         guard let d = Double(s) else { throw fail("bad number") }
         return .number(d, integer: integral ? Int64(s) : nil)

@@ -37,8 +37,11 @@ final class StrokeLayer {
         tailStorage = grown(tailStorage)
     }
 
+    /// Dab shapes shared by every dab of this layer.
+    private let stamps = DiscStamps()
+
     /// A sink that stamps into the committed mask.
-    func committedSink() -> MaskSink { MaskSink(mask: committed, clip: clip) }
+    func committedSink() -> MaskSink { MaskSink(mask: committed, clip: clip, stamps: stamps) }
 
     func didCommit(_ damage: Rect) { committedBounds = committedBounds.union(damage) }
 
@@ -47,7 +50,7 @@ final class StrokeLayer {
         let old = tailBounds
         tail.fill(old, with: 0)
         tailBounds = .empty
-        return (MaskSink(mask: tail, clip: clip), old)
+        return (MaskSink(mask: tail, clip: clip, stamps: stamps), old)
     }
 
     func didDrawTail(_ damage: Rect) { tailBounds = damage }
@@ -70,8 +73,9 @@ final class StrokeLayer {
 struct MaskSink: StrokeSink {
     let mask: Texture<UInt8>
     let clip: Rect
+    let stamps: DiscStamps
     mutating func dab(x: Double, y: Double, radius: Double) {
-        Coverage.stampDisc(mask, x: x, y: y, radius: radius, clip: clip)
+        stamps.stamp(mask, x: x, y: y, radius: radius, clip: clip)
     }
     mutating func span(y: Int, x0: Int, x1: Int) { Coverage.fillSpan(mask, y: y, x0: x0, x1: x1) }
 }

@@ -1,0 +1,60 @@
+import Compute
+
+/// Pre-rendered anti-aliased discs, so a stroke's thousands of dabs are byte-wise `max`es
+/// (which vectorise) instead of a square root per rim pixel.
+///
+/// Dab centres are rounded to 1/4 pixel and radii to 1/16 pixel, so each stamp is reused for
+/// every dab of that shape; the difference from exact placement is invisible (< 0.13 px). Discs
+/// larger than `maxCachedRadius` are drawn directly: their cost is the plain fill inside.
+/// One cache per stroke layer; not thread-safe.
+public final class DiscStamps {
+    public static let maxCachedRadius = 32.0
+    private static let maxEntries = 512
+
+    private struct Key: Hashable { var radius16: Int32, fx: Int8, fy: Int8 }
+    private struct Stamp {
+        /// Offset of the stamp's top-left pixel from the dab's integer pixel.
+        var dx: Int, dy: Int, width: Int, height: Int
+        var bytes: [UInt8]
+    }
+
+    private var stamps: [Key: Stamp] = [:]
+
+    public init() {}
+
+    /// Stamps a disc of `radius` centred at (x, y) into `mask` (coverage combines with max).
+    public func stamp(_ mask: Texture<UInt8>, x: Double, y: Double, radius: Double, clip: Rect) {
+        guard radius <= Self.maxCachedRadius, x.isFinite, y.isFinite, abs(x) < 1e9, abs(y) < 1e9 else {
+            Coverage.stampDisc(mask, x: x, y: y, radius: radius, clip: clip)
+            return
+        }
+        let qx = (x * 4).rounded(), qy = (y * 4).rounded()
+        let ix = Int((qx / 4).rounded(.down)), iy = Int((qy / 4).rounded(.down))
+        let key = Key(radius16: Int32((radius * 16).rounded()), fx: Int8(Int(qx) - ix * 4), fy: Int8(Int(qy) - iy * 4))
+        let s = stamps[key] ?? make(key)
+        let area = Rect(x: ix + s.dx, y: iy + s.dy, width: s.width, height: s.height)
+        let r = area.intersection(clip).intersection(mask.bounds)
+        guard !r.isEmpty else { return }
+        s.bytes.withUnsafeBufferPointer { src in
+            for y in r.ys {
+                let from = src.baseAddress! + (y - area.minY) * s.width + (r.minX - area.minX)
+                let to = mask.row(y) + r.minX
+                for i in 0..<r.width { to[i] = max(to[i], from[i]) }
+            }
+        }
+    }
+
+    private func make(_ key: Key) -> Stamp {
+        if stamps.count >= Self.maxEntries { stamps.removeAll(keepingCapacity: true) }
+        let radius = Double(key.radius16) / 16
+        let cx = Double(key.fx) / 4, cy = Double(key.fy) / 4
+        let reach = Int((radius + 1.5).rounded(.up))
+        let side = 2 * reach + 1
+        let storage = TextureStorage<UInt8>(width: side, height: side, filledWith: 0)
+        // The disc centred at (reach + cx, reach + cy) in the stamp's own pixels.
+        Coverage.stampDisc(storage.texture, x: Double(reach) + cx, y: Double(reach) + cy, radius: radius, clip: storage.texture.bounds)
+        let stamp = Stamp(dx: -reach, dy: -reach, width: side, height: side, bytes: storage.pixels)
+        stamps[key] = stamp
+        return stamp
+    }
+}
