@@ -21,18 +21,19 @@ let package = Package(
         .target(name: "Kernels", dependencies: ["Compute"]),
         .target(name: "Paint", dependencies: ["Compute", "Strokes", "Kernels"]),
         .target(name: "PNGFile", dependencies: ["CPNG"]),
+        .target(name: "Journal", dependencies: ["Compute", "Paint", "PNGFile"]),
         .target(name: "X11Window", dependencies: ["CX11", "Paint"]),
         .executableTarget(
             name: "quicksilver",
             dependencies: [
-                "Paint", "PNGFile", "X11Window",
+                "Paint", "PNGFile", "Journal", "X11Window",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ComputeTests", dependencies: ["Compute"]),
         .testTarget(name: "StrokesTests", dependencies: ["Strokes", "Compute"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Compute"]),
-        .testTarget(name: "PaintTests", dependencies: ["Paint", "PNGFile"]),
+        .testTarget(name: "PaintTests", dependencies: ["Paint", "PNGFile", "Journal"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile"], exclude: ["Support"]),
     ],
     swiftLanguageModes: [.v6]

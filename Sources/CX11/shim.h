@@ -14,6 +14,8 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/signalfd.h>
 
 /// XDestroyImage is a macro over the image's function table. Set `data` to NULL first when the
 /// pixels are not malloc'd by Xlib (shared memory, Swift-owned memory).

@@ -1,7 +1,7 @@
 /// Appends text lines to a file through a buffer: the recorder's and journal's writer.
 /// `flush()` hands the buffer to the kernel; `sync()` also waits for the disk.
 public final class LineWriter {
-    public let path: String
+    public private(set) var path: String
     private let fd: Int32
     private var buffer: [UInt8] = []
 
@@ -24,6 +24,18 @@ public final class LineWriter {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
         do { try FileCalls.writeAll(fd, buffer) } catch { throw FileError(path: path, message: error.message) }
+    }
+
+    /// Writes `bytes` at once, past the buffer (which must be flushed first to keep order).
+    public func write(_ bytes: [UInt8]) throws(FileError) {
+        try flush()
+        do { try FileCalls.writeAll(fd, bytes) } catch { throw FileError(path: path, message: error.message) }
+    }
+
+    /// Renames the file (it stays open): how a finished temporary file replaces the real one.
+    public func rename(to newPath: String) throws(FileError) {
+        do { try FileCalls.rename(path, to: newPath) } catch { throw FileError(path: newPath, message: error.message) }
+        path = newPath
     }
 
     public func sync() throws(FileError) {

@@ -13,6 +13,8 @@ public enum Command: Sendable, Equatable {
     case undo
     case redo
     case clear
+    /// The session closed cleanly (a journal's last line). Changes nothing.
+    case exit
 }
 
 /// The current brush: a tip (kind and size) and a colour.

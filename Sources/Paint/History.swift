@@ -25,6 +25,12 @@ final class History {
     var canRedo: Bool { !redoSteps.isEmpty }
     var undoCount: Int { undoSteps.count }
 
+    func removeAll() {
+        undoSteps.removeAll()
+        redoSteps.removeAll()
+        bytes = 0
+    }
+
     /// Saves the tiles of `texture` under `rect`; call just before changing them.
     func record(_ rect: Rect, of texture: Texture<UInt32>) {
         let tiles = Self.tiles(covering: rect.intersection(texture.bounds))

@@ -39,6 +39,23 @@ public enum JSON {
         }
     }
 
+    /// `text` with the characters JSON strings cannot hold escaped (for writing).
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     public struct ParseError: Error, Equatable, Sendable {
         public var message: String
     }

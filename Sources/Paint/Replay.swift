@@ -14,8 +14,10 @@ public struct Replay: Sendable {
         /// Every random choice of the session comes from this.
         public var seed: Int64
         public var background: Color
-        public init(size: Size, seed: Int64 = 0, background: Color = .white) {
-            self.size = size; self.seed = seed; self.background = background
+        /// A PNG the canvas starts from (a compacted journal), relative to the replay's folder.
+        public var snapshot: String?
+        public init(size: Size, seed: Int64 = 0, background: Color = .white, snapshot: String? = nil) {
+            self.size = size; self.seed = seed; self.background = background; self.snapshot = snapshot
         }
     }
 
@@ -26,7 +28,12 @@ public struct Replay: Sendable {
         public init(t: Double, event: InputEvent) { self.t = t; self.event = event }
     }
 
-    public init(header: Header, events: [TimedEvent] = []) { self.header = header; self.events = events }
+    /// True when the last line is `{"type": "exit"}`: the session that wrote it closed cleanly.
+    public var endedCleanly = false
+
+    public init(header: Header, events: [TimedEvent] = [], endedCleanly: Bool = false) {
+        self.header = header; self.events = events; self.endedCleanly = endedCleanly
+    }
 }
 
 /// A replay line that is not valid: `line` is 1-based.
@@ -44,7 +51,16 @@ extension Replay {
         var s = "{\"quicksilver\": 1, \"width\": \(header.size.width), \"height\": \(header.size.height)"
         if header.seed != 0 { s += ", \"seed\": \(header.seed)" }
         if header.background != .white { s += ", \"background\": \"\(header.background)\"" }
+        if let snapshot = header.snapshot { s += ", \"snapshot\": \"\(JSON.escaped(snapshot))\"" }
         return s + "}"
+    }
+
+    /// The last line of a session that closed cleanly.
+    public static func exitLine(t: Double) -> String { "{\"t\": \(number(t)), \"type\": \"exit\"}" }
+
+    /// A brush line that sets all of `brush` (a compacted journal starts with one).
+    public static func line(for brush: Brush, t: Double) -> String {
+        line(for: TimedEvent(t: t, event: .command(.brush(kind: brush.tip.kind, size: brush.tip.size, color: brush.color), time: t)))!
     }
 
     /// One event line (no newline), or nil for events the format does not record.
@@ -76,6 +92,7 @@ extension Replay {
             case .undo: return t + "\"undo\"}"
             case .redo: return t + "\"redo\"}"
             case .clear: return t + "\"clear\"}"
+            case .exit: return t + "\"exit\"}"
             }
         case .key, .modifiers, .expose, .close: return nil
         }

@@ -11,6 +11,7 @@ public struct ReplayParser {
     private var lastT = 0.0
     private var pointerDown = false
     private var line = 0
+    private var exitLine: Int?
 
     public init() {}
 
@@ -20,6 +21,7 @@ public struct ReplayParser {
         let value: JSON.Value
         do { value = try JSON.parse(bytes) } catch { throw fail(error.message) }
         guard case .object(let members) = value else { throw fail("expected a JSON object, found \(value.kindName)") }
+        if let exitLine { throw fail("nothing may follow the \"exit\" on line \(exitLine)") }
         var fields = Fields(members: members, line: line)
         if header == nil {
             header = try parseHeader(&fields)
@@ -31,20 +33,34 @@ public struct ReplayParser {
     /// The whole replay, once every line has been fed.
     public func finish() throws(ReplayError) -> Replay {
         guard let header else { throw ReplayError(line: 1, message: "empty file: expected the header {\"quicksilver\": 1, \"width\": …, \"height\": …}") }
-        return Replay(header: header, events: events)
+        return Replay(header: header, events: events, endedCleanly: exitLine != nil)
     }
 
     /// Parses a whole file's bytes: lines end in "\n"; a final newline is optional.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReplayError) -> Replay {
+        try parse(bytes, forgivingCutOffLastLine: false).replay
+    }
+
+    /// Parses a journal, which a crash may have cut off mid-line: when the last line has no
+    /// newline and does not parse, it is dropped and returned as `cutOff` (the caller warns);
+    /// every other line is as strict as ever.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, forgivingCutOffLastLine: Bool) throws(ReplayError)
+        -> (replay: Replay, cutOff: ReplayError?) {
         var parser = ReplayParser()
         var start = 0
         while start < bytes.count {
             var end = start
             while end < bytes.count, bytes[end] != 0x0a { end += 1 }
-            try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            let checkpoint = parser
+            do {
+                try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            } catch {
+                guard forgivingCutOffLastLine, end == bytes.count, checkpoint.header != nil else { throw error }
+                return (try checkpoint.finish(), error)
+            }
             start = end + 1
         }
-        return try parser.finish()
+        return (try parser.finish(), nil)
     }
 
     public static func parse(_ text: String) throws(ReplayError) -> Replay {
@@ -63,8 +79,12 @@ public struct ReplayParser {
         let height = try f.requiredInt("height", in: Replay.Header.sizes)
         let seed = try f.int("seed") ?? 0
         let background = try f.color("background", alpha: false) ?? .white
+        let snapshot = try f.string("snapshot")
+        if let snapshot, snapshot.isEmpty || snapshot.contains("/") {
+            throw fail("\"snapshot\" must name a PNG file beside the replay, got \"\(snapshot)\"")
+        }
         try f.rejectUnknown(what: "the header")
-        return Replay.Header(size: Size(width: width, height: height), seed: seed, background: background)
+        return Replay.Header(size: Size(width: width, height: height), seed: seed, background: background, snapshot: snapshot)
     }
 
     private mutating func parseEvent(_ f: inout Fields) throws(ReplayError) -> Replay.TimedEvent {
@@ -114,6 +134,10 @@ public struct ReplayParser {
         case "undo": event = .command(.undo, time: t)
         case "redo": event = .command(.redo, time: t)
         case "clear": event = .command(.clear, time: t)
+        case "exit":
+            try f.rejectUnknown(what: "an \"exit\" event")
+            exitLine = line
+            return Replay.TimedEvent(t: t, event: .command(.exit, time: t))
         case "resize":
             let w = try f.requiredInt("width", in: Replay.Header.sizes)
             let h = try f.requiredInt("height", in: Replay.Header.sizes)

@@ -29,6 +29,30 @@ public final class Session {
         damage = Rect(size: size)
     }
 
+    /// Starts the canvas from saved pixels (a journal's snapshot): `size` pixels, row-major,
+    /// copied into the top-left corner. Call before any event.
+    public func load(pixels: [UInt32], size: Size) {
+        let storage = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
+        for (i, p) in pixels.prefix(size.area).enumerated() { storage.texture.base[i] = p | 0xFF00_0000 }
+        canvas.texture.copy(Rect(size: size), from: storage.texture)
+        damage = damage.union(canvas.bounds)
+    }
+
+    /// Every stored pixel of the canvas (hidden parts too) and its size: what a journal snapshot
+    /// keeps. The live stroke is not included.
+    public func canvasPixels() -> (size: Size, pixels: [UInt32]) {
+        (canvas.texture.size, canvas.storage.pixels)
+    }
+
+    /// True when any stored pixel differs from the background (one pass over the canvas).
+    public var hasPaint: Bool {
+        let bg = canvas.background.pixel
+        return !canvas.storage.pixels.allSatisfy { $0 == bg }
+    }
+
+    /// Forgets every undo and redo step (a compacted journal cannot replay them).
+    public func dropHistory() { history.removeAll() }
+
     /// Queues an event for the next frame.
     public func handle(_ event: InputEvent) { pending.append(event) }
 
@@ -144,6 +168,8 @@ public final class Session {
         case .redo:
             endStroke(at: nil)
             if let d = history.redo(canvas.texture) { damage = damage.union(d) }
+        case .exit:
+            break
         case .clear:
             endStroke(at: nil)
             history.record(canvas.texture.bounds, of: canvas.texture)

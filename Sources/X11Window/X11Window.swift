@@ -10,6 +10,9 @@
 import CX11
 import Compute
 import Paint
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A top-level X11 window that presents 32-bit frames and reports input as `InputEvent`s.
 ///
@@ -150,6 +153,21 @@ public final class X11Window: Presenter {
     }
 
     deinit { close() }
+
+    /// What to do when the connection to the X server is lost (server killed, network gone).
+    /// Xlib then calls its IO error handler, a C function with no context, and exits if the
+    /// handler returns: so the action lives in a static, and should end the process itself.
+    nonisolated(unsafe) private static var connectionLost: (() -> Void)?
+
+    /// Sets the action for a lost X connection (flush what must not be lost, say so, exit).
+    /// If it returns, the process exits with status 1.
+    public static func onConnectionLost(_ action: @escaping () -> Void) {
+        connectionLost = action
+        XSetIOErrorHandler { _ in
+            X11Window.connectionLost?()
+            exit(1)
+        }
+    }
 
     /// Releases the image and its shared memory, the window and the display connection.
     /// The window must not be used afterwards (`pendingEvents()` returns nothing).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Compute
+import Journal
 import Paint
 import PNGFile
 
@@ -26,35 +27,27 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let replay = try loadReplay(replay)
         let compute = ComputeContext(threads: threads)
-        let session = Session(size: replay.header.size, background: replay.header.background, compute: compute)
-        let presenter = OffscreenPresenter(size: replay.header.size)
-        ReplayPlayer.play(replay.events, session: session, presenter: presenter)
+        let session: Session
+        do {
+            let replay = try Playback.read(replay)
+            session = try Playback.session(for: replay, at: self.replay, compute: compute)
+            Playback.play(replay, into: session)
+        } catch {
+            switch error {
+            case .malformed:
+                printError(error.description)
+                throw Exit.badInput
+            case .file:
+                printError("quicksilver: \(error)")
+                throw Exit.failure
+            }
+        }
         let shot = session.snapshot()
         let image = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
         do { try image.write(to: output) } catch {
             printError("quicksilver: cannot write \(error)")
             throw Exit.failure
         }
-    }
-}
-
-/// Reads and checks a replay file; on any problem prints `FILE:LINE: what` and exits 2
-/// (1 when the file cannot be read at all).
-func loadReplay(_ path: String) throws -> Replay {
-    var parser = ReplayParser()
-    do {
-        try LineReader.forEachLine(in: path) { line in try parser.feed(line) }
-        return try parser.finish()
-    } catch let e as ReplayError {
-        printError("\(path):\(e.line): \(e.message)")
-        throw Exit.badInput
-    } catch let e as LineReader.LineTooLong {
-        printError("\(path):\(e.line): line longer than \(e.limit) bytes")
-        throw Exit.badInput
-    } catch let e as FileError {
-        printError("quicksilver: \(e)")
-        throw Exit.failure
     }
 }

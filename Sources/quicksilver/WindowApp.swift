@@ -1,5 +1,6 @@
 import Compute
 import Foundation
+import Journal
 import Kernels
 import Paint
 import PNGFile
@@ -12,6 +13,8 @@ final class WindowApp: FrameLoopDelegate {
     private let window: X11Window
     private let session: Session
     private let recorder: LineWriter?
+    private let journal: Journal?
+    private let signals: SignalFD
     private let exporter: Exporter
     private var pressure = PressureSimulator()
     private var stopRequested = false
@@ -19,10 +22,13 @@ final class WindowApp: FrameLoopDelegate {
     private var title = ""
     private var stats: FrameStats?
 
-    init(window: X11Window, session: Session, recorder: LineWriter?, exporter: Exporter, collectStats: Bool) {
+    init(window: X11Window, session: Session, recorder: LineWriter?, journal: Journal?, exporter: Exporter,
+         collectStats: Bool, signals: SignalFD) {
         self.window = window
         self.session = session
         self.recorder = recorder
+        self.journal = journal
+        self.signals = signals
         self.exporter = exporter
         stats = collectStats ? FrameStats() : nil
         updateTitle(status: nil)
@@ -31,9 +37,11 @@ final class WindowApp: FrameLoopDelegate {
     var shouldStop: Bool { stopRequested }
 
     func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
+        if signals.take() != nil { stopRequested = true }
         let events = window.pendingEvents()
         if !events.isEmpty { stats?.inputArrived(at: loop.now) }
-        for event in events { handle(event) }
+        for event in events { handle(event, now: loop.now) }
+        journal?.tick(now: loop.now)
         return session.needsDraw || exportRequested
     }
 
@@ -54,26 +62,33 @@ final class WindowApp: FrameLoopDelegate {
         return session.needsDraw
     }
 
-    /// Ends the session: the recording is flushed, statistics printed.
+    /// Ends the session: the journal is marked clean, the recording flushed, statistics printed.
     func finish(_ loop: FrameLoop) {
+        // Play what is still queued (a stroke ended by the signal, say) so it is journaled as drawn.
+        session.draw(FrameInfo(index: 0, timestamp: loop.now, targetTimestamp: loop.now), to: window)
+        journal?.close()
+        if let e = journal?.writeError { printError("quicksilver: the journal could not be written: \(e)") }
         if let recorder {
             do { try recorder.sync() } catch { printError("quicksilver: cannot record to \(error)") }
         }
         if let stats { printLine(stats.report(framesDrawn: loop.framesDrawn, missed: loop.missedDeadlines)) }
     }
 
-    private func handle(_ event: InputEvent) {
+    private func handle(_ event: InputEvent, now: Double) {
         switch event {
         case .pointerDown(let s): pass(.pointerDown(withPressure(s)))
         case .pointerMove(let s): pass(.pointerMove(withPressure(s)))
         case .pointerUp(let s):
             pass(.pointerUp(withPressure(s)))
             try? recorder?.flush()
+            journal?.strokeEnded(now: now, session: session)
         case .modifiers(let mods, let t):
             pressure.setModifiers(shift: mods.contains(.shift), control: mods.contains(.control), at: t)
         case .key(let key):
             switch KeyMap.action(for: key, brush: session.brush) {
-            case .command(let c)?: pass(.command(c, time: key.time))
+            case .command(let c)?:
+                pass(.command(c, time: key.time))
+                journal?.strokeEnded(now: now, session: session)
             case .screenshot?: exportRequested = true
             case .quit?: stopRequested = true
             case nil: break
@@ -94,11 +109,11 @@ final class WindowApp: FrameLoopDelegate {
         return s
     }
 
-    /// Records and queues an event for the next frame.
+    /// Records, journals and queues an event for the next frame.
     private func pass(_ event: InputEvent) {
-        if let recorder, let line = Replay.line(for: Replay.TimedEvent(t: event.time, event: event)) {
-            recorder.append(line)
-        }
+        let timed = Replay.TimedEvent(t: event.time, event: event)
+        if let recorder, let line = Replay.line(for: timed) { recorder.append(line) }
+        journal?.record(timed)
         session.handle(event)
     }
 

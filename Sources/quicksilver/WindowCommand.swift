@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Compute
+import Journal
 import Kernels
 import Paint
 import PNGFile
@@ -34,33 +36,70 @@ struct WindowCommand: ParsableCommand {
     @Option(help: "Worker threads for the compute pass (default: all cores).")
     var threads: Int?
 
+    @Option(help: "Journal file (default: $XDG_STATE_HOME/quicksilver/journal.jsonl, i.e. ~/.local/state/quicksilver/).")
+    var journal: String?
+
+    @Flag(help: "Do not journal this session (a crash then loses it).")
+    var noJournal = false
+
+    @Flag(help: "Bring back the last session even though it ended cleanly.")
+    var restore = false
+
+    @Option(help: .hidden)
+    var journalCompactBytes: Int = 64 << 20
+
     func validate() throws {
         if Color(hex: background) == nil || background.utf8.count != 7 { throw ValidationError("--background must be #rrggbb") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
     }
 
     func run() throws {
+        // First, before any thread exists: signals become a descriptor the frame loop polls.
+        let signals = SignalFD()
         let background = Color(hex: background) ?? .white
+        let compute = ComputeContext(threads: threads)
+        let journalPath = noJournal ? nil : try JournalLocation.path(option: journal)
+        let restored = journalPath.flatMap { JournalLocation.recover(from: $0, restore: restore, compute: compute) }
+
         let window: X11Window
         do { window = try X11Window(display: display, size: size.size, title: "Quicksilver") } catch {
             printError("quicksilver: \(error)")
             throw Exit.failure
         }
+        let session = restored ?? Session(size: window.size, background: background, compute: compute)
+        if session.canvas.visibleSize != window.size { session.handle(.resize(window.size, time: 0)) }
         var recorder: LineWriter?
         if let record {
             do {
                 let writer = try LineWriter(creating: record)
-                writer.append(Replay.line(for: Replay.Header(size: window.size, background: background)))
+                writer.append(Replay.line(for: Replay.Header(size: window.size, background: session.canvas.background)))
                 recorder = writer
             } catch {
                 printError("quicksilver: cannot record to \(error)")
                 throw Exit.failure
             }
         }
-        let session = Session(size: window.size, background: background, compute: ComputeContext(threads: threads))
-        let app = WindowApp(window: window, session: session, recorder: recorder,
-                            exporter: Exporter(folder: exportDir), collectStats: stats)
-        let loop = FrameLoop(hz: 60, fds: [window.connectionFileDescriptor])
+        var journal: Journal?
+        if let journalPath {
+            // Frame 0 plays the resize queued above, so the journal starts from what is shown.
+            session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
+            do {
+                journal = try Journal(path: journalPath, session: session,
+                                      header: Replay.Header(size: session.canvas.visibleSize, background: session.canvas.background),
+                                      compactAfterBytes: journalCompactBytes)
+            } catch {
+                printError("quicksilver: cannot journal to \(error); this session is not protected against crashes")
+            }
+        }
+        X11Window.onConnectionLost { [journal] in
+            journal?.flushNow()
+            try? recorder?.sync()
+            printError("quicksilver: lost the connection to the X server\(journal.map { "; the session is saved in \($0.path)" } ?? "")")
+            Foundation.exit(1)
+        }
+        let app = WindowApp(window: window, session: session, recorder: recorder, journal: journal,
+                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals)
+        let loop = FrameLoop(hz: 60, fds: [window.connectionFileDescriptor, signals.fileDescriptor])
         loop.run(app)
         app.finish(loop)
         window.close()

@@ -128,11 +128,17 @@ final class PaintWindow {
     let process: Launched
     let id: String
     let exportDir: String
+    /// $XDG_STATE_HOME of this window: where its journal lives unless `--journal` says otherwise.
+    let stateDir: String
 
-    init(on x: XServer, size: String = "400x300", extraArgs: [String] = []) throws {
+    /// Opens the window. Each gets its own state folder (so journals never leak between tests)
+    /// unless `stateDir` names one to share, as a crash-and-restart test does.
+    init(on x: XServer, size: String = "400x300", extraArgs: [String] = [], stateDir: String? = nil) throws {
         self.x = x
         exportDir = try temporaryFolder()
-        process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + extraArgs, environment: x.environment)
+        self.stateDir = try stateDir ?? temporaryFolder()
+        process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + extraArgs,
+                               environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 })
         var found = ""
         let deadline = Date().addingTimeInterval(20)
         while found.isEmpty && Date() < deadline && process.process.isRunning {
