@@ -50,8 +50,10 @@ public enum Playback {
     }
 
     /// A new session for `replay`, its canvas loaded from the snapshot beside `path` if any.
-    public static func session(for replay: Replay, at path: String, compute: ComputeContext) throws(Failure) -> Session {
-        let session = Session(size: replay.header.size, background: replay.header.background, compute: compute)
+    public static func session(for replay: Replay, at path: String, compute: ComputeContext,
+                               historyBytes: Int = 256 << 20) throws(Failure) -> Session {
+        let session = Session(size: replay.header.size, background: replay.header.background, compute: compute,
+                              historyBytes: historyBytes)
         if let name = replay.header.snapshot {
             let file = folder(of: path) + "/" + name
             do {

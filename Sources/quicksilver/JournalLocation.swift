@@ -24,7 +24,7 @@ enum JournalLocation {
     /// The previous session from the journal at `path` when it did not end cleanly (a crash,
     /// kill -9, power loss, a lost X server) or when `restore` asks for it; nil otherwise.
     /// Says on stderr what it did. A journal that cannot be read is moved aside, never deleted.
-    static func recover(from path: String, restore: Bool, compute: ComputeContext) -> Session? {
+    static func recover(from path: String, restore: Bool, compute: ComputeContext, historyBytes: Int) -> Session? {
         guard FileManager.default.fileExists(atPath: path) else {
             if restore { printError("quicksilver: no previous session to restore in \(path)") }
             return nil
@@ -35,7 +35,7 @@ enum JournalLocation {
             if let cutOff {
                 printError("quicksilver: warning: \(path):\(cutOff.line): the last line was cut off (\(cutOff.message)); recovered up to line \(cutOff.line - 1)")
             }
-            let session = try Playback.session(for: replay, at: path, compute: compute)
+            let session = try Playback.session(for: replay, at: path, compute: compute, historyBytes: historyBytes)
             Playback.play(replay, into: session)
             let strokes = replay.events.filter { if case .pointerUp = $0.event { true } else { false } }.count
             let why = replay.endedCleanly ? "as asked (--restore)" : "it did not end cleanly"

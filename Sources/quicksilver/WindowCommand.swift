@@ -45,12 +45,16 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Bring back the last session even though it ended cleanly.")
     var restore = false
 
+    @Option(help: "Memory for undo steps, in MiB; the oldest steps are dropped beyond it.")
+    var undoMegabytes: Int = 256
+
     @Option(help: .hidden)
     var journalCompactBytes: Int = 64 << 20
 
     func validate() throws {
         if Color(hex: background) == nil || background.utf8.count != 7 { throw ValidationError("--background must be #rrggbb") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if undoMegabytes < 1 { throw ValidationError("--undo-megabytes must be at least 1") }
     }
 
     func run() throws {
@@ -59,14 +63,17 @@ struct WindowCommand: ParsableCommand {
         let background = Color(hex: background) ?? .white
         let compute = ComputeContext(threads: threads)
         let journalPath = noJournal ? nil : try JournalLocation.path(option: journal)
-        let restored = journalPath.flatMap { JournalLocation.recover(from: $0, restore: restore, compute: compute) }
+        let historyBytes = undoMegabytes << 20
+        let restored = journalPath.flatMap {
+            JournalLocation.recover(from: $0, restore: restore, compute: compute, historyBytes: historyBytes)
+        }
 
         let window: X11Window
         do { window = try X11Window(display: display, size: size.size, title: "Quicksilver") } catch {
             printError("quicksilver: \(error)")
             throw Exit.failure
         }
-        let session = restored ?? Session(size: window.size, background: background, compute: compute)
+        let session = restored ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
         if session.canvas.visibleSize != window.size { session.handle(.resize(window.size, time: 0)) }
         var recorder: LineWriter?
         if let record {

@@ -77,6 +77,8 @@ func which(_ program: String) -> String? {
 let canStartXServer = which("Xvfb") != nil && which("xdotool") != nil
 
 /// A private Xvfb server on a display number it picks itself (-displayfd), stopped on deinit.
+/// `-noreset`: by default an X server resets when its last client leaves, and a client that
+/// connects during the reset is refused, which would make killed-client tests flaky.
 final class XServer {
     let display: String
     private let server: Launched
@@ -86,7 +88,7 @@ final class XServer {
         let fdFile = dir + "/display"
         _ = FileManager.default.createFile(atPath: fdFile, contents: nil)
         // -displayfd writes the chosen display number to that descriptor: pass a file via sh.
-        server = try Launched("/bin/sh", ["-c", "exec Xvfb -displayfd 3 -nolisten tcp -screen 0 \(width)x\(height)x24 \(extraArgs.joined(separator: " ")) 3>\(fdFile)"])
+        server = try Launched("/bin/sh", ["-c", "exec Xvfb -displayfd 3 -nolisten tcp -noreset -screen 0 \(width)x\(height)x24 \(extraArgs.joined(separator: " ")) 3>\(fdFile)"])
         let deadline = Date().addingTimeInterval(20)
         var number = ""
         while Date() < deadline {
@@ -114,7 +116,17 @@ final class XServer {
         if r.status != 0 { throw HarnessError("xhelper \(args): \(r.stderr)") }
     }
 
-    deinit { kill(server.process.processIdentifier, SIGTERM) }
+    /// Kills the server outright, as a crash would.
+    func kill() {
+        Foundation.kill(server.process.processIdentifier, SIGKILL)
+        _ = server.wait(timeout: 10)
+        // A killed server leaves its lock and socket; the next server must not trip on them.
+        let n = display.dropFirst()
+        try? FileManager.default.removeItem(atPath: "/tmp/.X\(n)-lock")
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(n)")
+    }
+
+    deinit { Foundation.kill(server.process.processIdentifier, SIGTERM) }
 }
 
 struct HarnessError: Error, CustomStringConvertible {

@@ -1,0 +1,181 @@
+import Foundation
+import PNGFile
+import Testing
+
+/// Never lose a stroke: crashes, a dead X server, signals, shared-memory leaks, failing exports,
+/// resize storms and damaged journals, each against the real window on a private Xvfb.
+@Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
+struct RobustnessTests {
+    /// Three strokes, one of them with Shift.
+    private func drawSomething(_ w: PaintWindow) throws {
+        try w.drag(PaintWindow.line(from: (30, 40), to: (370, 60)))
+        try w.key("3")
+        try w.drag([(40, 250), (150, 120), (250, 260), (360, 140)], shift: true)
+        try w.key("x")
+        try w.drag(PaintWindow.line(from: (200, 20), to: (210, 290)))
+    }
+
+    @Test func killNineThenRestartRestoresEveryEndedStroke() throws {
+        let x = try XServer()
+        let state = try temporaryFolder()
+        let first = try PaintWindow(on: x, stateDir: state)
+        try drawSomething(first)
+        let (_, before) = try first.screenshot()
+        kill(first.process.process.processIdentifier, SIGKILL)
+        _ = first.process.wait()
+
+        let second = try PaintWindow(on: x, stateDir: state)
+        let after = try second.screenshot().image
+        #expect(after == before, "pixel for pixel what the screenshot before the crash showed")
+        #expect(try second.quit().stderr.contains("restored the previous session"))
+    }
+
+    @Test func cleanExitStartsEmptyAndRestoreBringsItBack() throws {
+        let x = try XServer()
+        let state = try temporaryFolder()
+        let first = try PaintWindow(on: x, stateDir: state)
+        try drawSomething(first)
+        let drawn = try first.screenshot().image
+        #expect(try first.quit().status == 0)
+
+        let restored = try PaintWindow(on: x, extraArgs: ["--restore"], stateDir: state)
+        #expect(try restored.screenshot().image == drawn)
+        _ = try restored.quit()
+
+        // After that clean exit, a plain start is an empty canvas.
+        let fresh = try PaintWindow(on: x, stateDir: state)
+        #expect(try fresh.screenshot().image.pixels.allSatisfy { $0 == 0xFFFF_FFFF })
+        _ = try fresh.quit()
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func signalsCloseCleanly(signal: Int32) throws {
+        let x = try XServer()
+        let state = try temporaryFolder()
+        let w = try PaintWindow(on: x, stateDir: state)
+        try w.drag(PaintWindow.line(from: (50, 150), to: (350, 150)))
+        let drawn = try w.screenshot().image
+        kill(w.process.process.processIdentifier, signal)
+        let done = w.process.wait(timeout: 20)
+        #expect(done.status == 0, "\(done.stderr)")
+        let journal = try String(contentsOfFile: state + "/quicksilver/journal.jsonl", encoding: .utf8)
+        #expect(journal.hasSuffix("\"type\": \"exit\"}\n"))
+        let again = try PaintWindow(on: x, extraArgs: ["--restore"], stateDir: state)
+        #expect(try again.screenshot().image == drawn)
+        _ = try again.quit()
+    }
+
+    @Test func losingTheXServerSavesTheSessionAndExits() throws {
+        let state = try temporaryFolder()
+        var before: PNGImage
+        do {
+            let x = try XServer()
+            let w = try PaintWindow(on: x, stateDir: state)
+            try drawSomething(w)
+            before = try w.screenshot().image
+            x.kill()
+            let done = w.process.wait(timeout: 20)
+            #expect(done.status == 1)
+            let lines = done.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains("lost the connection to the X server"), "\(done.stderr)")
+        }
+        let x = try XServer()
+        let w = try PaintWindow(on: x, stateDir: state)
+        #expect(try w.screenshot().image == before)
+        _ = try w.quit()
+    }
+
+    @Test func fiftyKillNineCyclesLeaveNoSharedMemory() throws {
+        let x = try XServer()
+        let before = sharedMemorySegments()
+        for _ in 0..<50 {
+            let w = try PaintWindow(on: x, extraArgs: ["--no-journal"])
+            kill(w.process.process.processIdentifier, SIGKILL)
+            _ = w.process.wait()
+        }
+        usleep(200_000)
+        #expect(sharedMemorySegments() == before)
+    }
+
+    @Test func exportToAnUnwritableFolderFailsCleanlyAndDrawingGoesOn() throws {
+        let x = try XServer()
+        let notAFolder = try temporaryFolder() + "/file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: notAFolder))
+        let w = try PaintWindow(on: x, extraArgs: ["--export-dir", notAFolder])
+        try w.drag(PaintWindow.line(from: (50, 100), to: (350, 100)))
+        try w.key("ctrl+s")
+        let deadline = Date().addingTimeInterval(10)
+        while !w.process.stderr.contains("screenshot failed") && Date() < deadline { usleep(20_000) }
+        #expect(w.process.stderr.contains("quicksilver: screenshot failed: \(notAFolder)/quicksilver-"))
+        #expect(try x.xdotool("getwindowname", w.id).hasSuffix("screenshot failed"))
+        try w.drag(PaintWindow.line(from: (50, 200), to: (350, 200)))
+        let shown = try w.grab(width: 400, height: 300)
+        #expect(shown.ink(200, 100) > 200 && shown.ink(200, 200) > 200, "the canvas is intact and drawing went on")
+        #expect(try w.quit().status == 0)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func exportToAFullDiskLeavesNoPartialFileAndWorksOnceThereIsRoom() throws {
+        let x = try XServer()
+        let disk = try temporaryFolder()
+        guard try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", disk]).status == 0 else {
+            Issue.record("cannot mount a tmpfs")
+            return
+        }
+        defer { _ = try? runProgram("/bin/umount", [disk]) }
+        let filler = disk + "/filler"
+        _ = try runProgram("/bin/dd", ["if=/dev/zero", "of=" + filler, "bs=1k", "count=1000"])
+        let w = try PaintWindow(on: x, extraArgs: ["--export-dir", disk])
+        try w.drag(PaintWindow.line(from: (50, 100), to: (350, 100)))
+        try w.key("ctrl+s")
+        let deadline = Date().addingTimeInterval(10)
+        while !w.process.stderr.contains("screenshot failed") && Date() < deadline { usleep(20_000) }
+        #expect(w.process.stderr.contains("No space left on device"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk) == ["filler"], "no partial file")
+        try FileManager.default.removeItem(atPath: filler)
+        let (path, shot) = try w.screenshot()
+        #expect(path.hasPrefix(disk + "/"))
+        #expect(shot.ink(200, 100) > 200)
+        _ = try w.quit()
+    }
+
+    @Test func resizeStormsKeepTheContent() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        try w.drag(PaintWindow.line(from: (100, 100), to: (300, 200)))
+        let sizes = [(1, 1), (8192, 8192), (37, 900), (400, 300)] + (0..<120).map { (50 + $0 * 7 % 700, 40 + $0 * 13 % 500) } + [(400, 300)]
+        for (width, height) in sizes { try x.xdotool("windowsize", w.id, "\(width)", "\(height)") }
+        usleep(500_000)
+        let shot = try w.screenshot().image
+        #expect(shot.width == 400 && shot.height == 300)
+        #expect(shot.ink(200, 150) > 200 && shot.ink(100, 250) == 0)
+        #expect(try w.quit().status == 0)
+    }
+
+    @Test func aJournalCutOffMidLineIsRecoveredUpToThatLine() throws {
+        let x = try XServer()
+        let state = try temporaryFolder()
+        try FileManager.default.createDirectory(atPath: state + "/quicksilver", withIntermediateDirectories: true)
+        let journal = """
+        {"quicksilver": 1, "width": 400, "height": 300}
+        {"t": 0, "type": "down", "x": 50, "y": 100, "pressure": 0.5}
+        {"t": 0.1, "type": "move", "x": 350, "y": 100, "pressure": 0.5}
+        {"t": 0.2, "type": "up", "x": 350, "y": 100, "pressure": 0.5}
+        {"t": 0.5, "type": "down", "x": 50, "y": 200, "pressure": 0.5}
+        {"t": 0.6, "type": "move", "x": 350, "y": 2
+        """
+        try journal.write(toFile: state + "/quicksilver/journal.jsonl", atomically: true, encoding: .utf8)
+        let w = try PaintWindow(on: x, stateDir: state)
+        let shot = try w.screenshot().image
+        #expect(shot.ink(200, 100) > 200, "the stroke that ended is back")
+        let stderr = try w.quit().stderr
+        #expect(stderr.contains("journal.jsonl:6: the last line was cut off"), "\(stderr)")
+        #expect(stderr.contains("recovered up to line 5"))
+    }
+}
+
+/// Shared memory segments on this machine, as `ipcs -m` lists them.
+func sharedMemorySegments() -> Int {
+    guard let r = try? runProgram("/usr/bin/ipcs", ["-m"]) else { return -1 }
+    return r.stdout.split(separator: "\n").filter { $0.hasPrefix("0x") }.count
+}
