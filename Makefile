@@ -7,7 +7,10 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_DEBS := libx11-dev libxext-dev libpng-dev pkg-config
 TEST_DEBS  := xvfb xdotool
 
-.PHONY: run test bench build release deps test-deps demo clean
+SOAK_MINUTES ?= 30
+FUZZ_INPUTS  ?= 1000000
+
+.PHONY: run test bench build release deps test-deps demo clean fuzz soak
 
 run: release
 	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
@@ -21,9 +24,22 @@ demo: release
 	.build/release/quicksilver render $(DEMO) -o demo.png
 	@echo "wrote $$(pwd)/demo.png"
 
+# Unit, golden, CLI and window tests (including a fuzz smoke run), then a 1-minute soak.
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) --no-print-directory soak SOAK_MINUTES=1
+
+# The replay parser's mutation fuzzer under AddressSanitizer: FUZZ_INPUTS inputs over two workers.
+fuzz: deps
+	$(SWIFT) build -c release --sanitize=address --scratch-path .build-fuzz --product replay-fuzz
+	.build-fuzz/release/replay-fuzz Tests/Fixtures/corpus $$(( $(FUZZ_INPUTS) / 2 )) 1 & a=$$!; \
+	.build-fuzz/release/replay-fuzz Tests/Fixtures/corpus $$(( $(FUZZ_INPUTS) - $(FUZZ_INPUTS) / 2 )) 2 & b=$$!; \
+	wait $$a && wait $$b
+
+# The open window under synthetic 1 kHz input for SOAK_MINUTES (default 30).
+soak: release test-deps
+	python3 Tests/Soak/soak.py .build/release/quicksilver $(SOAK_MINUTES)
 
 bench: release
 	.build/release/quicksilver bench

@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "PNGFile", dependencies: ["CPNG"]),
         .target(name: "Journal", dependencies: ["Compute", "Paint", "PNGFile"]),
         .target(name: "X11Window", dependencies: ["CX11", "Paint"]),
+        .target(name: "Fuzzing", dependencies: ["Compute", "Paint"]),
+        .executableTarget(name: "replay-fuzz", dependencies: ["Fuzzing"]),
         .executableTarget(
             name: "quicksilver",
             dependencies: [
@@ -33,8 +35,9 @@ let package = Package(
         .testTarget(name: "ComputeTests", dependencies: ["Compute"]),
         .testTarget(name: "StrokesTests", dependencies: ["Strokes", "Compute"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Compute"]),
-        .testTarget(name: "PaintTests", dependencies: ["Paint", "PNGFile", "Journal"]),
+        .testTarget(name: "PaintTests", dependencies: ["Paint", "PNGFile", "Journal", "Fuzzing"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile"], exclude: ["Support"]),
+        // Tests/Soak (make soak) and Tests/Fixtures (corpus, goldens) hold no Swift target.
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,21 +12,6 @@ public enum AtomicFile {
     /// Removes a file if it is there; errors are ignored (for clean-up only).
     public static func remove(_ path: String) { FileCalls.unlink(path) }
 
-    /// The whole file, for files whose size is bounded by design (a journal).
-    public static func read(_ path: String) throws(FileError) -> [UInt8] {
-        do {
-            let fd = try FileCalls.openForReading(path)
-            defer { FileCalls.closeQuietly(fd) }
-            var all: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
-                let n = try FileCalls.read(fd, into: &chunk)
-                if n == 0 { return all }
-                all.append(contentsOf: chunk[0..<n])
-            }
-        } catch { throw FileError(path: path, message: error.message) }
-    }
-
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
         _ = try write(bytes, to: path, replacing: true)
     }

@@ -6,10 +6,11 @@ public enum LineReader {
         public var limit: Int
     }
 
-    /// Calls `body` with each line's bytes (without the newline). Throws `FileError` when the
-    /// file cannot be read, `LineTooLong`, or whatever `body` throws.
+    /// Calls `body` with each line's bytes (without the newline) and whether a newline ended
+    /// it (only the last line can lack one). Throws `FileError` when the file cannot be read,
+    /// `LineTooLong`, or whatever `body` throws.
     public static func forEachLine(in path: String, maxLineBytes: Int = 1 << 20,
-                                   _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+                                   _ body: (UnsafeBufferPointer<UInt8>, _ terminated: Bool) throws -> Void) throws {
         let fd: Int32
         do { fd = try FileCalls.openForReading(path) } catch { throw FileError(path: path, message: error.message) }
         defer { FileCalls.closeQuietly(fd) }
@@ -26,11 +27,11 @@ public enum LineReader {
                     line += 1
                     if pending.isEmpty {
                         if i - start > maxLineBytes { throw LineTooLong(line: line, limit: maxLineBytes) }
-                        try body(UnsafeBufferPointer(rebasing: buf[start..<i]))
+                        try body(UnsafeBufferPointer(rebasing: buf[start..<i]), true)
                     } else {
                         pending.append(contentsOf: buf[start..<i])
                         if pending.count > maxLineBytes { throw LineTooLong(line: line, limit: maxLineBytes) }
-                        try pending.withUnsafeBufferPointer { try body($0) }
+                        try pending.withUnsafeBufferPointer { try body($0, true) }
                         pending.removeAll(keepingCapacity: true)
                     }
                     start = i + 1
@@ -39,6 +40,6 @@ public enum LineReader {
                 if pending.count > maxLineBytes { throw LineTooLong(line: line + 1, limit: maxLineBytes) }
             }
         }
-        if !pending.isEmpty { try pending.withUnsafeBufferPointer { try body($0) } }
+        if !pending.isEmpty { try pending.withUnsafeBufferPointer { try body($0, false) } }
     }
 }

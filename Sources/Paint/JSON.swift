@@ -47,13 +47,21 @@ public enum JSON {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f || (0x80...0x9f).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// A string from the input as an error message may show it: quoted, escaped (one line,
+    /// whatever it holds) and cut to 40 characters.
+    public static func quoted(_ text: String) -> String {
+        let short = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "\"" + escaped(short) + "\""
     }
 
     public struct ParseError: Error, Equatable, Sendable {
@@ -131,9 +139,9 @@ private struct Parser {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a field name in quotes, found \(describe(i))") }
             let key = try string()
-            if members.contains(where: { $0.key == key }) { throw fail("field \"\(key)\" appears twice") }
+            if members.contains(where: { $0.key == key }) { throw fail("field \(JSON.quoted(key)) appears twice") }
             skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after \"\(key)\", found \(describe(i))") }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after \(JSON.quoted(key)), found \(describe(i))") }
             i += 1
             skipSpace()
             members.append((key, try value(depth: depth)))

@@ -30,6 +30,15 @@ public struct ReplayParser {
         }
     }
 
+    /// Hands over the events parsed so far (for playing while parsing goes on).
+    public mutating func takeEvents() -> [Replay.TimedEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    /// True once an "exit" line was read.
+    public var sawExit: Bool { exitLine != nil }
+
     /// The whole replay, once every line has been fed.
     public func finish() throws(ReplayError) -> Replay {
         guard let header else { throw ReplayError(line: 1, message: "empty file: expected the header {\"quicksilver\": 1, \"width\": …, \"height\": …}") }
@@ -51,12 +60,12 @@ public struct ReplayParser {
         while start < bytes.count {
             var end = start
             while end < bytes.count, bytes[end] != 0x0a { end += 1 }
-            let checkpoint = parser
             do {
                 try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]))
             } catch {
-                guard forgivingCutOffLastLine, end == bytes.count, checkpoint.header != nil else { throw error }
-                return (try checkpoint.finish(), error)
+                // A failed line adds no event and sets no header, so what came before stands.
+                guard forgivingCutOffLastLine, end == bytes.count, parser.header != nil else { throw error }
+                return (try parser.finish(), error)
             }
             start = end + 1
         }
@@ -81,7 +90,7 @@ public struct ReplayParser {
         let background = try f.color("background", alpha: false) ?? .white
         let snapshot = try f.string("snapshot")
         if let snapshot, snapshot.isEmpty || snapshot.contains("/") {
-            throw fail("\"snapshot\" must name a PNG file beside the replay, got \"\(snapshot)\"")
+            throw fail("\"snapshot\" must name a PNG file beside the replay, got \(JSON.quoted(snapshot))")
         }
         try f.rejectUnknown(what: "the header")
         return Replay.Header(size: Size(width: width, height: height), seed: seed, background: background, snapshot: snapshot)
@@ -119,7 +128,7 @@ public struct ReplayParser {
             var kind: BrushKind?
             if let name = try f.string("kind") {
                 guard let k = BrushKind(rawValue: name) else {
-                    throw fail("unknown brush kind \"\(name)\" (expected one of \(BrushKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))")
+                    throw fail("unknown brush kind \(JSON.quoted(name)) (expected one of \(BrushKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))")
                 }
                 kind = k
             }
@@ -129,7 +138,7 @@ public struct ReplayParser {
             event = .command(.brush(kind: kind, size: size.map { Int($0) }, color: color), time: t)
         case "channel":
             guard let name = try f.string("channel") else { throw fail("\"channel\" needs \"channel\" (\"r\", \"g\" or \"b\")") }
-            guard let c = Channel(rawValue: name) else { throw fail("\"channel\" must be \"r\", \"g\" or \"b\", got \"\(name)\"") }
+            guard let c = Channel(rawValue: name) else { throw fail("\"channel\" must be \"r\", \"g\" or \"b\", got \(JSON.quoted(name))") }
             event = .command(.channel(c), time: t)
         case "undo": event = .command(.undo, time: t)
         case "redo": event = .command(.redo, time: t)
@@ -143,9 +152,9 @@ public struct ReplayParser {
             let h = try f.requiredInt("height", in: Replay.Header.sizes)
             event = .resize(Size(width: w, height: h), time: t)
         default:
-            throw fail("unknown event type \"\(type)\"")
+            throw fail("unknown event type \(JSON.quoted(type))")
         }
-        try f.rejectUnknown(what: "a \"\(type)\" event")
+        try f.rejectUnknown(what: "a \(JSON.quoted(type)) event")
         return Replay.TimedEvent(t: t, event: event)
     }
 }
@@ -198,7 +207,7 @@ private struct Fields {
     mutating func color(_ key: String, alpha: Bool) throws(ReplayError) -> Color? {
         guard let s = try string(key) else { return nil }
         let form = alpha ? "\"#rrggbb\" or \"#rrggbbaa\"" : "\"#rrggbb\""
-        guard let c = Color(hex: s), alpha || s.utf8.count == 7 else { throw fail("\"\(key)\" must be \(form), got \"\(s)\"") }
+        guard let c = Color(hex: s), alpha || s.utf8.count == 7 else { throw fail("\"\(key)\" must be \(form), got \(JSON.quoted(s))") }
         return c
     }
 
@@ -217,6 +226,6 @@ private struct Fields {
     }
 
     func rejectUnknown(what: String) throws(ReplayError) {
-        if let first = members.first { throw fail("unknown field \"\(first.key)\" in \(what)") }
+        if let first = members.first { throw fail("unknown field \(JSON.quoted(first.key)) in \(what)") }
     }
 }

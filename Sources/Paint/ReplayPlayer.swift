@@ -2,26 +2,46 @@ import Compute
 
 /// Plays a replay through a session on a virtual 60 Hz frame clock: an event at time t is
 /// delivered to frame ⌊t·60⌋, exactly as the window batches the samples that arrive between two
-/// frames, and `draw` runs after each frame's events.
-public enum ReplayPlayer {
+/// frames, and `draw` runs after each frame's events. Events can be fed in pieces (a journal
+/// being parsed on another thread); `finish()` draws the last frame.
+public struct ReplayPlayer {
     public static let framesPerSecond = 60.0
+
+    public let session: Session
+    public let presenter: Presenter
+    private var frame = 0
+
+    public init(session: Session, presenter: Presenter) {
+        self.session = session
+        self.presenter = presenter
+    }
 
     /// The frame an event at `t` seconds belongs to.
     public static func frameIndex(at t: Double) -> Int {
         Int(min(max(t * framesPerSecond, 0), 1e15).rounded(.down))
     }
 
-    public static func play(_ events: [Replay.TimedEvent], session: Session, presenter: Presenter) {
-        var frame = 0
-        func draw() {
-            let t = Double(frame) / framesPerSecond
-            session.draw(FrameInfo(index: frame, timestamp: t, targetTimestamp: t + 1 / framesPerSecond), to: presenter)
-        }
+    /// Plays the next events, in order.
+    public mutating func feed(_ events: some Sequence<Replay.TimedEvent>) {
         for e in events {
-            let f = frameIndex(at: e.t)
+            let f = Self.frameIndex(at: e.t)
             if f != frame { draw(); frame = f }
             session.handle(e.event)
         }
-        draw()
+    }
+
+    /// Draws the frame of the last events.
+    public func finish() { draw() }
+
+    private func draw() {
+        let t = Double(frame) / Self.framesPerSecond
+        session.draw(FrameInfo(index: frame, timestamp: t, targetTimestamp: t + 1 / Self.framesPerSecond), to: presenter)
+    }
+
+    /// Plays all of `events` and draws the last frame.
+    public static func play(_ events: [Replay.TimedEvent], session: Session, presenter: Presenter) {
+        var player = ReplayPlayer(session: session, presenter: presenter)
+        player.feed(events)
+        player.finish()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Compute
 import Foundation
+import Journal
 import Kernels
 import Paint
 import Strokes
@@ -86,7 +87,8 @@ struct Benchmarks {
          ("compose.copy", 50, composeFull(coveredRowEvery: 0)),
          ("memcpy.full", 50, memcpyFull()),
          ("compose.stroke", 400, composeStroke()),
-         ("pen.8", 9, penStroke(size: 8)), ("pen.32", 9, penStroke(size: 32))]
+         ("pen.8", 9, penStroke(size: 8)), ("pen.32", 9, penStroke(size: 32)),
+         ("restore.300k", 5, restore300k())]
     }
 
     /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole
@@ -164,6 +166,27 @@ struct Benchmarks {
             session.handle(.pointerUp(PointerSample(x: last.0, y: last.1, pressure: 0.5, time: 0)))
             session.draw(FrameInfo(index: 1, timestamp: 0, targetTimestamp: 0), to: presenter)
         }
+    }
+
+    /// Crash recovery of a journal holding 300,000 samples (an hour of drawing at ~83 Hz, here
+    /// 1,500 strokes of 200 samples): read, parse, play into a fresh session.
+    private func restore300k() -> () -> Void {
+        let path = NSTemporaryDirectory() + "quicksilver-bench-journal-\(getpid()).jsonl"
+        var text = Replay.line(for: Replay.Header(size: size)) + "\n"
+        let walk = randomWalk(segments: 300_000)
+        var t = 0.0
+        for stroke in 0..<1_500 {
+            for i in 0..<200 {
+                // As the window records them: whole-pixel X coordinates, millisecond times.
+                let p = walk[stroke * 200 + i]
+                let sample = PointerSample(x: p.0.rounded(), y: p.1.rounded(), pressure: 0.5, time: (t * 1000).rounded() / 1000)
+                let event: InputEvent = i == 0 ? .pointerDown(sample) : i == 199 ? .pointerUp(sample) : .pointerMove(sample)
+                text += Replay.line(for: Replay.TimedEvent(t: t, event: event))! + "\n"
+                t += 0.012
+            }
+        }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return { [compute] in _ = try? Playback.load(path, forgivingCutOffLastLine: true, compute: compute) }
     }
 
     /// A full 1920x1080 present through a real window, waiting for the server to finish it;

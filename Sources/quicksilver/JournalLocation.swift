@@ -30,17 +30,14 @@ enum JournalLocation {
             return nil
         }
         do {
-            let (replay, cutOff) = try Playback.readJournal(path)
-            guard !replay.endedCleanly || restore else { return nil }
-            if let cutOff {
+            let loaded = try Playback.load(path, forgivingCutOffLastLine: true, compute: compute, historyBytes: historyBytes)
+            guard !loaded.endedCleanly || restore else { return nil }
+            if let cutOff = loaded.cutOff {
                 printError("quicksilver: warning: \(path):\(cutOff.line): the last line was cut off (\(cutOff.message)); recovered up to line \(cutOff.line - 1)")
             }
-            let session = try Playback.session(for: replay, at: path, compute: compute, historyBytes: historyBytes)
-            Playback.play(replay, into: session)
-            let strokes = replay.events.filter { if case .pointerUp = $0.event { true } else { false } }.count
-            let why = replay.endedCleanly ? "as asked (--restore)" : "it did not end cleanly"
-            printError("quicksilver: restored the previous session from \(path) (\(strokes) strokes): \(why)")
-            return session
+            let why = loaded.endedCleanly ? "as asked (--restore)" : "it did not end cleanly"
+            printError("quicksilver: restored the previous session from \(path) (\(loaded.strokes) strokes): \(why)")
+            return loaded.session
         } catch {
             let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
             try? FileManager.default.moveItem(atPath: path, toPath: aside)

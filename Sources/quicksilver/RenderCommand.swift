@@ -30,9 +30,7 @@ struct RenderCommand: ParsableCommand {
         let compute = ComputeContext(threads: threads)
         let session: Session
         do {
-            let replay = try Playback.read(replay)
-            session = try Playback.session(for: replay, at: self.replay, compute: compute)
-            Playback.play(replay, into: session)
+            session = try Playback.load(replay, compute: compute).session
         } catch {
             switch error {
             case .malformed:

@@ -104,7 +104,9 @@ final class WindowApp: FrameLoopDelegate {
     private func withPressure(_ s: PointerSample) -> PointerSample {
         var s = s
         if s.pressure == nil {
-            s.pressure = pressure.pressure(shift: s.mods.contains(.shift), control: s.mods.contains(.control), at: s.time)
+            let p = pressure.pressure(shift: s.mods.contains(.shift), control: s.mods.contains(.control), at: s.time)
+            // Four decimals: the journal stores it short and reads it back exactly.
+            s.pressure = (p * 10_000).rounded() / 10_000
         }
         return s
     }

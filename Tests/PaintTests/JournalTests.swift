@@ -1,0 +1,103 @@
+import Compute
+import Foundation
+import Journal
+import Kernels
+import Paint
+import PNGFile
+import Testing
+
+@Suite struct JournalTests {
+    private func folder() throws -> String {
+        let dir = NSTemporaryDirectory() + "qs-journal-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    private func stroke(_ session: Session, _ journal: Journal, y: Double, t: Double) {
+        let events: [InputEvent] = [
+            .pointerDown(PointerSample(x: 10, y: y, pressure: 0.5, time: t)),
+            .pointerMove(PointerSample(x: 100, y: y + 5, pressure: 0.7, time: t + 0.01)),
+            .pointerUp(PointerSample(x: 180, y: y, pressure: 0.5, time: t + 0.02)),
+        ]
+        for e in events {
+            journal.record(Replay.TimedEvent(t: t, event: e))
+            session.handle(e)
+        }
+        session.draw(FrameInfo(index: Int(t * 60), timestamp: t, targetTimestamp: t), to: OffscreenPresenter(size: Size(width: 0, height: 0)))
+        journal.strokeEnded(now: t, session: session)
+    }
+
+    private func recovered(_ path: String) throws -> (pixels: [UInt32], endedCleanly: Bool) {
+        let loaded = try Playback.load(path, forgivingCutOffLastLine: true, compute: ComputeContext(threads: 1))
+        #expect(loaded.cutOff == nil)
+        return (loaded.session.snapshot().pixels, loaded.endedCleanly)
+    }
+
+    @Test func recoversWhatWasDrawnAndMarksACleanExit() throws {
+        let path = try folder() + "/journal.jsonl"
+        let session = Session(size: Size(width: 200, height: 120), compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: path, session: session, header: Replay.Header(size: Size(width: 200, height: 120)))
+        for i in 0..<5 { stroke(session, journal, y: Double(10 + i * 20), t: Double(i)) }
+        journal.flushNow()
+        let crashed = try recovered(path)
+        #expect(crashed.pixels == session.snapshot().pixels)
+        #expect(!crashed.endedCleanly)
+        journal.close()
+        #expect(try recovered(path).endedCleanly)
+    }
+
+    @Test func compactionKeepsThePictureAndBoundsTheFile() throws {
+        let dir = try folder()
+        let path = dir + "/journal.jsonl"
+        let session = Session(size: Size(width: 200, height: 120), compute: ComputeContext(threads: 1))
+        session.handle(.command(.brush(size: 3, color: Color(hex: "#3366ff")), time: 0))
+        let journal = try Journal(path: path, session: session, header: Replay.Header(size: Size(width: 200, height: 120)),
+                                  compactAfterBytes: 600)
+        journal.record(Replay.TimedEvent(t: 0, event: .command(.brush(size: 3, color: Color(hex: "#3366ff")), time: 0)))
+        for i in 0..<30 { stroke(session, journal, y: Double(5 + i * 4), t: Double(i)) }
+        journal.flushNow()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.utf8.count < 2000, "compacted, not 30 strokes long")
+        #expect(text.contains("\"snapshot\": \"journal.jsonl.snapshot-"))
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }
+        #expect(snapshots.count == 1, "old snapshots are removed: \(snapshots)")
+        #expect(try recovered(path).pixels == session.snapshot().pixels)
+        // The brush carries over the compaction.
+        #expect(text.contains("\"size\": 3, \"color\": \"#3366ff\""))
+    }
+
+    @Test func aCutOffLastLineIsForgivenOnlyAtTheEnd() throws {
+        let good = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n{\"t\": 0, \"type\": \"clear\"}\n"
+        var bytes = Array((good + "{\"t\": 1, \"type\": \"cl").utf8)
+        let (replay, cutOff) = try bytes.withUnsafeMutableBufferPointer { b in
+            try ReplayParser.parse(UnsafeBufferPointer(b), forgivingCutOffLastLine: true)
+        }
+        #expect(replay.events.count == 1)
+        #expect(cutOff?.line == 3)
+        // In the middle it is an error, and a strict parse never forgives.
+        bytes = Array((good + "{\"t\": 1, \"type\": \"cl\n{\"t\": 2, \"type\": \"clear\"}\n").utf8)
+        #expect(throws: ReplayError.self) {
+            try bytes.withUnsafeMutableBufferPointer { b in try ReplayParser.parse(UnsafeBufferPointer(b), forgivingCutOffLastLine: true) }
+        }
+        #expect(throws: ReplayError(line: 3, message: "unterminated string (column 21)")) { try ReplayParser.parse(good + "{\"t\": 1, \"type\": \"cl") }
+    }
+
+    @Test func nothingMayFollowExit() {
+        let text = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n{\"t\": 0, \"type\": \"exit\"}\n{\"t\": 0, \"type\": \"clear\"}\n"
+        #expect(throws: ReplayError(line: 3, message: "nothing may follow the \"exit\" on line 2")) { try ReplayParser.parse(text) }
+    }
+
+    @Test func aHundredThousandSamplesInOneFrameAreAllDrawn() {
+        let session = Session(size: Size(width: 300, height: 100), compute: ComputeContext(threads: 2))
+        session.handle(.pointerDown(PointerSample(x: 0, y: 50, pressure: 0.5, time: 0)))
+        for i in 1...100_000 {
+            session.handle(.pointerMove(PointerSample(x: Double(i) * 0.0029, y: 50, pressure: 0.5, time: 0)))
+        }
+        let presenter = OffscreenPresenter(size: Size(width: 300, height: 100))
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
+        #expect(session.pending.isEmpty)
+        let img = presenter.image.pixels
+        #expect(img[50 * 300 + 289] == 0xFF00_0000, "the live tail reaches the 100,000th sample at x = 290")
+        #expect(img[50 * 300 + 295] == 0xFFFF_FFFF)
+    }
+}
