@@ -77,6 +77,37 @@ import Testing
         #expect(version.status == 0 && !version.stdout.isEmpty)
     }
 
+    @Test func hostileFilesFailCleanlyOrRender() throws {
+        let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n"
+        let hostile: [(name: String, bytes: [UInt8], status: Int32, message: String)] = [
+            ("huge-numbers", Array((header + "{\"t\": 1e300, \"type\": \"down\", \"x\": 1.7e308, \"y\": -1.7e308}\n"
+                + "{\"t\": 1e300, \"type\": \"move\", \"x\": -1.7e308, \"y\": 1e-320}\n"
+                + "{\"t\": 1.7e308, \"type\": \"up\", \"x\": 5, \"y\": 5}\n").utf8), 0, ""),
+            ("deep", Array((header + "{\"t\": 0, \"type\": \"clear\", \"x\": " + String(repeating: "[", count: 100_000) + "\n").utf8),
+             2, ":2: nested deeper than 16 levels"),
+            ("utf8", Array(header.utf8) + Array("{\"t\": 0, \"type\": \"cl".utf8) + [0xC3, 0x28] + Array("ear\"}\n".utf8),
+             2, ":2: invalid UTF-8 in string"),
+            ("long-line", Array(header.utf8) + [UInt8](repeating: 0x20, count: 4 << 20) + Array("\n".utf8),
+             2, ":2: line longer than 1048576 bytes"),
+            ("nul", Array(header.utf8) + [0, 0, 0, 0x0a], 2, ":2: expected a value, found byte 0x0"),
+        ]
+        let dir = try temporaryFolder()
+        for h in hostile {
+            let path = dir + "/" + h.name + ".jsonl"
+            try Data(h.bytes).write(to: URL(fileURLWithPath: path))
+            let out = dir + "/" + h.name + ".png"
+            let r = try runProgram(binary, ["render", path, "-o", out])
+            #expect(r.status == h.status, "\(h.name): \(r.stderr)")
+            if h.status == 2 {
+                // Exactly one line, FILE:LINE: what.
+                #expect(r.stderr.hasPrefix(path + h.message) && r.stderr.filter { $0 == "\n" }.count == 1, "\(h.name): \(r.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: out))
+            } else {
+                #expect(try PNGImage.read(from: out).width == 64)
+            }
+        }
+    }
+
     @Test func theDemoReplayRenders() throws {
         let out = try temporaryFolder() + "/demo.png"
         let r = try runProgram(binary, ["render", packageRoot.appendingPathComponent("Resources/demo.jsonl").path, "-o", out])

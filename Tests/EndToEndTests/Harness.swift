@@ -43,6 +43,12 @@ final class Launched {
     var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
 
+    /// Waits until stderr holds `text` (or `timeout` seconds pass).
+    func waitForStderr(_ text: String, timeout: Double = 10) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !stderr.contains(text) && Date() < deadline { usleep(20_000) }
+    }
+
     /// Waits for exit, killing the process if it takes longer than `timeout` seconds.
     func wait(timeout: Double = 60) -> Finished {
         let deadline = Date().addingTimeInterval(timeout)

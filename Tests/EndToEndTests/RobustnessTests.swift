@@ -104,8 +104,7 @@ struct RobustnessTests {
         let w = try PaintWindow(on: x, extraArgs: ["--export-dir", notAFolder])
         try w.drag(PaintWindow.line(from: (50, 100), to: (350, 100)))
         try w.key("ctrl+s")
-        let deadline = Date().addingTimeInterval(10)
-        while !w.process.stderr.contains("screenshot failed") && Date() < deadline { usleep(20_000) }
+        w.process.waitForStderr("screenshot failed")
         #expect(w.process.stderr.contains("quicksilver: screenshot failed: \(notAFolder)/quicksilver-"))
         #expect(try x.xdotool("getwindowname", w.id).hasSuffix("screenshot failed"))
         try w.drag(PaintWindow.line(from: (50, 200), to: (350, 200)))
@@ -128,8 +127,7 @@ struct RobustnessTests {
         let w = try PaintWindow(on: x, extraArgs: ["--export-dir", disk])
         try w.drag(PaintWindow.line(from: (50, 100), to: (350, 100)))
         try w.key("ctrl+s")
-        let deadline = Date().addingTimeInterval(10)
-        while !w.process.stderr.contains("screenshot failed") && Date() < deadline { usleep(20_000) }
+        w.process.waitForStderr("screenshot failed")
         #expect(w.process.stderr.contains("No space left on device"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk) == ["filler"], "no partial file")
         try FileManager.default.removeItem(atPath: filler)
