@@ -97,7 +97,7 @@ public struct ReplayFuzzer {
         guard replay.header.size.area <= 512 * 512, replay.events.count <= 5000,
               !replay.events.contains(where: { if case .resize(let s, _) = $0.event { s.area > 512 * 512 } else { false } })
         else { return }
-        let session = Session(size: replay.header.size, background: replay.header.background, compute: compute)
+        let session = Session(size: replay.header.size, background: replay.header.background, seed: replay.header.seed, compute: compute)
         ReplayPlayer.play(replay.events, session: session, presenter: OffscreenPresenter(size: replay.header.size))
     }
 }

@@ -116,7 +116,7 @@ public final class Journal: @unchecked Sendable {
         session.dropHistory()
         bytesSinceSnapshot = 0
         generation += 1
-        let header = Replay.Header(size: session.canvasPixels().size, background: session.canvas.background)
+        let header = Replay.Header(size: session.canvasPixels().size, seed: session.seed, background: session.canvas.background)
         // Pixels are copied here, on the frame loop; encoding and writing happen on the queue.
         let copy = SessionCopy(session)
         let gen = generation

@@ -61,7 +61,8 @@ public enum Playback {
     /// A new session for `header`, its canvas loaded from the snapshot beside `path` if any.
     public static func session(for header: Replay.Header, at path: String, compute: ComputeContext,
                                historyBytes: Int = 256 << 20) throws(Failure) -> Session {
-        let session = Session(size: header.size, background: header.background, compute: compute, historyBytes: historyBytes)
+        let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
+                              historyBytes: historyBytes)
         if let name = header.snapshot {
             let file = folder(of: path) + "/" + name
             do {

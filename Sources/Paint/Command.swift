@@ -21,12 +21,17 @@ public enum Command: Sendable, Equatable {
 public struct Brush: Sendable, Equatable {
     public var tip: BrushTip
     public var color: Color
+    /// Each kind keeps its own size: switching to the mercurial brush and back restores 8.
+    private var sizes: [BrushKind: Int] = [:]
     /// Default: pen, size 8, black.
     public init(tip: BrushTip = BrushTip(), color: Color = .black) { self.tip = tip; self.color = color }
 
     /// Applies a command's brush changes.
     mutating func apply(kind: BrushKind?, size: Int?, color: Color?) {
-        if let kind { tip.kind = kind }
+        if let kind, kind != tip.kind {
+            sizes[tip.kind] = tip.size
+            tip = BrushTip(kind: kind, size: sizes[kind] ?? kind.defaultSize)
+        }
         if let size { tip = BrushTip(kind: tip.kind, size: size) }
         if let color { self.color = color }
     }

@@ -20,7 +20,7 @@ public enum KeyMap {
     public static let help = """
     Keys:
       [ / ]            halve / double the brush size (1…512)
-      p / x            pen / pixel pen
+      p / x / m        pen / pixel pen / mercurial brush
       r / g / b        flip the red / green / blue channel of the colour
       1 … 9            palette: black, white, red, orange, yellow, green, blue, purple, grey
       Shift (held)     press hard (pressure 1.0); Control (held): light touch (0.2)
@@ -43,6 +43,7 @@ public enum KeyMap {
         case ("bracketright", false): return .command(.brush(size: min(BrushTip.sizes.upperBound, brush.tip.size * 2)))
         case ("p", false): return .command(.brush(kind: .pen))
         case ("x", false): return .command(.brush(kind: .pixel))
+        case ("m", false): return .command(.brush(kind: .mercurial))
         case ("r", false): return .command(.channel(.r))
         case ("g", false): return .command(.channel(.g))
         case ("b", false): return .command(.channel(.b))

@@ -16,12 +16,23 @@ public final class Session {
 
     private let layer: StrokeLayer
     private let history: History
+    /// The live pen or pixel-pen stroke.
     private var stroke: (builder: StrokeBuilder, brush: Brush, last: StrokePoint)?
+    /// The live mercurial stroke's state (made on first use: it holds canvas-sized buffers).
+    private var mercurial: MercurialBrush?
+    private var mercurialIsLive = false
+    /// A finished mercurial stroke whose emboss is still being computed; its live look stays
+    /// in `layer` until the emboss is baked in.
+    private var embossing: EmbossJob?
+    public let seed: Int64
+    private lazy var emboss = Emboss()
     /// Canvas area whose presented image is stale.
     private var damage: Rect
 
-    public init(size: Size, background: Color = .white, compute: ComputeContext, historyBytes: Int = 256 << 20) {
+    /// - Parameter seed: every random choice of the session (the mercurial brush's particles).
+    public init(size: Size, background: Color = .white, seed: Int64 = 0, compute: ComputeContext, historyBytes: Int = 256 << 20) {
         self.compute = compute
+        self.seed = seed
         canvas = Canvas(size: size, background: background)
         layer = StrokeLayer(size: size)
         layer.clip = Rect(size: size)
@@ -41,11 +52,13 @@ public final class Session {
     /// Every stored pixel of the canvas (hidden parts too) and its size: what a journal snapshot
     /// keeps. The live stroke is not included.
     public func canvasPixels() -> (size: Size, pixels: [UInt32]) {
-        (canvas.texture.size, canvas.storage.pixels)
+        settleEmboss()
+        return (canvas.texture.size, canvas.storage.pixels)
     }
 
     /// True when any stored pixel differs from the background (one pass over the canvas).
     public var hasPaint: Bool {
+        settleEmboss()
         let bg = canvas.background.pixel
         return !canvas.storage.pixels.allSatisfy { $0 == bg }
     }
@@ -57,18 +70,23 @@ public final class Session {
     public func handle(_ event: InputEvent) { pending.append(event) }
 
     /// True when a frame would change what is shown: the frame clock may pause otherwise.
-    public var needsDraw: Bool { !pending.isEmpty || !damage.isEmpty }
+    public var needsDraw: Bool { !pending.isEmpty || !damage.isEmpty || embossing != nil }
 
-    /// Whether a stroke is in progress (pointer down).
-    public var isStroking: Bool { stroke != nil }
+    /// Whether a stroke is in progress (pointer down, or an emboss still being computed).
+    public var isStroking: Bool { stroke != nil || mercurialIsLive || embossing != nil }
+
+    /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
+    public var mercurialCounts: (samples: Int, batches: Int) { (mercurial?.samplesRun ?? 0, mercurial?.batchesRun ?? 0) }
 
     /// Runs one frame: plays the queued input, then composes and presents the damaged region.
     /// Returns the rectangle presented (empty when nothing changed).
     @discardableResult
     public func draw(_ frame: FrameInfo, to presenter: Presenter) -> Rect {
+        if let job = embossing, job.isDone { bake(job) }
         let events = pending
         pending.removeAll(keepingCapacity: true)
         for event in events { play(event) }
+        if mercurialIsLive, let mercurial { commit(mercurial.runFrame(into: layer.committed, clip: layer.clip, on: compute)) }
         if let stroke {
             let (sink, cleared) = layer.beginTail()
             var tailSink = sink
@@ -87,6 +105,7 @@ public final class Session {
     /// What the session shows now (canvas plus live stroke), as a new image of the visible size:
     /// the same bytes the window presents, for export and `quicksilver render`.
     public func snapshot() -> TextureStorage<UInt32> {
+        settleEmboss()
         let image = TextureStorage<UInt32>(width: canvas.visibleSize.width, height: canvas.visibleSize.height, filledWith: 0)
         compose(canvas.bounds, into: image.texture)
         return image
@@ -94,7 +113,8 @@ public final class Session {
 
     /// Composes `region` of what the session shows (canvas plus live stroke) into `target`.
     public func compose(_ region: Rect, into target: Texture<UInt32>) {
-        let live = stroke.map { layer.kernelStroke(color: $0.brush.color) }
+        let color = stroke?.brush.color ?? (mercurialIsLive ? mercurial?.brush.color : nil) ?? embossing?.color
+        let live = color.map { layer.kernelStroke(color: $0) }
         ComposeKernel(canvas: canvas.texture, output: target, stroke: live).run(over: region, on: compute)
     }
 
@@ -103,7 +123,15 @@ public final class Session {
     private func play(_ event: InputEvent) {
         switch event {
         case .pointerDown(let s):
-            if stroke != nil { endStroke(at: nil) }
+            endStroke(at: nil)
+            settleEmboss()
+            if brush.tip.kind == .mercurial {
+                let m = mercurial ?? MercurialBrush(size: canvas.texture.size, seed: seed)
+                mercurial = m
+                m.begin(point(s), brush: brush)
+                mercurialIsLive = true
+                return
+            }
             var sink = layer.committedSink()
             var d = Rect.empty
             let p = point(s)
@@ -111,6 +139,7 @@ public final class Session {
             stroke = (builder, brush, p)
             commit(d)
         case .pointerMove(let s):
+            if mercurialIsLive { mercurial?.add(point(s)); return }
             guard var current = stroke else { return }
             var sink = layer.committedSink()
             let p = point(s)
@@ -122,7 +151,10 @@ public final class Session {
         case .command(let command, _):
             run(command)
         case .resize(let size, _):
-            if canvas.resize(to: size) { layer.grow(to: canvas.texture.size) }
+            if canvas.resize(to: size) {
+                layer.grow(to: canvas.texture.size)
+                mercurial?.grow(to: canvas.texture.size)
+            }
             layer.clip = canvas.bounds
             damage = damage.union(canvas.bounds)
         case .key, .modifiers, .expose, .close:
@@ -142,6 +174,7 @@ public final class Session {
     /// Finishes the live stroke (at `p`, or where it last was) and bakes it into the canvas as
     /// one undo step.
     private func endStroke(at p: StrokePoint?) {
+        if mercurialIsLive { endMercurial(); return }
         guard var current = stroke else { return }
         var sink = layer.committedSink()
         commit(current.builder.finish(at: p ?? current.last, into: &sink))
@@ -156,6 +189,35 @@ public final class Session {
         stroke = nil
     }
 
+    /// Ends the live mercurial stroke: its last frame of samples is sprayed, then its emboss
+    /// starts in the background (`bake` puts it into the canvas as one undo step).
+    private func endMercurial() {
+        guard let mercurial else { return }
+        commit(mercurial.runFrame(into: layer.committed, clip: layer.clip, on: compute))
+        mercurialIsLive = false
+        let bounds = layer.bounds.intersection(canvas.texture.bounds)
+        if bounds.isEmpty {
+            layer.reset()
+        } else {
+            embossing = EmbossJob(coverage: layer.committed, bounds: bounds, color: mercurial.brush.color, emboss: emboss)
+        }
+        mercurial.reset()
+    }
+
+    /// Waits for a pending emboss and bakes it: before anything else may change the canvas, so
+    /// the result never depends on how long the emboss took.
+    private func settleEmboss() {
+        if let job = embossing { bake(job) }
+    }
+
+    private func bake(_ job: EmbossJob) {
+        history.record(job.bounds, of: canvas.texture)
+        job.bake(into: canvas.texture)
+        damage = damage.union(job.bounds).union(layer.bounds)
+        layer.reset()
+        embossing = nil
+    }
+
     private func run(_ command: Command) {
         switch command {
         case .brush(let kind, let size, let color):
@@ -164,14 +226,17 @@ public final class Session {
             brush.flip(c)
         case .undo:
             endStroke(at: nil)
+            settleEmboss()
             if let d = history.undo(canvas.texture) { damage = damage.union(d) }
         case .redo:
             endStroke(at: nil)
+            settleEmboss()
             if let d = history.redo(canvas.texture) { damage = damage.union(d) }
         case .exit:
             break
         case .clear:
             endStroke(at: nil)
+            settleEmboss()
             history.record(canvas.texture.bounds, of: canvas.texture)
             canvas.clear()
             damage = damage.union(canvas.bounds)

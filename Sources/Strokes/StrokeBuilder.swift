@@ -37,6 +37,8 @@ public struct StrokeBuilder: Sendable {
             toNextDab = walker.toNextDab
         case .pixel:
             damage = damage.union(PixelPen.stamp(x: pixel.x, y: pixel.y, tip: tip, pressure: start.pressure, into: &sink))
+        case .mercurial:
+            break  // no geometry: the session sprays its particles
         }
     }
 
@@ -59,6 +61,9 @@ public struct StrokeBuilder: Sendable {
             pixel = to
             last = p
             return damage
+        case .mercurial:
+            last = p
+            return .empty
         }
     }
 

@@ -79,7 +79,7 @@ struct WindowCommand: ParsableCommand {
         if let record {
             do {
                 let writer = try LineWriter(creating: record)
-                writer.append(Replay.line(for: Replay.Header(size: window.size, background: session.canvas.background)))
+                writer.append(Replay.line(for: Replay.Header(size: window.size, seed: session.seed, background: session.canvas.background)))
                 recorder = writer
             } catch {
                 printError("quicksilver: cannot record to \(error)")
@@ -92,7 +92,8 @@ struct WindowCommand: ParsableCommand {
             session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
             do {
                 journal = try Journal(path: journalPath, session: session,
-                                      header: Replay.Header(size: session.canvas.visibleSize, background: session.canvas.background),
+                                      header: Replay.Header(size: session.canvas.visibleSize, seed: session.seed,
+                                                            background: session.canvas.background),
                                       compactAfterBytes: journalCompactBytes)
             } catch {
                 printError("quicksilver: cannot journal to \(error); this session is not protected against crashes")

@@ -15,7 +15,8 @@ struct Picture {
 /// presented, which must equal a fresh snapshot of the session.
 func render(_ text: String, threads: Int = 1) throws -> Picture {
     let replay = try ReplayParser.parse(text)
-    let session = Session(size: replay.header.size, background: replay.header.background, compute: ComputeContext(threads: threads))
+    let session = Session(size: replay.header.size, background: replay.header.background, seed: replay.header.seed,
+                          compute: ComputeContext(threads: threads))
     let presenter = OffscreenPresenter(size: replay.header.size)
     ReplayPlayer.play(replay.events, session: session, presenter: presenter)
     let presented = presenter.image.pixels

@@ -1,0 +1,88 @@
+import Compute
+import Foundation
+
+/// Up to four pointer samples for one scaffold dispatch, as MercurialPaint passed Apple Pencil's
+/// coalesced touches: two int4 vectors, −1 marking an empty slot (the first −1 ends the batch).
+public struct SampleBatch: Equatable, Sendable {
+    public var x: SIMD4<Int32>
+    public var y: SIMD4<Int32>
+
+    public static let empty = SampleBatch(x: SIMD4(repeating: -1), y: SIMD4(repeating: -1))
+
+    public init(x: SIMD4<Int32>, y: SIMD4<Int32>) { self.x = x; self.y = y }
+
+    /// Slots before the first −1.
+    public var filledSlots: Int {
+        var n = 0
+        while n < 4 && x[n] != -1 && y[n] != -1 { n += 1 }
+        return n
+    }
+
+    /// A frame's samples in batches of four, the last padded with −1. None is dropped:
+    /// MercurialPaint kept only the first four of a frame; ten samples here make three batches.
+    public static func batches(of samples: [(x: Int32, y: Int32)]) -> [SampleBatch] {
+        stride(from: 0, to: samples.count, by: 4).map { start in
+            var b = SampleBatch.empty
+            for i in 0..<min(4, samples.count - start) {
+                b.x[i] = samples[start + i].x
+                b.y[i] = samples[start + i].y
+            }
+            return b
+        }
+    }
+}
+
+/// The mercurial brush's particle kernel: 2,048 particles, one thread each, spray full coverage
+/// around every sample of a batch into the scaffold (an 8-bit coverage image the size of the
+/// canvas). Each particle's seed is drawn once per session from the replay's seed.
+public struct ScaffoldKernel: Sendable {
+    public static let particleCount = 2048
+    /// The particles' seeds, each in 0..<9999.
+    public let seeds: [Int32]
+
+    /// Seeds drawn from `seed` (splitmix64), so a session's spray is the same on every run.
+    public init(seed: Int64) {
+        var state = UInt64(bitPattern: seed)
+        seeds = (0..<Self.particleCount).map { _ in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int32((z ^ (z >> 31)) % 9999)
+        }
+    }
+
+    /// Runs one batch: for each slot i up to the first −1, every particle writes 255 at
+    /// (x + Int(sin(a)·r), y + Int(cos(a)·r)) with a = rand(seed + i, x, y)·2π and
+    /// r = rand(seed + i, y, x)·radius. Points outside `clip` are dropped (the original had no
+    /// bounds check). Returns the rectangle written.
+    ///
+    /// One thread per particle, dispatched like any kernel; every write is the same value, so
+    /// the result does not depend on the thread count or order.
+    public func run(_ batch: SampleBatch, radius: Float, into scaffold: Texture<UInt8>, clip: Rect,
+                    on compute: ComputeContext) -> Rect {
+        let bounds = clip.intersection(scaffold.bounds)
+        let slots = batch.filledSlots
+        guard slots > 0, !bounds.isEmpty else { return .empty }
+        let seeds = self.seeds
+        compute.dispatchThreadgroups(Size(width: Self.particleCount / 256, height: 1), threadsPerThreadgroup: Size(width: 256, height: 1),
+                                     grid: Rect(x: 0, y: 0, width: Self.particleCount, height: 1)) { group in
+            for particle in group.threadPositions.xs {
+                let seed = seeds[particle]
+                for i in 0..<slots {
+                    let x = batch.x[i], y = batch.y[i]
+                    let angle = MercurialRandom.rand(seed &+ Int32(i), x, y) * 2 * Float.pi
+                    let r = MercurialRandom.rand(seed &+ Int32(i), y, x) * radius
+                    let px = Int(x) + Int(sin(angle) * r), py = Int(y) + Int(cos(angle) * r)
+                    if bounds.contains(x: px, y: py) { scaffold[px, py] = 255 }
+                }
+            }
+        }
+        var written = Rect.empty
+        let reach = Int(radius.rounded(.up)) + 1
+        for i in 0..<slots {
+            written = written.union(Rect(x: Int(batch.x[i]) - reach, y: Int(batch.y[i]) - reach, width: 2 * reach + 1, height: 2 * reach + 1))
+        }
+        return written.intersection(bounds)
+    }
+}

@@ -1,0 +1,128 @@
+import Compute
+import Dispatch
+import Kernels
+import Strokes
+
+/// The live mercurial stroke: every frame its coalesced samples go to the scaffold kernel in
+/// batches of four, then the changed part of the scaffold is blurred (σ 3) and thresholded into
+/// the stroke layer's coverage, which the compose kernel shows in the brush colour. The scaffold
+/// accumulates for the whole stroke, as in MercurialPaint.
+final class MercurialBrush {
+    private let kernel: ScaffoldKernel
+    private let blur = GaussianBlur(sigma: 3)
+    private var scaffold: TextureStorage<UInt8>
+    private var scratch: TextureStorage<Float>
+    private var blurred: TextureStorage<Float>
+    private var scaffoldBounds = Rect.empty
+    /// This frame's samples, in order, and the force (pressure) of the newest one.
+    private var samples: [(x: Int32, y: Int32)] = []
+    private var force = 0.5
+    private(set) var brush = Brush()
+    private(set) var last = StrokePoint(x: 0, y: 0, pressure: 0.5)
+
+    init(size: Size, seed: Int64) {
+        kernel = ScaffoldKernel(seed: seed)
+        scaffold = TextureStorage(width: size.width, height: size.height, filledWith: 0)
+        scratch = TextureStorage(width: size.width, height: size.height, filledWith: 0)
+        blurred = TextureStorage(width: size.width, height: size.height, filledWith: 0)
+    }
+
+    /// Batches sent to the scaffold kernel so far (for tests: none may be lost).
+    private(set) var batchesRun = 0
+    /// Samples sent to the scaffold kernel so far.
+    private(set) var samplesRun = 0
+
+    func begin(_ p: StrokePoint, brush: Brush) {
+        self.brush = brush
+        add(p)
+    }
+
+    func add(_ p: StrokePoint) {
+        last = p
+        force = p.pressure
+        samples.append((Int32(clamping: Int(p.x.rounded(.down))), Int32(clamping: Int(p.y.rounded(.down)))))
+    }
+
+    /// Runs this frame's batches and recomputes the live look where the scaffold changed,
+    /// writing 0/255 coverage into `mask`. Returns the damaged rectangle.
+    func runFrame(into mask: Texture<UInt8>, clip: Rect, on compute: ComputeContext) -> Rect {
+        guard !samples.isEmpty else { return .empty }
+        let radius = Float(Double(brush.tip.size) * force)
+        var written = Rect.empty
+        for batch in SampleBatch.batches(of: samples) {
+            written = written.union(kernel.run(batch, radius: radius, into: scaffold.texture, clip: clip, on: compute))
+            batchesRun += 1
+        }
+        samplesRun += samples.count
+        samples.removeAll(keepingCapacity: true)
+        guard !written.isEmpty else { return .empty }
+        scaffoldBounds = scaffoldBounds.union(written)
+        // The blur reaches `radius` pixels: everything that far from a new particle may change.
+        let region = written.insetBy(-blur.radius).intersection(clip)
+        blur.run(scaffold.texture, over: region, scratch: scratch.texture, into: blurred.texture, on: compute)
+        Threshold.run(blurred.texture, over: region, into: mask, on: compute)
+        return region
+    }
+
+    /// Clears the scaffold for the next stroke.
+    func reset() {
+        scaffold.texture.fill(scaffoldBounds, with: 0)
+        scaffoldBounds = .empty
+        samples.removeAll()
+    }
+
+    /// Grows the buffers with the canvas, keeping the scaffold.
+    func grow(to size: Size) {
+        let old = scaffold
+        scaffold = TextureStorage(width: size.width, height: size.height, filledWith: 0)
+        scaffold.texture.copy(old.texture.bounds, from: old.texture)
+        scratch = TextureStorage(width: size.width, height: size.height, filledWith: 0)
+        blurred = TextureStorage(width: size.width, height: size.height, filledWith: 0)
+    }
+}
+
+/// The emboss of one finished mercurial stroke, computed on a background thread so drawing
+/// never waits for it. The session shows the live look until it is done, then bakes it in.
+final class EmbossJob: @unchecked Sendable {
+    /// Canvas area of the patch.
+    let bounds: Rect
+    let color: Color
+    /// The stroke's coverage over `bounds` (with the emboss margin), 255 inside.
+    private let mask: TextureStorage<UInt8>
+    /// The shaded patch, valid once `wait()` returned or `isDone`.
+    private let shaded: TextureStorage<UInt32>
+    private let margin: Int
+    private let group = DispatchGroup()
+
+    /// Copies `bounds` of `coverage` and starts shading it in the background.
+    init(coverage: Texture<UInt8>, bounds: Rect, color: Color, emboss: Emboss) {
+        margin = Emboss.margin
+        self.bounds = bounds
+        self.color = color
+        mask = TextureStorage(width: bounds.width + 2 * margin, height: bounds.height + 2 * margin, filledWith: 0)
+        shaded = TextureStorage(width: mask.width, height: mask.height, filledWith: 0)
+        for y in bounds.ys {
+            (mask.texture.row(y - bounds.minY + margin) + margin).update(from: coverage.row(y) + bounds.minX, count: bounds.width)
+        }
+        let (mask, shaded) = (self.mask, self.shaded)
+        DispatchQueue.global().async(group: group) {
+            // One thread: the other core stays with the frame loop.
+            emboss.shade(mask.texture, into: shaded.texture, on: ComputeContext(threads: 1))
+        }
+    }
+
+    var isDone: Bool { group.wait(timeout: .now()) == .success }
+
+    func wait() { group.wait() }
+
+    /// Writes the metal into `canvas` where the stroke covered it.
+    func bake(into canvas: Texture<UInt32>) {
+        wait()
+        for y in bounds.ys {
+            let m = mask.texture.row(y - bounds.minY + margin) + margin
+            let s = shaded.texture.row(y - bounds.minY + margin) + margin
+            let c = canvas.row(y) + bounds.minX
+            for x in 0..<bounds.width where m[x] != 0 { c[x] = s[x] | 0xFF00_0000 }
+        }
+    }
+}
