@@ -1,4 +1,4 @@
-/// Source-over of a straight-alpha colour onto an opaque pixel, in exact 8-bit integer maths.
+/// Source-over of a straight-alpha colour onto a canvas pixel, in exact 8-bit integer maths.
 ///
 /// One formula for the live compose and the bake into the canvas, so a stroke looks the same
 /// pixel for pixel while drawn and after it ends. Integer-only, so every thread count and every
@@ -10,13 +10,15 @@ public enum Blend {
         return (t &+ (t >> 8)) >> 8
     }
 
-    /// `color` at alpha `alpha` (0…255) over the opaque pixel `dst` (0xAARRGGBB).
+    /// `color` at alpha `alpha` (0…255) over the pixel `dst` (0xAARRGGBB, colour already over
+    /// the background; A = how painted). Alpha accumulates: A' = α + A·(1 − α).
     @inline(__always) public static func over(_ dst: UInt32, r: UInt32, g: UInt32, b: UInt32, alpha: UInt32) -> UInt32 {
         let inv = 255 &- alpha
-        let dr = (dst >> 16) & 0xff, dg = (dst >> 8) & 0xff, db = dst & 0xff
+        let da = dst >> 24, dr = (dst >> 16) & 0xff, dg = (dst >> 8) & 0xff, db = dst & 0xff
+        let oa = alpha &+ mul255(da, inv)
         let or = mul255(r, alpha) &+ mul255(dr, inv)
         let og = mul255(g, alpha) &+ mul255(dg, inv)
         let ob = mul255(b, alpha) &+ mul255(db, inv)
-        return 0xff00_0000 | or << 16 | og << 8 | ob
+        return oa << 24 | or << 16 | og << 8 | ob
     }
 }

@@ -3,13 +3,37 @@ import Compute
 /// The colour-buffer-to-image kernel (the aptpod demo's `computeTexture2d`), made to compose.
 ///
 /// Output pixel = canvas pixel with the live stroke (colour × max(committed, tail) coverage)
-/// blended over it. Rows with no stroke coverage are straight copies. Run it over the damaged
-/// region only; run it with `output` = `canvas` to bake a finished stroke into the canvas.
+/// blended over it, then the view filters. Run it over the damaged region only; run it with
+/// `output` = `canvas` and no view to bake a finished stroke into the canvas.
+///
+/// A canvas pixel's alpha byte is how painted it is (0: bare background, 255: covered); blending
+/// accumulates it source-over. Presented pixels are always opaque.
 public struct ComposeKernel: Sendable {
     public var canvas: Texture<UInt32>
     public var output: Texture<UInt32>
     /// The live stroke: its colour, coverage masks (canvas-sized) and where they may be non-zero.
     public var stroke: Stroke?
+    /// How the result is shown; nil bakes into the canvas (alpha kept, no filters).
+    public var view: View?
+
+    /// The view filters of the compose pass, applied in the same pass (no extra full pass).
+    public struct View: Sendable, Equatable {
+        /// Added to each channel where the canvas is unpainted, in proportion: the pulsing
+        /// background is the canvas's own plus this (new background − canvas background).
+        public var backgroundShift: SIMD3<Int32>
+        /// Shown colour = (1 − r, 1 − g, 1 − b): the Metal colour-invert sample's fragment shader.
+        public var invert: Bool
+        public init(backgroundShift: SIMD3<Int32> = .zero, invert: Bool = false) {
+            self.backgroundShift = backgroundShift; self.invert = invert
+        }
+        /// Shows `background` where the canvas (painted on `canvasBackground`) is bare.
+        public init(background: Color, over canvasBackground: Color, invert: Bool) {
+            self.init(backgroundShift: SIMD3(Int32(background.r) - Int32(canvasBackground.r),
+                                             Int32(background.g) - Int32(canvasBackground.g),
+                                             Int32(background.b) - Int32(canvasBackground.b)), invert: invert)
+        }
+        public static let plain = View()
+    }
 
     public struct Stroke: Sendable {
         public var color: Color
@@ -21,8 +45,8 @@ public struct ComposeKernel: Sendable {
         }
     }
 
-    public init(canvas: Texture<UInt32>, output: Texture<UInt32>, stroke: Stroke?) {
-        self.canvas = canvas; self.output = output; self.stroke = stroke
+    public init(canvas: Texture<UInt32>, output: Texture<UInt32>, stroke: Stroke?, view: View?) {
+        self.canvas = canvas; self.output = output; self.stroke = stroke; self.view = view
     }
 
     /// Compose streams memory row by row, so its threadgroups are wide: 256x16 keeps each
@@ -42,18 +66,49 @@ public struct ComposeKernel: Sendable {
     public func execute(_ group: Threadgroup) {
         let g = group.threadPositions
         let blended = stroke.map { g.intersection($0.bounds) } ?? .empty
+        // Plain views finish pixels while copying; filters need the alpha byte, so they finish.
+        let opaque = view == .plain
         for y in g.ys {
             let src = canvas.row(y), dst = output.row(y)
             if let stroke, y >= blended.minY, y < blended.maxY {
-                if src != dst {
-                    (dst + g.minX).update(from: src + g.minX, count: blended.minX - g.minX)
-                    (dst + blended.maxX).update(from: src + blended.maxX, count: g.maxX - blended.maxX)
-                }
+                Self.copyRow(src: src, dst: dst, xs: g.minX..<blended.minX, opaque: opaque)
                 Self.blendRow(src: src, dst: dst, committed: stroke.committed.row(y), tail: stroke.tail.row(y),
                               xs: blended.xs, color: stroke.color)
-            } else if src != dst {
-                (dst + g.minX).update(from: src + g.minX, count: g.width)
+                if opaque { Self.copyRow(src: dst, dst: dst, xs: blended.xs, opaque: true) }
+                Self.copyRow(src: src, dst: dst, xs: blended.maxX..<g.maxX, opaque: opaque)
+            } else {
+                Self.copyRow(src: src, dst: dst, xs: g.xs, opaque: opaque)
             }
+            if let view, !opaque { Self.filterRow(dst, xs: g.xs, view) }
+        }
+    }
+
+    /// Copies pixels, making them opaque when they are to be shown.
+    @inline(__always)
+    static func copyRow(src: UnsafeMutablePointer<UInt32>, dst: UnsafeMutablePointer<UInt32>, xs: Range<Int>, opaque: Bool) {
+        guard !xs.isEmpty else { return }
+        if opaque {
+            for x in xs { dst[x] = src[x] | 0xFF00_0000 }
+        } else if src != dst {
+            (dst + xs.lowerBound).update(from: src + xs.lowerBound, count: xs.count)
+        }
+    }
+
+    /// The view filters on shown pixels, whose alpha byte still says how painted they were
+    /// (`copyRow` runs after): the pulse shifts bare background, invert flips the colour.
+    static func filterRow(_ row: UnsafeMutablePointer<UInt32>, xs: Range<Int>, _ view: View) {
+        let shift = view.backgroundShift, flip: UInt32 = view.invert ? 0x00FF_FFFF : 0
+        for x in xs {
+            var p = row[x]
+            if shift != .zero {
+                let bare = 255 - Int32(p >> 24)
+                func channel(_ at: UInt32, _ d: Int32) -> UInt32 {
+                    let v = Int32((p >> at) & 0xff) + (d * bare) / 255
+                    return UInt32(min(max(v, 0), 255)) << at
+                }
+                p = (p & 0xFF00_0000) | channel(16, shift.x) | channel(8, shift.y) | channel(0, shift.z)
+            }
+            row[x] = (p | 0xFF00_0000) ^ flip
         }
     }
 
@@ -61,7 +116,7 @@ public struct ComposeKernel: Sendable {
     /// 0xAARRGGBB with 0x00FF00FF leaves B and R in the two 16-bit halves of each pixel, and
     /// shifting first leaves G and A, so one 16-bit `mul255` handles two channels. 16-bit lanes
     /// suffice (x·y + 128 < 2¹⁶) and 16-bit multiplies exist on every x86-64 (SSE2), where
-    /// 32-bit ones do not. The colour's alpha lane is 255, so the result stays opaque.
+    /// 32-bit ones do not. The colour's alpha lane is 255, so alpha accumulates source-over.
     @inline(__always)
     static func blendRow(src: UnsafeMutablePointer<UInt32>, dst: UnsafeMutablePointer<UInt32>,
                          committed: UnsafeMutablePointer<UInt8>, tail: UnsafeMutablePointer<UInt8>,

@@ -3,11 +3,12 @@ import Kernels
 
 /// The painted pixels.
 ///
-/// Layout: row-major 32-bit 0xAARRGGBB, the X visual's own format. The canvas is always opaque
-/// (an opaque background, strokes composited source-over), so composing a region with no live
-/// stroke is a plain row copy into the presented image, contiguous rows keep the blend loop
-/// vectorised, and export writes the same bytes. (The aptpod demo's column-major float4 buffer
-/// needed a conversion of 16 bytes per pixel every frame.)
+/// Layout: row-major 32-bit 0xAARRGGBB, the X visual's own format: RGB is the colour shown
+/// (paint already composited over the background) and A is how painted the pixel is (0 bare,
+/// 255 covered), which lets a pulsing background show through bare canvas only. Composing a
+/// region with no live stroke is then a row copy that sets A to opaque, contiguous rows keep
+/// the blend loop vectorised, and export writes the same bytes. (The aptpod demo's column-major
+/// float4 buffer needed a conversion of 16 bytes per pixel every frame.)
 ///
 /// The canvas follows the window: `visibleSize` is what is shown; the storage only ever grows,
 /// so shrinking the window hides pixels and growing it again shows them.
@@ -23,9 +24,13 @@ public final class Canvas {
 
     public init(size: Size, background: Color) {
         self.background = Color(r: background.r, g: background.g, b: background.b)
-        storage = TextureStorage(width: size.width, height: size.height, filledWith: self.background.pixel)
+        storage = TextureStorage(width: size.width, height: size.height, filledWith: 0)
         visibleSize = size
+        clear()
     }
+
+    /// A bare pixel: the background colour, alpha 0 (nothing painted).
+    public var barePixel: UInt32 { background.pixel & 0x00FF_FFFF }
 
     /// Shows `size` pixels; returns true when the storage had to grow (views must be refreshed).
     @discardableResult
@@ -34,11 +39,11 @@ public final class Canvas {
         let old = storage
         guard size.width > old.width || size.height > old.height else { return false }
         storage = TextureStorage(width: max(size.width, old.width), height: max(size.height, old.height),
-                                 filledWith: background.pixel)
+                                 filledWith: barePixel)
         storage.texture.copy(old.texture.bounds, from: old.texture)
         return true
     }
 
     /// Every stored pixel back to the background.
-    public func clear() { texture.fill(texture.bounds, with: background.pixel) }
+    public func clear() { texture.fill(texture.bounds, with: barePixel) }
 }

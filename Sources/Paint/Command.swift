@@ -13,6 +13,10 @@ public enum Command: Sendable, Equatable {
     case undo
     case redo
     case clear
+    /// Turns the invert view on or off (nil: toggles).
+    case invert(Bool?)
+    /// Turns the pulsing background on or off (nil: toggles) and sets any of its parameters.
+    case pulse(on: Bool?, hue: Double? = nil, centre: Double? = nil, range: Double? = nil)
     /// The session closed cleanly (a journal's last line). Changes nothing.
     case exit
 }

@@ -22,6 +22,8 @@ public enum KeyMap {
       [ / ]            halve / double the brush size (1…512)
       p / x / m        pen / pixel pen / mercurial brush
       r / g / b        flip the red / green / blue channel of the colour
+      i                invert view on / off
+      o                pulsing background on / off
       1 … 9            palette: black, white, red, orange, yellow, green, blue, purple, grey
       Shift (held)     press hard (pressure 1.0); Control (held): light touch (0.2)
       Ctrl+Z           undo;  Ctrl+Shift+Z or Ctrl+Y: redo
@@ -44,6 +46,8 @@ public enum KeyMap {
         case ("p", false): return .command(.brush(kind: .pen))
         case ("x", false): return .command(.brush(kind: .pixel))
         case ("m", false): return .command(.brush(kind: .mercurial))
+        case ("i", false): return .command(.invert(nil))
+        case ("o", false): return .command(.pulse(on: nil))
         case ("r", false): return .command(.channel(.r))
         case ("g", false): return .command(.channel(.g))
         case ("b", false): return .command(.channel(.b))

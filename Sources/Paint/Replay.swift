@@ -93,6 +93,14 @@ extension Replay {
             case .redo: return t + "\"redo\"}"
             case .clear: return t + "\"clear\"}"
             case .exit: return t + "\"exit\"}"
+            case .invert(let on): return t + "\"invert\"" + (on.map { ", \"on\": \($0)" } ?? "") + "}"
+            case .pulse(let on, let hue, let centre, let range):
+                var fields: [String] = []
+                if let on { fields.append("\"on\": \(on)") }
+                if let hue { fields.append("\"hue\": \(number(hue))") }
+                if let centre { fields.append("\"centre\": \(number(centre))") }
+                if let range { fields.append("\"range\": \(number(range))") }
+                return t + "\"pulse\"" + fields.map { ", " + $0 }.joined() + "}"
             }
         case .key, .modifiers, .expose, .close: return nil
         }

@@ -143,6 +143,17 @@ public struct ReplayParser {
         case "undo": event = .command(.undo, time: t)
         case "redo": event = .command(.redo, time: t)
         case "clear": event = .command(.clear, time: t)
+        case "invert":
+            event = .command(.invert(try f.bool("on")), time: t)
+        case "pulse":
+            let on = try f.bool("on")
+            var values: [Double?] = []
+            for key in ["hue", "centre", "range"] {
+                let v = try f.number(key)
+                if let v, !(0...1).contains(v) { throw fail("\"\(key)\" must be in 0…1, got \(v)") }
+                values.append(v)
+            }
+            event = .command(.pulse(on: on, hue: values[0], centre: values[1], range: values[2]), time: t)
         case "exit":
             try f.rejectUnknown(what: "an \"exit\" event")
             exitLine = line
@@ -196,6 +207,12 @@ private struct Fields {
     mutating func requiredInt(_ key: String, in range: ClosedRange<Int>) throws(ReplayError) -> Int {
         guard let i = try int(key, in: range) else { throw fail("missing \"\(key)\"") }
         return Int(i)
+    }
+
+    mutating func bool(_ key: String) throws(ReplayError) -> Bool? {
+        guard let v = take(key) else { return nil }
+        guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false, got \(v.kindName)") }
+        return b
     }
 
     mutating func string(_ key: String) throws(ReplayError) -> String? {

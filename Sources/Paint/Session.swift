@@ -28,6 +28,11 @@ public final class Session {
     private lazy var emboss = Emboss()
     /// Canvas area whose presented image is stale.
     private var damage: Rect
+    /// The view filters: invert, and the pulsing background with the frame it started at.
+    public private(set) var invert = false
+    public private(set) var pulse: Pulse?
+    private var pulseStart: Int?
+    private var shownBackground: Color?
 
     /// - Parameter seed: every random choice of the session (the mercurial brush's particles).
     public init(size: Size, background: Color = .white, seed: Int64 = 0, compute: ComputeContext, historyBytes: Int = 256 << 20) {
@@ -44,7 +49,7 @@ public final class Session {
     /// copied into the top-left corner. Call before any event.
     public func load(pixels: [UInt32], size: Size) {
         let storage = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
-        for (i, p) in pixels.prefix(size.area).enumerated() { storage.texture.base[i] = p | 0xFF00_0000 }
+        for (i, p) in pixels.prefix(size.area).enumerated() { storage.texture.base[i] = p }
         canvas.texture.copy(Rect(size: size), from: storage.texture)
         damage = damage.union(canvas.bounds)
     }
@@ -59,7 +64,7 @@ public final class Session {
     /// True when any stored pixel differs from the background (one pass over the canvas).
     public var hasPaint: Bool {
         settleEmboss()
-        let bg = canvas.background.pixel
+        let bg = canvas.barePixel
         return !canvas.storage.pixels.allSatisfy { $0 == bg }
     }
 
@@ -70,7 +75,7 @@ public final class Session {
     public func handle(_ event: InputEvent) { pending.append(event) }
 
     /// True when a frame would change what is shown: the frame clock may pause otherwise.
-    public var needsDraw: Bool { !pending.isEmpty || !damage.isEmpty || embossing != nil }
+    public var needsDraw: Bool { !pending.isEmpty || !damage.isEmpty || embossing != nil || pulse != nil }
 
     /// Whether a stroke is in progress (pointer down, or an emboss still being computed).
     public var isStroking: Bool { stroke != nil || mercurialIsLive || embossing != nil }
@@ -87,6 +92,13 @@ public final class Session {
         pending.removeAll(keepingCapacity: true)
         for event in events { play(event) }
         if mercurialIsLive, let mercurial { commit(mercurial.runFrame(into: layer.committed, clip: layer.clip, on: compute)) }
+        if let pulse {
+            // While pulsing, every frame redraws the whole window.
+            let start = pulseStart ?? frame.index
+            pulseStart = start
+            shownBackground = pulse.color(loc: Pulse.loc(frames: frame.index - start))
+            damage = canvas.bounds
+        }
         if let stroke {
             let (sink, cleared) = layer.beginTail()
             var tailSink = sink
@@ -111,11 +123,16 @@ public final class Session {
         return image
     }
 
+    /// The compose pass's view filters as they stand.
+    private var view: ComposeKernel.View {
+        ComposeKernel.View(background: shownBackground ?? canvas.background, over: canvas.background, invert: invert)
+    }
+
     /// Composes `region` of what the session shows (canvas plus live stroke) into `target`.
     public func compose(_ region: Rect, into target: Texture<UInt32>) {
         let color = stroke?.brush.color ?? (mercurialIsLive ? mercurial?.brush.color : nil) ?? embossing?.color
         let live = color.map { layer.kernelStroke(color: $0) }
-        ComposeKernel(canvas: canvas.texture, output: target, stroke: live).run(over: region, on: compute)
+        ComposeKernel(canvas: canvas.texture, output: target, stroke: live, view: view).run(over: region, on: compute)
     }
 
     // MARK: - Playing events
@@ -183,7 +200,7 @@ public final class Session {
         if !bounds.isEmpty {
             history.record(bounds, of: canvas.texture)
             ComposeKernel(canvas: canvas.texture, output: canvas.texture,
-                          stroke: layer.kernelStroke(color: current.brush.color)).run(over: bounds, on: compute)
+                          stroke: layer.kernelStroke(color: current.brush.color), view: nil).run(over: bounds, on: compute)
         }
         layer.reset()
         stroke = nil
@@ -234,6 +251,22 @@ public final class Session {
             if let d = history.redo(canvas.texture) { damage = damage.union(d) }
         case .exit:
             break
+        case .invert(let on):
+            invert = on ?? !invert
+            damage = canvas.bounds
+        case .pulse(let on, let hue, let centre, let range):
+            var p = pulse ?? Pulse()
+            if let hue { p.hue = hue }
+            if let centre { p.centre = centre }
+            if let range { p.range = range }
+            if on ?? (pulse == nil) {
+                if pulse == nil { pulseStart = nil }
+                pulse = p
+            } else {
+                pulse = nil
+                shownBackground = nil
+            }
+            damage = canvas.bounds
         case .clear:
             endStroke(at: nil)
             settleEmboss()

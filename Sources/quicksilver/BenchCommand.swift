@@ -102,7 +102,7 @@ struct Benchmarks {
         for y in stride(from: 0, to: coveredRowEvery > 0 ? size.height : 0, by: max(1, coveredRowEvery)) { committed.texture.fill(Rect(x: 0, y: y, width: size.width, height: 1), with: 200) }
         let stroke = ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: committed.texture,
                                           tail: tail.texture, bounds: canvas.texture.bounds)
-        let kernel = ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: coveredRowEvery > 0 ? stroke : nil)
+        let kernel = ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: coveredRowEvery > 0 ? stroke : nil, view: .plain)
         return { [compute] in withExtendedLifetime((canvas, out, committed, tail)) { kernel.run(over: canvas.texture.bounds, on: compute) } }
     }
 

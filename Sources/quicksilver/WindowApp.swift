@@ -23,7 +23,7 @@ final class WindowApp: FrameLoopDelegate {
     private var stats: FrameStats?
 
     init(window: X11Window, session: Session, recorder: LineWriter?, journal: Journal?, exporter: Exporter,
-         collectStats: Bool, signals: SignalFD) {
+         collectStats: Bool, signals: SignalFD, startCommands: [Command]) {
         self.window = window
         self.session = session
         self.recorder = recorder
@@ -31,6 +31,7 @@ final class WindowApp: FrameLoopDelegate {
         self.signals = signals
         self.exporter = exporter
         stats = collectStats ? FrameStats() : nil
+        for c in startCommands { pass(.command(c, time: 0)) }
         updateTitle(status: nil)
     }
 

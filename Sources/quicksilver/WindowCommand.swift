@@ -45,6 +45,18 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Bring back the last session even though it ended cleanly.")
     var restore = false
 
+    @Flag(help: "Start with the pulsing background (Image Performer): white → hue → black and back.")
+    var pulse = false
+
+    @Option(help: "Pulse hue, 0…1.")
+    var pulseHue: Double = 0
+
+    @Option(help: "Pulse purity centre, 0…1.")
+    var pulseCentre: Double = 0.5
+
+    @Option(help: "Pulse purity range, 0…1.")
+    var pulseRange: Double = 0.7
+
     @Option(help: "Memory for undo steps, in MiB; the oldest steps are dropped beyond it.")
     var undoMegabytes: Int = 256
 
@@ -55,6 +67,8 @@ struct WindowCommand: ParsableCommand {
         if Color(hex: background) == nil || background.utf8.count != 7 { throw ValidationError("--background must be #rrggbb") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if undoMegabytes < 1 { throw ValidationError("--undo-megabytes must be at least 1") }
+        for (name, v) in [("--pulse-hue", pulseHue), ("--pulse-centre", pulseCentre), ("--pulse-range", pulseRange)]
+        where !(0...1).contains(v) { throw ValidationError("\(name) must be in 0…1") }
     }
 
     func run() throws {
@@ -106,7 +120,8 @@ struct WindowCommand: ParsableCommand {
             Foundation.exit(1)
         }
         let app = WindowApp(window: window, session: session, recorder: recorder, journal: journal,
-                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals)
+                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
+                            startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
         let loop = FrameLoop(hz: 60, fds: [window.connectionFileDescriptor, signals.fileDescriptor])
         loop.run(app)
         app.finish(loop)

@@ -44,20 +44,21 @@ import Testing
         committed.texture[3, 1] = 128 // max(128, 255) = 255: coverage never adds up
         let stroke = ComposeKernel.Stroke(color: Color(r: 255, g: 0, b: 0, a: 128), committed: committed.texture,
                                           tail: tail.texture, bounds: Rect(x: 0, y: 0, width: 4, height: 2))
-        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: stroke).run(over: canvas.texture.bounds, on: ComputeContext(threads: 1))
+        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: stroke, view: .plain).run(over: canvas.texture.bounds, on: ComputeContext(threads: 1))
         let golden: [UInt32] = [
             0xFFFF_7F7F, 0xFFFF_BFBF, 0xFFFF_FFFF, 0xFFFF_7F7F,
             0xFFFF_FFFF, 0xFFFF_7F7F, 0xFFFF_DFDF, 0xFFFF_7F7F,
             0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF,
         ]
-        #expect(out.pixels == golden)
+        let same1 = out.pixels == golden
+        #expect(same1)
     }
 
     @Test func composeTouchesOnlyTheRegion() {
         let canvas = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0xFF00_0000)
         let out = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0x1234_5678)
         let region = Rect(x: 3, y: 5, width: 17, height: 9)
-        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: nil).run(over: region, on: ComputeContext(threads: 2, inlineThreshold: 0))
+        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: nil, view: .plain).run(over: region, on: ComputeContext(threads: 2, inlineThreshold: 0))
         for y in 0..<30 {
             for x in 0..<40 {
                 #expect(out.texture[x, y] == (region.contains(x: x, y: y) ? 0xFF00_0000 : 0x1234_5678))

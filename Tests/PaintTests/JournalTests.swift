@@ -40,7 +40,8 @@ import Testing
         for i in 0..<5 { stroke(session, journal, y: Double(10 + i * 20), t: Double(i)) }
         journal.flushNow()
         let crashed = try recovered(path)
-        #expect(crashed.pixels == session.snapshot().pixels)
+        let same1 = crashed.pixels == session.snapshot().pixels
+        #expect(same1)
         #expect(!crashed.endedCleanly)
         journal.close()
         #expect(try recovered(path).endedCleanly)
@@ -61,7 +62,8 @@ import Testing
         #expect(text.contains("\"snapshot\": \"journal.jsonl.snapshot-"))
         let snapshots = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }
         #expect(snapshots.count == 1, "old snapshots are removed: \(snapshots)")
-        #expect(try recovered(path).pixels == session.snapshot().pixels)
+        let same2 = try recovered(path).pixels == session.snapshot().pixels
+        #expect(same2)
         // The brush carries over the compaction.
         #expect(text.contains("\"size\": 3, \"color\": \"#3366ff\""))
     }

@@ -1,0 +1,131 @@
+import Compute
+import Foundation
+import Kernels
+import Testing
+
+@Suite struct MercurialKernelTests {
+    @Test(arguments: [
+        (Int32(0), Int32(0), Int32(0), Float(0.359105)), (1, 0, 0, 0.386813), (0, 100, 200, 0.095059),
+        (1234, 100, 200, 0.551514), (9998, 640, 360, 0.125465),
+    ])
+    func randMatchesTheReference(x: Int32, y: Int32, z: Int32, expected: Float) {
+        #expect(abs(MercurialRandom.rand(x, y, z) - expected) < 1e-6)
+    }
+
+    @Test func tenSamplesMakeThreeBatchesAndLoseNone() {
+        let samples = (0..<10).map { (x: Int32($0 * 10), y: Int32($0)) }
+        let batches = SampleBatch.batches(of: samples)
+        #expect(batches.count == 3)
+        #expect(batches.map(\.filledSlots) == [4, 4, 2])
+        #expect(batches[2].x == SIMD4(80, 90, -1, -1))
+        let back = batches.flatMap { b in (0..<b.filledSlots).map { (b.x[$0], b.y[$0]) } }
+        #expect(back.map(\.0) == samples.map(\.x) && back.map(\.1) == samples.map(\.y))
+    }
+
+    @Test func minusOneSlotsWriteNothing() {
+        let scaffold = TextureStorage<UInt8>(width: 100, height: 100, filledWith: 0)
+        let kernel = ScaffoldKernel(seed: 1)
+        let compute = ComputeContext(threads: 2, inlineThreshold: 0)
+        #expect(kernel.run(.empty, radius: 30, into: scaffold.texture, clip: scaffold.texture.bounds, on: compute).isEmpty)
+        #expect(scaffold.pixels.allSatisfy { $0 == 0 })
+        // The first −1 ends the batch: the sample after it is never sprayed.
+        let batch = SampleBatch(x: SIMD4(20, -1, 80, 80), y: SIMD4(20, -1, 80, 80))
+        _ = kernel.run(batch, radius: 10, into: scaffold.texture, clip: scaffold.texture.bounds, on: compute)
+        var nearFirst = 0, nearSkipped = 0
+        for y in 0..<100 { for x in 0..<100 where scaffold.texture[x, y] == 255 {
+            if abs(x - 20) <= 11 && abs(y - 20) <= 11 { nearFirst += 1 } else { nearSkipped += 1 }
+        } }
+        #expect(nearFirst > 30 && nearSkipped == 0)
+    }
+
+    @Test func particlesClipAtTheCanvasEdges() {
+        // A canvas inside a bigger buffer: nothing may land outside it.
+        let buffer = TextureStorage<UInt8>(width: 140, height: 140, filledWith: 0)
+        let canvas = Rect(x: 20, y: 20, width: 100, height: 100)
+        let kernel = ScaffoldKernel(seed: 3)
+        for x in stride(from: 20, to: 120, by: 7) {
+            let batch = SampleBatch(x: SIMD4(Int32(x), Int32(x), 20, 119), y: SIMD4(20, 119, Int32(x), Int32(x)))
+            _ = kernel.run(batch, radius: 40, into: buffer.texture, clip: canvas, on: ComputeContext(threads: 2, inlineThreshold: 0))
+        }
+        var inside = 0
+        for y in 0..<140 { for x in 0..<140 where buffer.texture[x, y] != 0 {
+            #expect(canvas.contains(x: x, y: y), "particle outside the canvas at \(x),\(y)")
+            inside += 1
+        } }
+        #expect(inside > 1000)
+    }
+
+    @Test func sprayIsTheSameForAnyThreadCount() {
+        func spray(_ threads: Int) -> [UInt8] {
+            let s = TextureStorage<UInt8>(width: 300, height: 200, filledWith: 0)
+            let batch = SampleBatch(x: SIMD4(50, 150, 250, 100), y: SIMD4(100, 50, 150, 100))
+            _ = ScaffoldKernel(seed: 99).run(batch, radius: 80, into: s.texture, clip: s.texture.bounds,
+                                             on: ComputeContext(threads: threads, inlineThreshold: 0))
+            return s.pixels
+        }
+        #expect(spray(1) == spray(2) && spray(1) == spray(5))
+    }
+
+    @Test func blurOfAnImpulseSumsToOneAndIsTheGaussian() {
+        let src = TextureStorage<UInt8>(width: 41, height: 41, filledWith: 0)
+        src.texture[20, 20] = 255
+        let scratch = TextureStorage<Float>(width: 41, height: 41, filledWith: 0)
+        let out = TextureStorage<Float>(width: 41, height: 41, filledWith: 0)
+        let blur = GaussianBlur(sigma: 3)
+        blur.run(src.texture, over: src.texture.bounds, scratch: scratch.texture, into: out.texture, on: ComputeContext(threads: 2, inlineThreshold: 0))
+        #expect(abs(out.pixels.reduce(0, +) - 1) < 1e-4)
+        let norm = (-9...9).map { exp(-Double($0 * $0) / 18) }.reduce(0, +)
+        for (dx, dy) in [(0, 0), (1, 0), (3, 4), (-9, 2), (5, -5)] {
+            let expected = exp(-Double(dx * dx + dy * dy) / 18) / (norm * norm)
+            #expect(abs(Double(out.texture[20 + dx, 20 + dy]) - expected) < 1e-5, "at \(dx),\(dy)")
+        }
+        #expect(out.texture[20 + 10, 20] == 0, "nothing beyond 3σ")
+    }
+
+    @Test func thresholdIsExactAtOneHalf() {
+        let src = TextureStorage<Float>(width: 3, height: 1, filledWith: 0)
+        src.texture[0, 0] = 0.5
+        src.texture[1, 0] = Float(0.5).nextUp
+        src.texture[2, 0] = Float(0.5).nextDown
+        let mask = TextureStorage<UInt8>(width: 3, height: 1, filledWith: 7)
+        Threshold.run(src.texture, over: src.texture.bounds, into: mask.texture, on: ComputeContext(threads: 1))
+        #expect(mask.pixels == [0, 255, 0])
+    }
+
+    @Test func embossShadesTheInsideAndLeavesTheOutside() {
+        let size = 120
+        let mask = TextureStorage<UInt8>(width: size, height: size, filledWith: 0)
+        for y in 0..<size { for x in 0..<size where (x - 60) * (x - 60) + (y - 60) * (y - 60) < 40 * 40 { mask.texture[x, y] = 255 } }
+        let out = TextureStorage<UInt32>(width: size, height: size, filledWith: 0x1234_5678)
+        Emboss(hemisphereSize: 64).shade(mask.texture, into: out.texture, on: ComputeContext(threads: 2, inlineThreshold: 0))
+        var shades = Set<UInt32>()
+        for y in 0..<size { for x in 0..<size {
+            if mask.texture[x, y] == 0 {
+                #expect(out.texture[x, y] == 0x1234_5678, "outside changed at \(x),\(y)")
+            } else {
+                #expect(out.texture[x, y] >> 24 == 0xFF)
+                shades.insert(out.texture[x, y])
+            }
+        } }
+        // The rim is lit differently from the flat middle: many shades, and the edges differ.
+        #expect(shades.count > 20)
+        #expect(out.texture[60, 60] != out.texture[22, 60] && out.texture[22, 60] != out.texture[98, 60])
+    }
+
+    @Test func hemisphereIsALitSphereOnBlack() {
+        let h = Hemisphere.image(size: 64)
+        #expect(h.texture[0, 0] == 0xFF00_0000 && h.texture[63, 63] == 0xFF00_0000)
+        #expect(h.texture[32, 32] != 0xFF00_0000)
+        let same1 = h.pixels == Hemisphere.image(size: 64).pixels
+        #expect(same1)
+    }
+
+    @Test func pulseColoursFollowTheFormula() {
+        #expect([0, 25, 50, 100, 150, 200, 251].map(Pulse.loc(frames:)) == [0.5, 0.75, 1, 0.5, 0, 0.5, 0.99])
+        let pulse = Pulse()  // hue 0, centre 0.5, range 0.7
+        #expect(pulse.color(loc: 0) == Color(r: 255, g: 179, b: 179))  // p 0.15: saturation 0.3, value 1
+        #expect(pulse.color(loc: 0.5) == Color(r: 255, g: 0, b: 0))    // p 0.5: the pure hue
+        #expect(pulse.color(loc: 1) == Color(r: 77, g: 0, b: 0))       // p 0.85: value 0.3
+        #expect(Pulse(hue: 1.0 / 3, centre: 0.5, range: 0).color(loc: 0.3) == Color(r: 0, g: 255, b: 0))
+    }
+}
