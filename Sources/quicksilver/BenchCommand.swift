@@ -14,6 +14,8 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run the benchmarks (use a release build: make bench).",
         discussion: """
+        Mercurial: mercurial.frame (a batch of four, blur and threshold over the whole canvas), \
+        mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame. \
         Cases: compose.full (the compose kernel over the whole canvas under a live stroke whose \
         bounds are the whole canvas, one row in three covered; compose.fullcover: every pixel \
         covered and blended), \
@@ -41,8 +43,8 @@ struct BenchCommand: ParsableCommand {
         let compute = ComputeContext(threads: threads)
         let bench = Benchmarks(size: size.size, compute: compute)
         var results: [(String, Double)] = []
-        for (name, runs, body) in bench.cases() where only.map({ name.hasPrefix($0) }) ?? true {
-            let ms = Benchmarks.median(runs: runs, body)
+        for (name, runs, make) in bench.cases() where only.map({ name.hasPrefix($0) }) ?? true {
+            let ms = Benchmarks.median(runs: runs, make())
             results.append((name, ms))
             if !json { printLine(Self.row(name, ms)) }
         }
@@ -82,13 +84,16 @@ struct Benchmarks {
         return percentile(times, 0.5) ?? 0
     }
 
-    func cases() -> [(String, Int, () -> Void)] {
-        [("compose.full", 50, composeFull(coveredRowEvery: 3)), ("compose.fullcover", 50, composeFull(coveredRowEvery: 1)),
-         ("compose.copy", 50, composeFull(coveredRowEvery: 0)),
-         ("memcpy.full", 50, memcpyFull()),
-         ("compose.stroke", 400, composeStroke()),
-         ("pen.8", 9, penStroke(size: 8)), ("pen.32", 9, penStroke(size: 32)),
-         ("restore.300k", 5, restore300k())]
+    /// Each case: name, runs, and a factory for its body (set-up happens only for cases run).
+    func cases() -> [(String, Int, () -> () -> Void)] {
+        [("compose.full", 50, { composeFull(coveredRowEvery: 3) }), ("compose.fullcover", 50, { composeFull(coveredRowEvery: 1) }),
+         ("compose.copy", 50, { composeFull(coveredRowEvery: 0) }),
+         ("memcpy.full", 50, { memcpyFull() }),
+         ("compose.stroke", 400, { composeStroke() }),
+         ("pen.8", 9, { penStroke(size: 8) }), ("pen.32", 9, { penStroke(size: 32) }),
+         ("restore.300k", 5, { restore300k() }),
+         ("mercurial.frame", 30, { mercurialFrame() }), ("mercurial.stroke", 200, { mercurialStroke() }),
+         ("blur.full", 30, { blurFull() }), ("emboss.full", 10, { embossFull() }), ("pulse.frame", 50, { pulseFrame() })]
     }
 
     /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole
@@ -165,6 +170,75 @@ struct Benchmarks {
             let last = walk[walk.count - 1]
             session.handle(.pointerUp(PointerSample(x: last.0, y: last.1, pressure: 0.5, time: 0)))
             session.draw(FrameInfo(index: 1, timestamp: 0, targetTimestamp: 0), to: presenter)
+        }
+    }
+
+    /// One batch of four samples through the scaffold kernel, then blur and threshold of the
+    /// whole canvas: the worst frame of a mercurial stroke.
+    private func mercurialFrame() -> () -> Void {
+        let scaffold = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
+        let scratch = TextureStorage<Float>(width: size.width, height: size.height, filledWith: 0)
+        let blurred = TextureStorage<Float>(width: size.width, height: size.height, filledWith: 0)
+        let mask = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
+        let kernel = ScaffoldKernel(seed: 1), blur = GaussianBlur(sigma: 3)
+        let cx = Int32(size.width / 2), cy = Int32(size.height / 2)
+        let batch = SampleBatch(x: SIMD4(cx, cx + 20, cx + 40, cx + 60), y: SIMD4(cy, cy + 5, cy + 10, cy + 15))
+        return { [compute] in
+            _ = kernel.run(batch, radius: 100, into: scaffold.texture, clip: scaffold.texture.bounds, on: compute)
+            blur.run(scaffold.texture, over: scaffold.texture.bounds, scratch: scratch.texture, into: blurred.texture, on: compute)
+            Threshold.run(blurred.texture, over: blurred.texture.bounds, into: mask.texture, on: compute)
+        }
+    }
+
+    /// A typical mercurial frame: four new samples of a stroke (default size 200, pressure
+    /// 0.5), sprayed, blurred and thresholded over the damaged region, and composed.
+    private func mercurialStroke() -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let presenter = OffscreenPresenter(size: size)
+        session.handle(.command(.brush(kind: .mercurial), time: 0))
+        session.handle(.pointerDown(PointerSample(x: 300, y: 500, pressure: 0.5, time: 0)))
+        var frame = 0, x = 300.0
+        return {
+            frame += 1
+            for _ in 0..<4 {
+                x = x > Double(size.width - 300) ? 300 : x + 4
+                session.handle(.pointerMove(PointerSample(x: x, y: 500 + 100 * sin(x / 200), pressure: 0.5, time: 0)))
+            }
+            session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+        }
+    }
+
+    /// σ 3 Gaussian blur of a full single-channel canvas.
+    private func blurFull() -> () -> Void {
+        let source = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
+        for y in stride(from: 0, to: size.height, by: 7) { for x in stride(from: 0, to: size.width, by: 5) { source.texture[x, y] = 255 } }
+        let scratch = TextureStorage<Float>(width: size.width, height: size.height, filledWith: 0)
+        let out = TextureStorage<Float>(width: size.width, height: size.height, filledWith: 0)
+        let blur = GaussianBlur(sigma: 3)
+        return { [compute] in blur.run(source.texture, over: source.texture.bounds, scratch: scratch.texture, into: out.texture, on: compute) }
+    }
+
+    /// The emboss of a mask covering most of the canvas (height field, normals, hemisphere).
+    private func embossFull() -> () -> Void {
+        let mask = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
+        let w = Double(size.width), h = Double(size.height)
+        for y in 0..<size.height {
+            for x in 0..<size.width where sin(Double(x) / w * 12) * cos(Double(y) / h * 9) > -0.3 { mask.texture[x, y] = 255 }
+        }
+        let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
+        let emboss = Emboss()
+        return { [compute] in emboss.shade(mask.texture, into: out.texture, on: compute) }
+    }
+
+    /// A frame while the background pulses: the whole window recomposed with the filter.
+    private func pulseFrame() -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let presenter = OffscreenPresenter(size: size)
+        session.handle(.command(.pulse(on: true), time: 0))
+        var frame = 0
+        return {
+            frame += 1
+            session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
         }
     }
 

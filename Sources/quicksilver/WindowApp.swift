@@ -21,6 +21,8 @@ final class WindowApp: FrameLoopDelegate {
     private var exportRequested = false
     private var title = ""
     private var stats: FrameStats?
+    /// The recorded time of events being handled: the middle of the frame that plays them.
+    private var frameTime = 0.0
 
     init(window: X11Window, session: Session, recorder: LineWriter?, journal: Journal?, exporter: Exporter,
          collectStats: Bool, signals: SignalFD, startCommands: [Command]) {
@@ -41,6 +43,8 @@ final class WindowApp: FrameLoopDelegate {
         if signals.take() != nil { stopRequested = true }
         let events = window.pendingEvents()
         if !events.isEmpty { stats?.inputArrived(at: loop.now) }
+        // Stamped with the frame that will play them: a replay then batches them identically.
+        frameTime = (Double(loop.upcomingFrameIndex) + 0.5) / Double(loop.hz)
         for event in events { handle(event, now: loop.now) }
         journal?.tick(now: loop.now)
         return session.needsDraw || exportRequested
@@ -114,7 +118,7 @@ final class WindowApp: FrameLoopDelegate {
 
     /// Records, journals and queues an event for the next frame.
     private func pass(_ event: InputEvent) {
-        let timed = Replay.TimedEvent(t: event.time, event: event)
+        let timed = Replay.TimedEvent(t: frameTime, event: event)
         if let recorder, let line = Replay.line(for: timed) { recorder.append(line) }
         journal?.record(timed)
         session.handle(event)
@@ -140,18 +144,6 @@ final class WindowApp: FrameLoopDelegate {
         if t != title {
             title = t
             window.setTitle(t)
-        }
-    }
-}
-
-extension InputEvent {
-    /// The event's time on the session clock (0 for events that carry none).
-    var time: Double {
-        switch self {
-        case .pointerDown(let s), .pointerMove(let s), .pointerUp(let s): s.time
-        case .key(let k): k.time
-        case .command(_, let t), .modifiers(_, let t), .resize(_, let t): t
-        case .expose, .close: 0
         }
     }
 }

@@ -58,6 +58,26 @@ struct WindowTests {
         #expect(shot.pixels.contains(0xFFE5_3935)) // palette 3 (red) was used
     }
 
+    @Test func aMercurialStrokeRendersHeadlesslyAsTheWindowExportedIt() throws {
+        let x = try XServer()
+        let dir = try temporaryFolder()
+        let w = try PaintWindow(on: x, extraArgs: ["--record", dir + "/session.jsonl", "--background", "#20242c"])
+        try w.key("m")
+        try w.drag(PaintWindow.line(from: (60, 150), to: (340, 120), steps: 40))
+        let (_, embossed) = try w.screenshot()
+        try w.key("i")
+        let (_, inverted) = try w.screenshot()
+        #expect(try w.quit().status == 0)
+        let flipped = embossed.pixels.map { $0 ^ 0x00FF_FFFF } == inverted.pixels
+        #expect(flipped, "invert flips every shown colour")
+        #expect(embossed[200, 135] != 0xFF20_242C, "the stroke is there")
+        let r = try runProgram(binary, ["render", dir + "/session.jsonl", "-o", dir + "/rendered.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rendered = try PNGImage.read(from: dir + "/rendered.png")
+        let same = rendered == inverted
+        #expect(same, "the recording renders to the window's last export")
+    }
+
     @Test func undoAndRedoKeys() throws {
         let x = try XServer()
         let w = try PaintWindow(on: x)
