@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Soak test (`make soak`): the real window on a private Xvfb, driven through XTest at 1 kHz
-for SOAK_MINUTES (default 30). Checks: resident memory flat after warm-up (within +5 MB),
+for SOAK_MINUTES (default 30). Checks: resident memory flat after warm-up (the first quarter; within +5 MB),
 fewer than 1 % of frame deadlines missed, and the journal, restored, equal to the final export.
 
 Usage: soak.py QUICKSILVER_BINARY [MINUTES]"""
@@ -47,7 +47,7 @@ def tap(*names):
 def launch(extra):
     out = open(os.path.join(work, "out-%d.txt" % time.time_ns()), "w+")
     p = subprocess.Popen([binary, "window", "--size", "800x600", "--export-dir", work, "--journal", os.path.join(work, "journal.jsonl"),
-                          "--journal-compact-bytes", "4000000", "--undo-megabytes", "16", "--stats"] + extra,
+                          "--journal-compact-bytes", "4000000", "--undo-megabytes", "2", "--stats"] + extra,
                          stdout=out, stderr=subprocess.STDOUT)
     for _ in range(200):
         if subprocess.run(["xdotool", "search", "--name", "^Quicksilver"], capture_output=True).stdout.strip():
@@ -125,7 +125,8 @@ tap("Control_L", "q")
 q.wait(timeout=30)
 xvfb.send_signal(signal.SIGTERM)
 
-warm = [kb for t, kb in rss if t >= min(30, minutes * 60 * 0.25)]
+# Warm-up: the first quarter of the run (the undo history, capped at 2 MiB here, fills first).
+warm = [kb for t, kb in rss if t >= minutes * 60 * 0.25]
 growth_mb = (max(warm) - warm[0]) / 1024 if warm else 0
 same = open(final, "rb").read() == open(restored, "rb").read()
 elapsed = time.perf_counter() - start
