@@ -71,6 +71,16 @@ public final class ComputeContext: Sendable {
                              threadsPerThreadgroup: tg, grid: region, kernel)
     }
 
+    /// Dispatches over `region` in threadgroups one region-row wide and `rows` tall: for kernels
+    /// that stream along rows (blur, threshold), where 16-pixel-wide groups would spend more on
+    /// per-row set-up than on pixels.
+    public func dispatchRows(over region: Rect, rows: Int = 8, _ kernel: @Sendable (Threadgroup) -> Void) {
+        guard !region.isEmpty else { return }
+        let tg = Size(width: region.width, height: rows)
+        dispatchThreadgroups(Self.threadgroups(covering: region.size, threadsPerThreadgroup: tg), threadsPerThreadgroup: tg,
+                             grid: region, kernel)
+    }
+
     /// The number of threadgroups needed to cover `grid`, rounding up so nothing is trimmed.
     public static func threadgroups(covering grid: Size, threadsPerThreadgroup tg: Size) -> Size {
         Size(width: (grid.width + tg.width - 1) / tg.width, height: (grid.height + tg.height - 1) / tg.height)

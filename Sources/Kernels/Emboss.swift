@@ -22,24 +22,31 @@ public struct Emboss: Sendable {
         let scratch = TextureStorage<Float>(width: mask.width, height: mask.height, filledWith: 0)
         let blurred = TextureStorage<Float>(width: mask.width, height: mask.height, filledWith: 0)
         blur.run(mask, over: mask.bounds, scratch: scratch.texture, into: blurred.texture, on: compute)
-        let b = blurred.texture, hemi = hemisphere.texture
+        let h = blurred.texture, hemi = hemisphere.texture
         let last = Float(hemi.width - 1)
         withExtendedLifetime((scratch, blurred, hemisphere)) {
-            compute.dispatch(over: mask.bounds) { group in
-                let g = group.threadPositions
-                // Height: 0 at the edge (where the blur crosses 0.5), 1 from ~10 px inside; 0 outside.
-                func height(_ x: Int, _ y: Int) -> Float {
-                    guard x >= 0, y >= 0, x < mask.width, y < mask.height, mask[x, y] != 0 else { return 0 }
-                    return min(max(2 * b[x, y] - 1, 0), 1)
+            // Height: 0 at the edge (where the blur crosses 0.5), 1 from ~10 px inside; 0 outside.
+            compute.dispatchRows(over: mask.bounds) { group in
+                for y in group.threadPositions.ys {
+                    let m = mask.row(y), row = h.row(y)
+                    for x in group.threadPositions.xs {
+                        row[x] = m[x] == 0 ? 0 : min(max(2 * row[x] - 1, 0), 1)
+                    }
                 }
+            }
+            // Normal from the height gradient (scaled), looked up in the hemisphere.
+            compute.dispatchRows(over: mask.bounds) { group in
+                let g = group.threadPositions
                 for y in g.ys {
-                    for x in g.xs where mask[x, y] != 0 {
-                        let gx = (height(x + 1, y) - height(x - 1, y)) / 2 * Self.scale
-                        let gy = (height(x, y + 1) - height(x, y - 1)) / 2 * Self.scale
+                    let m = mask.row(y), row = h.row(y)
+                    let above = h.row(max(y - 1, 0)), below = h.row(min(y + 1, mask.height - 1))
+                    let out = output.row(y)
+                    for x in g.xs where m[x] != 0 {
+                        let gx = (row[min(x + 1, mask.width - 1)] - row[max(x - 1, 0)]) / 2 * Self.scale
+                        let gy = (below[x] - above[x]) / 2 * Self.scale
                         let length = (gx * gx + gy * gy + 1).squareRoot()
-                        let nx = -gx / length, ny = -gy / length
-                        let u = Int(((nx + 1) / 2 * last).rounded()), v = Int(((ny + 1) / 2 * last).rounded())
-                        output[x, y] = hemi[u, v]
+                        let u = Int(((1 - gx / length) / 2 * last).rounded()), v = Int(((1 - gy / length) / 2 * last).rounded())
+                        out[x] = hemi[u, v]
                     }
                 }
             }

@@ -32,7 +32,7 @@ public struct GaussianBlur: Sendable {
         let rows = Rect(minX: out.minX, minY: out.minY - radius, maxX: out.maxX, maxY: out.maxY + radius).intersection(bounds)
         let weights = self.weights, radius = self.radius
         // Horizontal: scratch[x, y] = Σ w[k]·source[x + k, y] / 255.
-        compute.dispatch(over: rows) { group in
+        compute.dispatchRows(over: rows) { group in
             let g = group.threadPositions
             for y in g.ys {
                 let src = source.row(y), dst = scratch.row(y)
@@ -47,7 +47,7 @@ public struct GaussianBlur: Sendable {
             }
         }
         // Vertical: output[x, y] = Σ w[k]·scratch[x, y + k].
-        compute.dispatch(over: out) { group in
+        compute.dispatchRows(over: out) { group in
             let g = group.threadPositions
             for y in g.ys {
                 let dst = output.row(y)
@@ -68,7 +68,7 @@ public struct GaussianBlur: Sendable {
 /// coverage image is its own luma).
 public enum Threshold {
     public static func run(_ source: Texture<Float>, over region: Rect, into mask: Texture<UInt8>, on compute: ComputeContext) {
-        compute.dispatch(over: region.intersection(source.bounds).intersection(mask.bounds)) { group in
+        compute.dispatchRows(over: region.intersection(source.bounds).intersection(mask.bounds)) { group in
             let g = group.threadPositions
             for y in g.ys {
                 let src = source.row(y), dst = mask.row(y)
