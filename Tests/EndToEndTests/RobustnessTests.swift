@@ -154,6 +154,20 @@ struct RobustnessTests {
         #expect(try w.quit().status == 0)
     }
 
+    @Test func aKeyHeldDownAutorepeatsSafely() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        try x.xdotool("mousemove", "--window", w.id, "1", "1")
+        try x.xdotool("keydown", "bracketright")
+        usleep(3_000_000)
+        try x.xdotool("keyup", "bracketright")
+        usleep(200_000)
+        #expect(try x.xdotool("getwindowname", w.id).contains("pen 512 "), "doubling stops at the largest size")
+        try w.drag(PaintWindow.line(from: (0, 150), to: (400, 150)))
+        #expect(try w.screenshot().image.ink(200, 20) > 200, "a 512 px pen covers the window")
+        #expect(try w.quit().status == 0)
+    }
+
     @Test func aJournalCutOffMidLineIsRecoveredUpToThatLine() throws {
         let x = try XServer()
         let state = try temporaryFolder()
