@@ -77,8 +77,9 @@ public final class Session {
     /// True when a frame would change what is shown: the frame clock may pause otherwise.
     public var needsDraw: Bool { !pending.isEmpty || !damage.isEmpty || embossing != nil || pulse != nil }
 
-    /// Whether a stroke is in progress (pointer down, or an emboss still being computed).
-    public var isStroking: Bool { stroke != nil || mercurialIsLive || embossing != nil }
+    /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
+    /// is still computing is not: anything that reads the canvas waits for it.
+    public var isStroking: Bool { stroke != nil || mercurialIsLive }
 
     /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
     public var mercurialCounts: (samples: Int, batches: Int) { (mercurial?.samplesRun ?? 0, mercurial?.batchesRun ?? 0) }

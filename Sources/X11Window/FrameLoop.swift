@@ -43,17 +43,7 @@ public final class FrameLoop {
     private let startNS: Int64
     /// The index of the deadline the armed timer fires at next.
     private var nextIndex = 0
-    /// A deadline that has passed and whose frame is drawn after the next input drain.
-    private var due: FrameInfo?
 
-    /// The index of the frame that will play input read now: the one already due, else the
-    /// next deadline (a paused clock restarts at the next grid point). Recordings stamp events
-    /// with it, so a replay batches samples into exactly the frames the window did.
-    public var upcomingFrameIndex: Int {
-        if let due { return due.index }
-        if isPaused { return Int((OSCalls.monotonicNanoseconds() - startNS) * Int64(hz) / 1_000_000_000) + 1 }
-        return nextIndex
-    }
 
     /// - Parameters:
     ///   - hz: frames per second (60).
@@ -99,6 +89,7 @@ public final class FrameLoop {
     /// draw only the latest). The clock starts running.
     public func run(_ delegate: some FrameLoopDelegate) {
         resume()
+        var due: FrameInfo?
         var watched = fds
         while true {
             if delegate.frameLoopDidWake(self) { resume() }

@@ -21,8 +21,8 @@ final class WindowApp: FrameLoopDelegate {
     private var exportRequested = false
     private var title = ""
     private var stats: FrameStats?
-    /// The recorded time of events being handled: the middle of the frame that plays them.
-    private var frameTime = 0.0
+    /// Events queued for the next frame, recorded and journaled when that frame plays them.
+    private var unrecorded: [InputEvent] = []
 
     init(window: X11Window, session: Session, recorder: LineWriter?, journal: Journal?, exporter: Exporter,
          collectStats: Bool, signals: SignalFD, startCommands: [Command]) {
@@ -43,16 +43,16 @@ final class WindowApp: FrameLoopDelegate {
         if signals.take() != nil { stopRequested = true }
         let events = window.pendingEvents()
         if !events.isEmpty { stats?.inputArrived(at: loop.now) }
-        // Stamped with the frame that will play them: a replay then batches them identically.
-        frameTime = (Double(loop.upcomingFrameIndex) + 0.5) / Double(loop.hz)
-        for event in events { handle(event, now: loop.now) }
+        for event in events { handle(event) }
         journal?.tick(now: loop.now)
         return session.needsDraw || exportRequested
     }
 
     func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
         let start = loop.now
+        let ended = record(playedIn: frame)
         let presented = session.draw(frame, to: window)
+        if ended { strokeEnded(now: loop.now) }
         if var s = stats, !presented.isEmpty {
             window.waitForPresentCompletion()
             s.presented(started: start, completed: loop.now)
@@ -70,7 +70,10 @@ final class WindowApp: FrameLoopDelegate {
     /// Ends the session: the journal is marked clean, the recording flushed, statistics printed.
     func finish(_ loop: FrameLoop) {
         // Play what is still queued (a stroke ended by the signal, say) so it is journaled as drawn.
-        session.draw(FrameInfo(index: 0, timestamp: loop.now, targetTimestamp: loop.now), to: window)
+        let last = FrameInfo(index: lastFrame + 1, timestamp: loop.now, targetTimestamp: loop.now)
+        let ended = record(playedIn: last)
+        session.draw(last, to: window)
+        if ended { strokeEnded(now: loop.now) }
         journal?.close()
         if let e = journal?.writeError { printError("quicksilver: the journal could not be written: \(e)") }
         if let recorder {
@@ -79,21 +82,18 @@ final class WindowApp: FrameLoopDelegate {
         if let stats { printLine(stats.report(framesDrawn: loop.framesDrawn, missed: loop.missedDeadlines)) }
     }
 
-    private func handle(_ event: InputEvent, now: Double) {
+    private func handle(_ event: InputEvent) {
         switch event {
         case .pointerDown(let s): pass(.pointerDown(withPressure(s)))
         case .pointerMove(let s): pass(.pointerMove(withPressure(s)))
         case .pointerUp(let s):
             pass(.pointerUp(withPressure(s)))
-            try? recorder?.flush()
-            journal?.strokeEnded(now: now, session: session)
         case .modifiers(let mods, let t):
             pressure.setModifiers(shift: mods.contains(.shift), control: mods.contains(.control), at: t)
         case .key(let key):
             switch KeyMap.action(for: key, brush: session.brush) {
             case .command(let c)?:
                 pass(.command(c, time: key.time))
-                journal?.strokeEnded(now: now, session: session)
             case .screenshot?: exportRequested = true
             case .quit?: stopRequested = true
             case nil: break
@@ -116,12 +116,40 @@ final class WindowApp: FrameLoopDelegate {
         return s
     }
 
-    /// Records, journals and queues an event for the next frame.
+    /// Queues an event for the next frame (`record(playedIn:)` writes it down then).
     private func pass(_ event: InputEvent) {
-        let timed = Replay.TimedEvent(t: frameTime, event: event)
-        if let recorder, let line = Replay.line(for: timed) { recorder.append(line) }
-        journal?.record(timed)
+        unrecorded.append(event)
         session.handle(event)
+    }
+
+    /// The index of the last frame drawn (the final one after the loop ends comes after it).
+    private var lastFrame = 0
+
+    /// Records and journals the events `frame` is about to play, each stamped with the middle of
+    /// that frame: a replay then batches them into exactly the same frames (which the mercurial
+    /// brush's spray depends on). Returns true when a stroke or a command ended among them.
+    private func record(playedIn frame: FrameInfo) -> Bool {
+        lastFrame = frame.index
+        guard !unrecorded.isEmpty else { return false }
+        let t = (Double(frame.index) + 0.5) / 60
+        var ended = false
+        for event in unrecorded {
+            let timed = Replay.TimedEvent(t: t, event: event)
+            if let recorder, let line = Replay.line(for: timed) { recorder.append(line) }
+            journal?.record(timed)
+            switch event {
+            case .pointerUp, .command: ended = true
+            default: break
+            }
+        }
+        unrecorded.removeAll(keepingCapacity: true)
+        return ended
+    }
+
+    /// A stroke or command has been played: sync the journal (and maybe compact it).
+    private func strokeEnded(now: Double) {
+        try? recorder?.flush()
+        journal?.strokeEnded(now: now, session: session)
     }
 
     private func export() {
