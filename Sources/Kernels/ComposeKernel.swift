@@ -167,12 +167,19 @@ public struct ComposeKernel: Sendable {
         let low = SIMD8<UInt32>(repeating: 0x00ff_00ff)
         var x = xs.lowerBound
         while x &+ 8 <= xs.upperBound {
-            let c1 = UnsafeRawPointer(committed + x).loadUnaligned(as: SIMD8<UInt8>.self)
-            let c2 = UnsafeRawPointer(tail + x).loadUnaligned(as: SIMD8<UInt8>.self)
+            let m1 = UnsafeRawPointer(committed + x).loadUnaligned(as: UInt64.self)
+            let m2 = UnsafeRawPointer(tail + x).loadUnaligned(as: UInt64.self)
+            let s = UnsafeRawPointer(src + x).loadUnaligned(as: SIMD8<UInt32>.self)
+            // Most of a stroke's bounding box is uncovered: those pixels stay as they are.
+            if m1 | m2 == 0 {
+                if src != dst { UnsafeMutableRawPointer(dst + x).storeBytes(of: s, as: SIMD8<UInt32>.self) }
+                x &+= 8
+                continue
+            }
+            let c1 = unsafeBitCast(m1, to: SIMD8<UInt8>.self), c2 = unsafeBitCast(m2, to: SIMD8<UInt8>.self)
             // Coverage doubled into both 16-bit lanes of its pixel: c·257 splits into bytes c, c.
             let doubled = SIMD8<UInt16>(truncatingIfNeeded: pointwiseMax(c1, c2)) &* 257
             let coverage = SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(doubled, to: SIMD16<UInt8>.self))
-            let s = UnsafeRawPointer(src + x).loadUnaligned(as: SIMD8<UInt32>.self)
             let br = unsafeBitCast(s & low, to: SIMD16<UInt16>.self)
             let ga = unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self)
             let alpha = mul255(a16, coverage), inv = full &- alpha

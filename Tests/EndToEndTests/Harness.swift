@@ -22,26 +22,46 @@ func runProgram(_ path: String, _ args: [String], environment: [String: String] 
 }
 
 /// A child process whose output is collected into files (no pipe can fill up and block it).
+///
+/// Spawned with posix_spawn rather than Foundation's `Process`: on Linux, `Process.run()` in
+/// Swift 6.3 over-reads a buffer while scanning /proc/self/fd and crashes now and then in a test
+/// run that spawns hundreds of processes (swift-corelibs-foundation PR #5472).
 final class Launched {
-    let process = Process()
-    private let out: URL, err: URL
+    let pid: pid_t
+    private let out: String, err: String
+    private var status: Int32?
 
     init(_ path: String, _ args: [String], environment: [String: String] = [:]) throws {
-        let dir = FileManager.default.temporaryDirectory
-        out = dir.appendingPathComponent("qs-out-\(UUID().uuidString)")
-        err = dir.appendingPathComponent("qs-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = args
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
+        let dir = NSTemporaryDirectory()
+        out = dir + "qs-out-\(UUID().uuidString)"
+        err = dir + "qs-err-\(UUID().uuidString)"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+        func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
+        let argv = cStrings([path] + args), envp = cStrings(env)
+        defer { (argv + envp).forEach { free($0) } }
+        var child = pid_t()
+        let rc = posix_spawn(&child, path, &actions, nil, argv, envp)
+        guard rc == 0 else { throw HarnessError("cannot start \(path): \(String(cString: strerror(rc)))") }
+        pid = child
     }
 
-    var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+    var stdout: String { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: err, encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool {
+        if status != nil { return false }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+        // Exit status, or the signal number for a killed process (as Foundation reports it).
+        status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
+        return false
+    }
 
     /// Waits until stderr holds `text` (or `timeout` seconds pass).
     func waitForStderr(_ text: String, timeout: Double = 10) {
@@ -52,15 +72,21 @@ final class Launched {
     /// Waits for exit, killing the process if it takes longer than `timeout` seconds.
     func wait(timeout: Double = 60) -> Finished {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
-        return Finished(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        while isRunning && Date() < deadline { usleep(10_000) }
+        if isRunning {
+            kill(pid, SIGTERM)
+            while isRunning { usleep(10_000) }
+        }
+        return Finished(status: status ?? -1, stdout: stdout, stderr: stderr)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        try? FileManager.default.removeItem(at: out)
-        try? FileManager.default.removeItem(at: err)
+        if isRunning {
+            kill(pid, SIGKILL)
+            while isRunning { usleep(1_000) }
+        }
+        unlink(out)
+        unlink(err)
     }
 }
 
@@ -124,7 +150,7 @@ final class XServer {
 
     /// Kills the server outright, as a crash would.
     func kill() {
-        Foundation.kill(server.process.processIdentifier, SIGKILL)
+        Foundation.kill(server.pid, SIGKILL)
         _ = server.wait(timeout: 10)
         // A killed server leaves its lock and socket; the next server must not trip on them.
         let n = display.dropFirst()
@@ -132,7 +158,7 @@ final class XServer {
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(n)")
     }
 
-    deinit { Foundation.kill(server.process.processIdentifier, SIGTERM) }
+    deinit { Foundation.kill(server.pid, SIGTERM) }
 }
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -159,7 +185,7 @@ final class PaintWindow {
                                environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 })
         var found = ""
         let deadline = Date().addingTimeInterval(20)
-        while found.isEmpty && Date() < deadline && process.process.isRunning {
+        while found.isEmpty && Date() < deadline && process.isRunning {
             found = (try? x.xdotool("search", "--name", "^Quicksilver"))?.split(separator: "\n").first.map(String.init) ?? ""
             if found.isEmpty { usleep(50_000) }
         }

@@ -21,7 +21,7 @@ struct RobustnessTests {
         let first = try PaintWindow(on: x, stateDir: state)
         try drawSomething(first)
         let (_, before) = try first.screenshot()
-        kill(first.process.process.processIdentifier, SIGKILL)
+        kill(first.process.pid, SIGKILL)
         _ = first.process.wait()
 
         let second = try PaintWindow(on: x, stateDir: state)
@@ -55,7 +55,7 @@ struct RobustnessTests {
         let w = try PaintWindow(on: x, stateDir: state)
         try w.drag(PaintWindow.line(from: (50, 150), to: (350, 150)))
         let drawn = try w.screenshot().image
-        kill(w.process.process.processIdentifier, signal)
+        kill(w.process.pid, signal)
         let done = w.process.wait(timeout: 20)
         #expect(done.status == 0, "\(done.stderr)")
         let journal = try String(contentsOfFile: state + "/quicksilver/journal.jsonl", encoding: .utf8)
@@ -90,7 +90,7 @@ struct RobustnessTests {
         var killed: Set<Int32> = []
         for _ in 0..<50 {
             let w = try PaintWindow(on: x, extraArgs: ["--no-journal"])
-            let pid = w.process.process.processIdentifier
+            let pid = w.process.pid
             killed.insert(pid)
             kill(pid, SIGKILL)
             _ = w.process.wait()
