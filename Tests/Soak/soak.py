@@ -106,6 +106,7 @@ while time.perf_counter() < end:
         samples += 1
     x11.XFlush(dpy)
     time.sleep(0.0008)
+driven = time.perf_counter() - start
 if down: xtst.XTestFakeButtonEvent(dpy, 1, 0, 0)
 if shift: key("Shift_L", False)
 x11.XFlush(dpy)
@@ -129,7 +130,7 @@ xvfb.send_signal(signal.SIGTERM)
 warm = [kb for t, kb in rss if t >= minutes * 60 * 0.25]
 growth_mb = (max(warm) - warm[0]) / 1024 if warm else 0
 same = open(final, "rb").read() == open(restored, "rb").read()
-elapsed = time.perf_counter() - start
+elapsed = driven
 print("soak: %.1f min, %d samples (%.0f Hz), %d frames, %d deadlines missed (%.2f %%)" % (
     minutes, samples, samples / elapsed, frames, missed, 100.0 * missed / max(frames, 1)))
 print("soak: resident memory after warm-up %d → %d kB (max growth %.1f MB); restored journal %s the final export" % (
