@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "ComputeTests", dependencies: ["Compute"]),
         .testTarget(name: "StrokesTests", dependencies: ["Strokes", "Compute"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Compute"]),
-        .testTarget(name: "PaintTests", dependencies: ["Paint", "PNGFile", "Journal", "Fuzzing"]),
+        .testTarget(name: "PaintTests", dependencies: ["Paint", "PNGFile", "Journal", "Fuzzing", "Strokes"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile"], exclude: ["Support"]),
         // Tests/Soak (make soak) and Tests/Fixtures (corpus, goldens) hold no Swift target.
     ],

@@ -151,7 +151,7 @@ public final class Journal: @unchecked Sendable {
             let temp = path + ".new"
             let writer = try LineWriter(creating: temp)
             writer.append(Replay.line(for: header))
-            writer.append(Replay.line(for: session.brush, t: 0))
+            for line in Replay.lines(for: session.brush, t: 0) { writer.append(line) }
             if session.visibleSize != header.size {
                 writer.append(Replay.line(for: Replay.TimedEvent(t: 0, event: .resize(session.visibleSize, time: 0)))!)
             }

@@ -30,6 +30,9 @@ public struct Brush: Sendable, Equatable {
     /// Default: pen, size 8, black.
     public init(tip: BrushTip = BrushTip(), color: Color = .black) { self.tip = tip; self.color = color }
 
+    /// The size a kind paints at when chosen: its remembered size, else its default.
+    public func size(for kind: BrushKind) -> Int { kind == tip.kind ? tip.size : sizes[kind] ?? kind.defaultSize }
+
     /// Applies a command's brush changes.
     mutating func apply(kind: BrushKind?, size: Int?, color: Color?) {
         if let kind, kind != tip.kind {

@@ -58,9 +58,12 @@ extension Replay {
     /// The last line of a session that closed cleanly.
     public static func exitLine(t: Double) -> String { "{\"t\": \(number(t)), \"type\": \"exit\"}" }
 
-    /// A brush line that sets all of `brush` (a compacted journal starts with one).
-    public static func line(for brush: Brush, t: Double) -> String {
-        line(for: TimedEvent(t: t, event: .command(.brush(kind: brush.tip.kind, size: brush.tip.size, color: brush.color), time: t)))!
+    /// Brush lines that set all of `brush`, the size each kind remembers included (a compacted
+    /// journal starts with them): the other kinds first, then the current one with its colour.
+    public static func lines(for brush: Brush, t: Double) -> [String] {
+        let others = BrushKind.allCases.filter { $0 != brush.tip.kind }.map { Command.brush(kind: $0, size: brush.size(for: $0)) }
+        let current = Command.brush(kind: brush.tip.kind, size: brush.tip.size, color: brush.color)
+        return (others + [current]).compactMap { line(for: TimedEvent(t: t, event: .command($0, time: t))) }
     }
 
     /// One event line (no newline), or nil for events the format does not record.

@@ -4,6 +4,7 @@ import Journal
 import Kernels
 import Paint
 import PNGFile
+import Strokes
 import Testing
 
 @Suite struct JournalTests {
@@ -66,6 +67,23 @@ import Testing
         #expect(same2)
         // The brush carries over the compaction.
         #expect(text.contains("\"size\": 3, \"color\": \"#3366ff\""))
+    }
+
+    @Test func compactionKeepsTheSizeEachBrushKindRemembers() throws {
+        let path = try folder() + "/journal.jsonl"
+        let session = Session(size: Size(width: 100, height: 80), compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: path, session: session, header: Replay.Header(size: Size(width: 100, height: 80)),
+                                  compactAfterBytes: 100)
+        for c in [Command.brush(size: 30), .brush(kind: .pixel, size: 5), .brush(kind: .mercurial, size: 300), .brush(kind: .pen)] {
+            journal.record(Replay.TimedEvent(t: 0, event: .command(c, time: 0)))
+            session.handle(.command(c, time: 0))
+        }
+        stroke(session, journal, y: 40, t: 1)  // ends a stroke: past 100 bytes, so the journal compacts
+        journal.flushNow()
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"snapshot\""))
+        let restored = try Playback.load(path, forgivingCutOffLastLine: true, compute: ComputeContext(threads: 1)).session
+        for kind in BrushKind.allCases { #expect(restored.brush.size(for: kind) == session.brush.size(for: kind), "\(kind)") }
+        #expect(restored.brush.tip == session.brush.tip && restored.brush.size(for: .pixel) == 5)
     }
 
     @Test func aCutOffLastLineIsForgivenOnlyAtTheEnd() throws {

@@ -119,6 +119,10 @@ report = open(out.name).read()
 frames = int(re.search(r"frames drawn: (\d+)", report).group(1))
 missed = int(re.search(r"deadlines missed: (\d+)", report).group(1))
 
+# Keep the journal as the session left it (the restart replaces it), for a look if they differ.
+import shutil
+for name in os.listdir(work):
+    if name.startswith("journal.jsonl"): shutil.copy(os.path.join(work, name), os.path.join(work, "kept-" + name))
 q, out2 = launch(["--restore"])
 restored = screenshot(q, out2)
 xtst.XTestFakeMotionEvent(dpy, 0, 5, 5, 0)
@@ -136,5 +140,5 @@ print("soak: %.1f min, %d samples (%.0f Hz), %d frames, %d deadlines missed (%.2
 print("soak: resident memory after warm-up %d → %d kB (max growth %.1f MB); restored journal %s the final export" % (
     warm[0] if warm else 0, warm[-1] if warm else 0, growth_mb, "equals" if same else "DIFFERS FROM"))
 ok = growth_mb <= 5 and missed < 0.01 * frames and same and samples / elapsed > 990
-print("soak: " + ("passed" if ok else "FAILED"))
+print("soak: " + ("passed" if ok else "FAILED (files in %s)" % work))
 sys.exit(0 if ok else 1)
