@@ -51,7 +51,7 @@ public final class Journal: @unchecked Sendable {
 
     /// Snapshots left by earlier journals at this path (their journal has been replaced).
     private func removeStaleSnapshots() {
-        let dir = folder(of: path), prefix = baseName(of: path) + ".snapshot-"
+        let dir = FilePath.folder(of: path), prefix = FilePath.baseName(of: path) + ".snapshot-"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         where name.hasPrefix(prefix) && name.hasSuffix(".png") && name != snapshotName {
             AtomicFile.remove(dir + "/" + name)
@@ -123,7 +123,7 @@ public final class Journal: @unchecked Sendable {
         queue.async { [self] in
             switch Self.startFile(path: path, session: copy, header: header, generation: gen, withSnapshot: true) {
             case .success(let (writer, name)):
-                if let old = snapshotName, old != name { AtomicFile.remove(folder(of: path) + "/" + old) }
+                if let old = snapshotName, old != name { AtomicFile.remove(FilePath.folder(of: path) + "/" + old) }
                 file = writer
                 snapshotName = name
             case .failure(let e):
@@ -142,8 +142,8 @@ public final class Journal: @unchecked Sendable {
             if withSnapshot {
                 let (size, pixels) = session.canvasPixels()
                 // A fresh name each time: the journal being replaced may still refer to the old one.
-                let name = baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation).png"
-                try PNGImage(width: size.width, height: size.height, pixels: pixels).write(to: folder(of: path) + "/" + name)
+                let name = FilePath.baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation).png"
+                try PNGImage(width: size.width, height: size.height, pixels: pixels).write(to: FilePath.folder(of: path) + "/" + name)
                 header.size = size
                 snapshotName = name
             }
@@ -185,14 +185,4 @@ private struct SessionCopy: JournalSource, @unchecked Sendable {
         visibleSize = s.canvas.visibleSize
     }
     func canvasPixels() -> (size: Size, pixels: [UInt32]) { (size, pixels) }
-}
-
-func folder(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
-}
-
-func baseName(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
 }

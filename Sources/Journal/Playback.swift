@@ -64,7 +64,7 @@ public enum Playback {
         let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
                               historyBytes: historyBytes)
         if let name = header.snapshot {
-            let file = folder(of: path) + "/" + name
+            let file = FilePath.folder(of: path) + "/" + name
             do {
                 let image = try PNGImage.read(from: file)
                 session.load(pixels: image.pixels, size: Size(width: image.width, height: image.height))

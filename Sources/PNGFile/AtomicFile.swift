@@ -6,6 +6,20 @@ public struct FileError: Error, CustomStringConvertible, Sendable {
     public var description: String { "\(path): \(message)" }
 }
 
+/// The folder and file-name parts of a path.
+public enum FilePath {
+    /// "." for a bare name, "/" for a file at the root.
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    public static func baseName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}
+
 /// Writes whole files so that readers see the old content or the new, never a mix: the bytes go
 /// to a temporary file in the same folder, are synced, and the temporary is renamed into place.
 public enum AtomicFile {
@@ -23,8 +37,8 @@ public enum AtomicFile {
     }
 
     private static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws(FileError) -> Bool {
-        let folder = FileCalls.folder(of: path)
-        let name = FileCalls.baseName(of: path)
+        let folder = FilePath.folder(of: path)
+        let name = FilePath.baseName(of: path)
         let (fd, temp): (Int32, String)
         do { (fd, temp) = try FileCalls.makeTemporary(in: folder, prefix: ".\(name).") } catch {
             throw FileError(path: path, message: error.message)

@@ -10,15 +10,6 @@ enum FileCalls {
 
     static func errorText(_ what: String) -> Failure { Failure(message: "\(what): \(String(cString: strerror(errno)))") }
 
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func baseName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
 
     /// mkstemp in `folder`; mode 0600 until renamed, then widened to the usual 0644 less umask.
     static func makeTemporary(in folder: String, prefix: String) throws(Failure) -> (Int32, String) {

@@ -21,9 +21,6 @@ final class History {
 
     init(byteLimit: Int = 256 << 20) { self.byteLimit = byteLimit }
 
-    var canUndo: Bool { !undoSteps.isEmpty }
-    var canRedo: Bool { !redoSteps.isEmpty }
-    var undoCount: Int { undoSteps.count }
 
     func removeAll() {
         undoSteps.removeAll()

@@ -312,14 +312,6 @@ public final class X11Window: Presenter {
         return out
     }
 
-    /// True when events were already read from the connection into memory (by Xlib, or while
-    /// `frameTarget()` waited), where poll() on `connectionFileDescriptor` cannot see them.
-    /// `FrameLoop` needs no such check: it drains before every wait.
-    public var hasBufferedEvents: Bool {
-        guard let d = display else { return false }
-        return !queuedEvents.isEmpty || XEventsQueued(d, QueuedAlready) > 0
-    }
-
     /// The one switch from X events to `InputEvent`s.
     private func translate(_ ev: XEvent, into out: inout [InputEvent]) {
         switch ev.type {

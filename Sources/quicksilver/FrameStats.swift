@@ -50,11 +50,3 @@ struct Histogram {
         return nil
     }
 }
-
-/// The value at fraction `p` of the sorted values (nearest rank), or nil when there are none.
-func percentile(_ values: [Double], _ p: Double) -> Double? {
-    guard !values.isEmpty else { return nil }
-    let sorted = values.sorted()
-    let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
-    return sorted[min(max(rank, 0), sorted.count - 1)]
-}
