@@ -19,22 +19,18 @@ public struct Emboss: Sendable {
     /// Shades every pixel of `mask` (a patch, 255 inside) into `output` (same size): opaque
     /// metal inside the mask; outside it is left alone.
     public func shade(_ mask: Texture<UInt8>, into output: Texture<UInt32>, on compute: ComputeContext) {
-        let scratch = TextureStorage<Float>(width: mask.width, height: mask.height, filledWith: 0)
-        let blurred = TextureStorage<Float>(width: mask.width, height: mask.height, filledWith: 0)
-        blur.run(mask, over: mask.bounds, scratch: scratch.texture, into: blurred.texture, on: compute)
-        let h = blurred.texture, hemi = hemisphere.texture
-        let last = Float(hemi.width - 1)
-        withExtendedLifetime((scratch, blurred, hemisphere)) {
-            // Height: 0 at the edge (where the blur crosses 0.5), 1 from ~10 px inside; 0 outside.
-            compute.dispatchRows(over: mask.bounds) { group in
-                for y in group.threadPositions.ys {
-                    let m = mask.row(y), row = h.row(y)
-                    for x in group.threadPositions.xs {
-                        row[x] = m[x] == 0 ? 0 : min(max(2 * row[x] - 1, 0), 1)
-                    }
-                }
-            }
-            // Normal from the height gradient (scaled), looked up in the hemisphere.
+        let heights = TextureStorage<Float>(width: mask.width, height: mask.height, filledWith: 0)
+        let h = heights.texture, hemi = hemisphere.texture
+        // Height: 0 at the edge (where the blurred mask crosses 0.5), 1 from ~10 px inside, 0
+        // outside; made from each blurred row while it is in cache.
+        blur.run(mask, over: mask.bounds, on: compute) { y, blurred, xs in
+            let m = mask.row(y), row = h.row(y)
+            for x in xs { row[x] = m[x] == 0 ? 0 : min(max(2 * blurred[x] - 1, 0), 1) }
+        }
+        // Normal from the height gradient (scaled), looked up in the hemisphere: the normal
+        // (−gx, −gy, 1)/length maps to ((n.x + 1)/2, (n.y + 1)/2) of the image.
+        let half = Float(hemi.width - 1) / 2, scale = Self.scale / 2
+        withExtendedLifetime((heights, hemisphere)) {
             compute.dispatchRows(over: mask.bounds) { group in
                 let g = group.threadPositions
                 for y in g.ys {
@@ -42,11 +38,12 @@ public struct Emboss: Sendable {
                     let above = h.row(max(y - 1, 0)), below = h.row(min(y + 1, mask.height - 1))
                     let out = output.row(y)
                     for x in g.xs where m[x] != 0 {
-                        let gx = (row[min(x + 1, mask.width - 1)] - row[max(x - 1, 0)]) / 2 * Self.scale
-                        let gy = (below[x] - above[x]) / 2 * Self.scale
-                        let length = (gx * gx + gy * gy + 1).squareRoot()
-                        let u = Int(((1 - gx / length) / 2 * last).rounded()), v = Int(((1 - gy / length) / 2 * last).rounded())
-                        out[x] = hemi[u, v]
+                        let gx = (row[min(x + 1, mask.width - 1)] - row[max(x - 1, 0)]) * scale
+                        let gy = (below[x] - above[x]) * scale
+                        let k = half / (gx * gx + gy * gy + 1).squareRoot()
+                        // Both coordinates lie in 0…2·half, so + 0.5 and truncation round them
+                        // (inline, where `rounded()` is a libm call on baseline x86-64).
+                        out[x] = hemi[Int(half - gx * k + 0.5), Int(half - gy * k + 0.5)]
                     }
                 }
             }

@@ -4,8 +4,11 @@ import Foundation
 /// A separable Gaussian blur of an 8-bit coverage image (255 = 1.0) into floats, over a region
 /// only: it reads `radius` pixels around it (outside the image counts as 0).
 ///
-/// Rows and columns are summed in a fixed order with the same weights everywhere, so the result
-/// is bit-identical for any thread count. The inner loops run along x, where they vectorise.
+/// Start at `rows(of:over:…)`: a threadgroup takes a band of rows and runs both passes through a
+/// small ring of horizontally blurred rows that stays in cache, so no image-sized intermediate
+/// goes to memory. Both passes are one convolution loop (`convolve`) that keeps a run of outputs
+/// in registers while it adds up the taps. Every pixel sums the same products in the same tap
+/// order wherever it falls, so the result is bit-identical for any thread count and any region.
 public struct GaussianBlur: Sendable {
     public let sigma: Float
     public let radius: Int
@@ -21,58 +24,133 @@ public struct GaussianBlur: Sendable {
         weights = raw.map { $0 / total }
     }
 
-    /// Blurs `source` over `region` into `output`; `scratch` (image-sized) holds the
-    /// horizontal pass. Returns the region written (clipped to the image).
+    /// Blurs `source` over `region` into `output`. Returns the region written (clipped to the
+    /// image).
     @discardableResult
-    public func run(_ source: Texture<UInt8>, over region: Rect, scratch: Texture<Float>, into output: Texture<Float>,
-                    on compute: ComputeContext) -> Rect {
-        let bounds = source.bounds
-        let out = region.intersection(bounds)
-        guard !out.isEmpty else { return .empty }
-        let rows = Rect(minX: out.minX, minY: out.minY - radius, maxX: out.maxX, maxY: out.maxY + radius).intersection(bounds)
-        let weights = self.weights, radius = self.radius
-        // Horizontal: scratch[x, y] = Σ w[k]·source[x + k, y] / 255.
-        compute.dispatchRows(over: rows) { group in
-            let g = group.threadPositions
-            for y in g.ys {
-                let src = source.row(y), dst = scratch.row(y)
-                for x in g.xs { dst[x] = 0 }
-                for (i, w) in weights.enumerated() {
-                    let k = i - radius
-                    let lo = max(g.minX, -k), hi = min(g.maxX, source.width - k)
-                    guard lo < hi else { continue }
-                    let scaled = w / 255
-                    for x in lo..<hi { dst[x] += scaled * Float(src[x &+ k]) }
-                }
-            }
+    public func run(_ source: Texture<UInt8>, over region: Rect, into output: Texture<Float>, on compute: ComputeContext) -> Rect {
+        rows(of: source, over: region.intersection(output.bounds), on: compute) { y, _ in output.row(y) } finish: { _, _, _ in }
+    }
+
+    /// Blurs `source` over `region` a row at a time, handing each blurred row to `body(y, row,
+    /// xs)` (`row[x]` for x in `xs`) while it is still in cache; the row is gone afterwards.
+    /// Rows arrive on worker threads, each exactly once. Returns the region blurred.
+    @discardableResult
+    public func run(_ source: Texture<UInt8>, over region: Rect, on compute: ComputeContext,
+                    eachRow body: @escaping @Sendable (_ y: Int, _ row: UnsafeMutablePointer<Float>, _ xs: Range<Int>) -> Void) -> Rect {
+        rows(of: source, over: region, on: compute, destination: { _, line in line }, finish: body)
+    }
+
+    /// Blurs and thresholds in one go (MercurialPaint's blur → threshold): `mask` gets 255 where
+    /// the blurred value is above 0.5, else 0, over `region`. Returns the region written.
+    @discardableResult
+    public func runThresholded(_ source: Texture<UInt8>, over region: Rect, into mask: Texture<UInt8>, on compute: ComputeContext) -> Rect {
+        run(source, over: region.intersection(mask.bounds), on: compute) { y, row, xs in
+            let dst = mask.row(y)
+            for x in xs { dst[x] = Threshold.level(row[x]) }
         }
-        // Vertical: output[x, y] = Σ w[k]·scratch[x, y + k].
-        compute.dispatchRows(over: out) { group in
+    }
+
+    /// Both passes, a band of rows per threadgroup: each source row's horizontal blur goes into
+    /// a ring of `taps` rows (written twice, at slot k and k + taps, so any `taps` consecutive rows
+    /// sit at a fixed stride), and each output row is the vertical sum over that ring, in cache.
+    /// The output row goes where `destination(y, line)` points (`line` is the group's own row
+    /// buffer), then `finish(y, row, xs)` may consume it. Returns `region` clipped.
+    private func rows(of source: Texture<UInt8>, over region: Rect, on compute: ComputeContext,
+                      destination: @escaping @Sendable (Int, UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float>,
+                      finish: @escaping @Sendable (Int, UnsafeMutablePointer<Float>, Range<Int>) -> Void) -> Rect {
+        let out = region.intersection(source.bounds)
+        guard !out.isEmpty else { return .empty }
+        let weights = self.weights, radius = self.radius, taps = weights.count, width = out.width
+        let scaled = weights.map { $0 / 255 }
+        // A source row's bytes as floats with `radius` columns either side (0 outside the image),
+        // so every horizontal output is the same straight sum: no edge cases in the loop.
+        let from = max(out.minX - radius, 0), to = min(out.maxX + radius, source.width)
+        let padded = width + 2 * radius, lead = from - (out.minX - radius)
+        // One band per worker: each band recomputes `2·radius` horizontal rows of its
+        // neighbours', so few tall bands waste least.
+        let bandRows = max(2 * radius, (out.height + compute.threadCount - 1) / compute.threadCount)
+        compute.dispatchRows(over: out, rows: bandRows) { group in
             let g = group.threadPositions
-            for y in g.ys {
-                let dst = output.row(y)
-                for x in g.xs { dst[x] = 0 }
-                for (i, w) in weights.enumerated() {
-                    let yy = y + i - radius
-                    guard yy >= 0, yy < source.height else { continue }
-                    let src = scratch.row(yy)
-                    for x in g.xs { dst[x] += w * src[x] }
+            let ring = UnsafeMutablePointer<Float>.allocate(capacity: 2 * taps * width)
+            let bytes = UnsafeMutablePointer<Float>.allocate(capacity: padded)
+            let line = UnsafeMutablePointer<Float>.allocate(capacity: source.width)
+            defer { ring.deallocate(); bytes.deallocate(); line.deallocate() }
+            bytes.initialize(repeating: 0, count: padded)
+            weights.withUnsafeBufferPointer { w in
+                scaled.withUnsafeBufferPointer { ws in
+                    var next = max(g.minY - radius, 0)
+                    for y in g.ys {
+                        // Source rows y − radius … y + radius, those inside the image.
+                        let lo = max(y - radius, 0), hi = min(y + radius + 1, source.height)
+                        while next < hi {
+                            let src = source.row(next), slot = ring + (next % taps) * width
+                            for x in from..<to { bytes[lead &+ x &- from] = Float(src[x]) }
+                            Self.convolve(bytes, tapStride: 1, weights: ws, count: width, into: slot)
+                            (slot + taps * width).update(from: slot, count: width)
+                            next += 1
+                        }
+                        // Taps whose rows fall outside the image would add +0: leave them out.
+                        let first = lo - (y - radius)
+                        let dst = destination(y, line)
+                        Self.convolve(ring + (lo % taps) * width, tapStride: width,
+                                      weights: UnsafeBufferPointer(rebasing: w[first..<first + (hi - lo)]),
+                                      count: width, into: dst + out.minX)
+                        finish(y, dst, out.minX..<out.maxX)
+                    }
                 }
             }
         }
         return out
+    }
+
+    /// dst[j] = Σ w[i]·src[i·tapStride + j] for j in 0..<count, the taps added in order from 0.
+    ///
+    /// Thirty-two outputs at a time stay in registers across all taps (eight independent sums,
+    /// enough to hide the add latency), then eight, then one; each path adds the same products in
+    /// the same order, so where a pixel falls in a row never changes its value.
+    @inline(__always)
+    private static func convolve(_ src: UnsafePointer<Float>, tapStride: Int, weights w: UnsafeBufferPointer<Float>,
+                                 count: Int, into dst: UnsafeMutablePointer<Float>) {
+        var j = 0
+        while j &+ 32 <= count {
+            var a = SIMD16<Float>(), b = SIMD16<Float>()
+            for i in 0..<w.count {
+                let p = UnsafeRawPointer(src + (i &* tapStride &+ j)), weight = SIMD16<Float>(repeating: w[i])
+                a += weight * p.loadUnaligned(as: SIMD16<Float>.self)
+                b += weight * p.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+            }
+            let q = UnsafeMutableRawPointer(dst + j)
+            q.storeBytes(of: a, as: SIMD16<Float>.self)
+            q.storeBytes(of: b, toByteOffset: 64, as: SIMD16<Float>.self)
+            j &+= 32
+        }
+        while j &+ 8 <= count {
+            var a = SIMD8<Float>()
+            for i in 0..<w.count { a += SIMD8(repeating: w[i]) * UnsafeRawPointer(src + (i &* tapStride &+ j)).loadUnaligned(as: SIMD8<Float>.self) }
+            UnsafeMutableRawPointer(dst + j).storeBytes(of: a, as: SIMD8<Float>.self)
+            j &+= 8
+        }
+        while j < count {
+            var a: Float = 0
+            for i in 0..<w.count { a += w[i] * src[i &* tapStride &+ j] }
+            dst[j] = a
+            j &+= 1
+        }
     }
 }
 
 /// Binary threshold: 255 where the value is above 0.5, else 0 (MercurialPaint's luma > 0.5; a
 /// coverage image is its own luma).
 public enum Threshold {
+    /// The threshold of one value.
+    @inlinable @inline(__always) public static func level(_ v: Float) -> UInt8 { v > 0.5 ? 255 : 0 }
+
     public static func run(_ source: Texture<Float>, over region: Rect, into mask: Texture<UInt8>, on compute: ComputeContext) {
         compute.dispatchRows(over: region.intersection(source.bounds).intersection(mask.bounds)) { group in
             let g = group.threadPositions
             for y in g.ys {
                 let src = source.row(y), dst = mask.row(y)
-                for x in g.xs { dst[x] = src[x] > 0.5 ? 255 : 0 }
+                for x in g.xs { dst[x] = level(src[x]) }
             }
         }
     }

@@ -11,8 +11,6 @@ final class MercurialBrush {
     private let kernel: ScaffoldKernel
     private let blur = GaussianBlur(sigma: 3)
     private var scaffold: TextureStorage<UInt8>
-    private var scratch: TextureStorage<Float>
-    private var blurred: TextureStorage<Float>
     private var scaffoldBounds = Rect.empty
     /// This frame's samples, in order, and the force (pressure) of the newest one.
     private var samples: [(x: Int32, y: Int32)] = []
@@ -23,8 +21,6 @@ final class MercurialBrush {
     init(size: Size, seed: Int64) {
         kernel = ScaffoldKernel(seed: seed)
         scaffold = TextureStorage(width: size.width, height: size.height, filledWith: 0)
-        scratch = TextureStorage(width: size.width, height: size.height, filledWith: 0)
-        blurred = TextureStorage(width: size.width, height: size.height, filledWith: 0)
     }
 
     /// Batches sent to the scaffold kernel so far (for tests: none may be lost).
@@ -59,9 +55,7 @@ final class MercurialBrush {
         scaffoldBounds = scaffoldBounds.union(written)
         // The blur reaches `radius` pixels: everything that far from a new particle may change.
         let region = written.insetBy(-blur.radius).intersection(clip)
-        blur.run(scaffold.texture, over: region, scratch: scratch.texture, into: blurred.texture, on: compute)
-        Threshold.run(blurred.texture, over: region, into: mask, on: compute)
-        return region
+        return blur.runThresholded(scaffold.texture, over: region, into: mask, on: compute)
     }
 
     /// Clears the scaffold for the next stroke.
@@ -76,8 +70,6 @@ final class MercurialBrush {
         let old = scaffold
         scaffold = TextureStorage(width: size.width, height: size.height, filledWith: 0)
         scaffold.texture.copy(old.texture.bounds, from: old.texture)
-        scratch = TextureStorage(width: size.width, height: size.height, filledWith: 0)
-        blurred = TextureStorage(width: size.width, height: size.height, filledWith: 0)
     }
 }
 

@@ -177,16 +177,13 @@ struct Benchmarks {
     /// whole canvas: the worst frame of a mercurial stroke.
     private func mercurialFrame() -> () -> Void {
         let scaffold = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
-        let scratch = TextureStorage<Float>(width: size.width, height: size.height, filledWith: 0)
-        let blurred = TextureStorage<Float>(width: size.width, height: size.height, filledWith: 0)
         let mask = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
         let kernel = ScaffoldKernel(seed: 1), blur = GaussianBlur(sigma: 3)
         let cx = Int32(size.width / 2), cy = Int32(size.height / 2)
         let batch = SampleBatch(x: SIMD4(cx, cx + 20, cx + 40, cx + 60), y: SIMD4(cy, cy + 5, cy + 10, cy + 15))
         return { [compute] in
             _ = kernel.run(batch, radius: 100, into: scaffold.texture, clip: scaffold.texture.bounds, on: compute)
-            blur.run(scaffold.texture, over: scaffold.texture.bounds, scratch: scratch.texture, into: blurred.texture, on: compute)
-            Threshold.run(blurred.texture, over: blurred.texture.bounds, into: mask.texture, on: compute)
+            blur.runThresholded(scaffold.texture, over: scaffold.texture.bounds, into: mask.texture, on: compute)
         }
     }
 
@@ -212,10 +209,9 @@ struct Benchmarks {
     private func blurFull() -> () -> Void {
         let source = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
         for y in stride(from: 0, to: size.height, by: 7) { for x in stride(from: 0, to: size.width, by: 5) { source.texture[x, y] = 255 } }
-        let scratch = TextureStorage<Float>(width: size.width, height: size.height, filledWith: 0)
         let out = TextureStorage<Float>(width: size.width, height: size.height, filledWith: 0)
         let blur = GaussianBlur(sigma: 3)
-        return { [compute] in blur.run(source.texture, over: source.texture.bounds, scratch: scratch.texture, into: out.texture, on: compute) }
+        return { [compute] in blur.run(source.texture, over: source.texture.bounds, into: out.texture, on: compute) }
     }
 
     /// The emboss of a mask covering most of the canvas (height field, normals, hemisphere).

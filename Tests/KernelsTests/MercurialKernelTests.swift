@@ -69,10 +69,9 @@ import Testing
     @Test func blurOfAnImpulseSumsToOneAndIsTheGaussian() {
         let src = TextureStorage<UInt8>(width: 41, height: 41, filledWith: 0)
         src.texture[20, 20] = 255
-        let scratch = TextureStorage<Float>(width: 41, height: 41, filledWith: 0)
         let out = TextureStorage<Float>(width: 41, height: 41, filledWith: 0)
         let blur = GaussianBlur(sigma: 3)
-        blur.run(src.texture, over: src.texture.bounds, scratch: scratch.texture, into: out.texture, on: ComputeContext(threads: 2, inlineThreshold: 0))
+        blur.run(src.texture, over: src.texture.bounds, into: out.texture, on: ComputeContext(threads: 2, inlineThreshold: 0))
         #expect(abs(out.pixels.reduce(0, +) - 1) < 1e-4)
         let norm = (-9...9).map { exp(-Double($0 * $0) / 18) }.reduce(0, +)
         for (dx, dy) in [(0, 0), (1, 0), (3, 4), (-9, 2), (5, -5)] {
@@ -80,6 +79,46 @@ import Testing
             #expect(abs(Double(out.texture[20 + dx, 20 + dy]) - expected) < 1e-5, "at \(dx),\(dy)")
         }
         #expect(out.texture[20 + 10, 20] == 0, "nothing beyond 3σ")
+    }
+
+    /// Random bytes at an awkward size (rows not a multiple of any chunk width), blurred whole
+    /// and over a region touching two edges: every pixel matches a plain double-precision
+    /// convolution, the region's pixels are bit-identical to the whole blur's, and the fused
+    /// threshold is the threshold of the floats, for any thread count.
+    @Test func blurMatchesAPlainConvolutionEverywhereAndOverAnyRegion() {
+        let (w, h) = (77, 53)
+        var state: UInt32 = 12345
+        let src = TextureStorage<UInt8>(width: w, height: h, filledWith: 0)
+        for y in 0..<h { for x in 0..<w { state = state &* 1_664_525 &+ 1_013_904_223; src.texture[x, y] = UInt8(state >> 24) } }
+        let blur = GaussianBlur(sigma: 3), r = blur.radius
+        func blurred(over region: Rect, threads: Int) -> [Float] {
+            let out = TextureStorage<Float>(width: w, height: h, filledWith: -1)
+            blur.run(src.texture, over: region, into: out.texture, on: ComputeContext(threads: threads, inlineThreshold: 0))
+            return out.pixels
+        }
+        let whole = blurred(over: src.texture.bounds, threads: 1)
+        var worst = 0.0
+        for y in 0..<h { for x in 0..<w {
+            var sum = 0.0
+            for j in -r...r { for i in -r...r where (0..<w).contains(x + i) && (0..<h).contains(y + j) {
+                sum += Double(blur.weights[i + r]) * Double(blur.weights[j + r]) * Double(src.texture[x + i, y + j]) / 255
+            } }
+            worst = max(worst, abs(sum - Double(whole[y * w + x])))
+        } }
+        #expect(worst < 1e-5)
+        let region = Rect(x: 40, y: 0, width: 37, height: 20)
+        for threads in [1, 2, 3] {
+            let part = blurred(over: region, threads: threads)
+            var same = true, untouched = true
+            for y in 0..<h { for x in 0..<w {
+                if region.contains(x: x, y: y) { same = same && part[y * w + x] == whole[y * w + x] } else { untouched = untouched && part[y * w + x] == -1 }
+            } }
+            #expect(same && untouched, "threads \(threads)")
+            let mask = TextureStorage<UInt8>(width: w, height: h, filledWith: 7)
+            blur.runThresholded(src.texture, over: src.texture.bounds, into: mask.texture, on: ComputeContext(threads: threads, inlineThreshold: 0))
+            let thresholded = mask.pixels == whole.map(Threshold.level)
+            #expect(thresholded, "threads \(threads)")
+        }
     }
 
     @Test func thresholdIsExactAtOneHalf() {
