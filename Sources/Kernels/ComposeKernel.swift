@@ -108,7 +108,7 @@ public struct ComposeKernel: Sendable {
     /// the pulse adds its shift in proportion to how bare the pixel is, invert flips the colour,
     /// and the result is opaque. Eight pixels at a time in the same 16-bit lane layout as
     /// `blendRow`; the shift is split into its positive and negative parts so every lane stays
-    /// unsigned (x + mul255(up, bare) − mul255(down, bare), clamped to 0…255).
+    /// unsigned (x + mul255(up, bare) − mul255(down, bare), clamped to 0…255 by `clampedShift`).
     static func filterRow(from source: UnsafeMutablePointer<UInt32>, to row: UnsafeMutablePointer<UInt32>, xs: Range<Int>, _ view: View) {
         let shift = view.backgroundShift
         let up = shift.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
@@ -120,18 +120,14 @@ public struct ComposeKernel: Sendable {
         let upGA = lanes(0, up.y), downGA = lanes(0, down.y)
         let full = SIMD16<UInt16>(repeating: 255), low = SIMD8<UInt32>(repeating: 0x00ff_00ff)
         let flip = SIMD8<UInt32>(repeating: view.invert ? 0x00FF_FFFF : 0), opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
-        func shifted(_ x: SIMD16<UInt16>, _ bare: SIMD16<UInt16>, _ up: SIMD16<UInt16>, _ down: SIMD16<UInt16>) -> SIMD16<UInt16> {
-            let raised = x &+ mul255(up, bare)
-            return pointwiseMin(raised &- pointwiseMin(raised, mul255(down, bare)), full)
-        }
         var x = xs.lowerBound
         while x &+ 8 <= xs.upperBound {
             let s = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
             // 255 − alpha in both 16-bit halves of each pixel, with shifts only.
             let alpha = unsafeBitCast((s &>> 24) | ((s &>> 8) & 0x00FF_0000), to: SIMD16<UInt16>.self)
             let bare = full &- alpha
-            let br = shifted(unsafeBitCast(s & low, to: SIMD16<UInt16>.self), bare, upBR, downBR)
-            let ga = shifted(unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self), bare, upGA, downGA)
+            let br = clampedShift(unsafeBitCast(s & low, to: SIMD16<UInt16>.self), bare: bare, up: upBR, down: downBR)
+            let ga = clampedShift(unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self), bare: bare, up: upGA, down: downGA)
             let out = (unsafeBitCast(br, to: SIMD8<UInt32>.self) | unsafeBitCast(ga, to: SIMD8<UInt32>.self) &<< 8 | opaque) ^ flip
             UnsafeMutableRawPointer(row + x).storeBytes(of: out, as: SIMD8<UInt32>.self)
             x &+= 8
@@ -148,6 +144,16 @@ public struct ComposeKernel: Sendable {
             row[x] = (p | 0xFF00_0000) ^ flip[0]
             x &+= 1
         }
+    }
+
+    /// x + mul255(up, bare) − mul255(down, bare), clamped to 0…255, with masks made from shifts
+    /// instead of `pointwiseMin` (a generic call per use, and SSE2 has no unsigned 16-bit min).
+    @inline(__always)
+    private static func clampedShift(_ x: SIMD16<UInt16>, bare: SIMD16<UInt16>, up: SIMD16<UInt16>, down: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        let raised = x &+ mul255(up, bare)  // ≤ 510
+        let d = raised &- mul255(down, bare)  // ≥ −255: a wrapped (negative) lane has bit 15 set
+        let floored = d & ~(0 &- (d &>> 15))
+        return (floored | (0 &- (floored &>> 8))) & 255  // a lane of 256…510 has bit 8 set
     }
 
     /// Blends one row, eight pixels at a time, without unpacking pixels into channels: masking

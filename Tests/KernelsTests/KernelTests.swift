@@ -54,6 +54,33 @@ import Testing
         #expect(same1)
     }
 
+    /// The pulse and invert filters, eight pixels at a time and one at a time, against the
+    /// formula: each channel + shift·(255 − A)/255, clamped to 0…255, opaque, then inverted.
+    /// Every alpha and extreme colours, with shifts that overflow and underflow.
+    @Test(arguments: [SIMD3<Int32>(255, -255, 40), SIMD3(-200, 3, 255), SIMD3(0, 0, 0)], [false, true])
+    func viewFiltersFollowTheFormula(shift: SIMD3<Int32>, invert: Bool) {
+        let width = 256 * 4 + 3  // not a multiple of eight: the one-at-a-time tail runs too
+        let canvas = TextureStorage<UInt32>(width: width, height: 1, filledWith: 0)
+        for x in 0..<width {
+            let a = UInt32(x % 256), c = [0, 255, 128, 1][x / 256 % 4] as UInt32
+            canvas.texture[x, 0] = a << 24 | c << 16 | (255 - c) << 8 | (c ^ 0x5A)
+        }
+        let out = TextureStorage<UInt32>(width: width, height: 1, filledWith: 0)
+        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: nil, view: .init(backgroundShift: shift, invert: invert))
+            .run(over: canvas.texture.bounds, on: ComputeContext(threads: 1))
+        var wrong: [Int] = []
+        for x in 0..<width {
+            let p = canvas.texture[x, 0], bare = 255 - p >> 24
+            func channel(_ at: UInt32, _ d: Int32) -> UInt32 {
+                let v = Int32((p >> at) & 0xff) + Int32(Blend.mul255(UInt32(max(d, 0)), bare)) - Int32(Blend.mul255(UInt32(max(-d, 0)), bare))
+                let c = UInt32(min(max(v, 0), 255))
+                return (invert ? 255 - c : c) << at
+            }
+            if out.texture[x, 0] != 0xFF00_0000 | channel(16, shift.x) | channel(8, shift.y) | channel(0, shift.z) { wrong.append(x) }
+        }
+        #expect(wrong.isEmpty, "first wrong pixels: \(wrong.prefix(5))")
+    }
+
     @Test func composeTouchesOnlyTheRegion() {
         let canvas = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0xFF00_0000)
         let out = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0x1234_5678)
