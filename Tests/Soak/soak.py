@@ -131,6 +131,8 @@ q.wait(timeout=30)
 xvfb.send_signal(signal.SIGTERM)
 
 # Warm-up: the first quarter of the run (the undo history, capped at 2 MiB here, fills first).
+with open(os.path.join(work, "rss.csv"), "w") as f:
+    f.write("seconds,rss_kb\n" + "".join("%.0f,%d\n" % (t, kb) for t, kb in rss))
 warm = [kb for t, kb in rss if t >= minutes * 60 * 0.25]
 growth_mb = (max(warm) - warm[0]) / 1024 if warm else 0
 same = open(final, "rb").read() == open(restored, "rb").read()
