@@ -16,6 +16,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext", providers: [.apt(["libx11-dev", "libxext-dev"])]),
+        .systemLibrary(name: "CMalloc"),
         .target(name: "Compute"),
         .target(name: "Strokes", dependencies: ["Compute"]),
         .target(name: "Kernels", dependencies: ["Compute"]),
@@ -28,7 +29,7 @@ let package = Package(
         .executableTarget(
             name: "quicksilver",
             dependencies: [
-                "Paint", "PNGFile", "Journal", "X11Window",
+                "Paint", "PNGFile", "Journal", "X11Window", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

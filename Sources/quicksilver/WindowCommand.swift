@@ -74,6 +74,7 @@ struct WindowCommand: ParsableCommand {
     func run() throws {
         // First, before any thread exists: signals become a descriptor the frame loop polls.
         let signals = SignalFD()
+        ProcessCalls.useOneMallocArena()
         let background = Color(hex: background) ?? .white
         let compute = ComputeContext(threads: threads)
         let journalPath = noJournal ? nil : try JournalLocation.path(option: journal)
