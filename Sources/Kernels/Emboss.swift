@@ -16,6 +16,17 @@ public struct Emboss: Sendable {
 
     public init(hemisphereSize: Int = 256) { hemisphere = Hemisphere.image(size: hemisphereSize) }
 
+    /// The hemisphere pixel for gradients (gx, gy): `half − g·half/length`, rounded, as column
+    /// and row. Both lie in 0…2·half, so adding 2²³ leaves the rounded value in the low
+    /// mantissa bits: exact, inline, and without the range checks of `Int(_:)`.
+    @inline(__always)
+    static func lookup(gx: SIMD4<Float>, gy: SIMD4<Float>, half: Float) -> (SIMD4<UInt32>, SIMD4<UInt32>) {
+        let k = half / (gx * gx + gy * gy + 1).squareRoot()
+        let magic = SIMD4<Float>(repeating: 0x1p23), low = SIMD4<UInt32>(repeating: 0x7F_FFFF)
+        func rounded(_ v: SIMD4<Float>) -> SIMD4<UInt32> { unsafeBitCast(v + magic, to: SIMD4<UInt32>.self) & low }
+        return (rounded(half - gx * k), rounded(half - gy * k))
+    }
+
     /// Shades every pixel of `mask` (a patch, 255 inside) into `output` (same size): opaque
     /// metal inside the mask; outside it is left alone.
     public func shade(_ mask: Texture<UInt8>, into output: Texture<UInt32>, on compute: ComputeContext) {
@@ -28,23 +39,32 @@ public struct Emboss: Sendable {
             for x in xs { row[x] = m[x] == 0 ? 0 : min(max(2 * blurred[x] - 1, 0), 1) }
         }
         // Normal from the height gradient (scaled), looked up in the hemisphere: the normal
-        // (−gx, −gy, 1)/length maps to ((n.x + 1)/2, (n.y + 1)/2) of the image.
-        let half = Float(hemi.width - 1) / 2, scale = Self.scale / 2
+        // (−gx, −gy, 1)/length maps to ((n.x + 1)/2, (n.y + 1)/2) of the image, four pixels at a
+        // time (one at a time at the row ends, with the same operations, so the same result).
+        let half = Float(hemi.width - 1) / 2, scale = Self.scale / 2, width = mask.width
         withExtendedLifetime((heights, hemisphere)) {
             compute.dispatchRows(over: mask.bounds) { group in
-                let g = group.threadPositions
-                for y in g.ys {
-                    let m = mask.row(y), row = h.row(y)
+                for y in group.threadPositions.ys {
+                    let m = mask.row(y), row = h.row(y), out = output.row(y)
                     let above = h.row(max(y - 1, 0)), below = h.row(min(y + 1, mask.height - 1))
-                    let out = output.row(y)
-                    for x in g.xs where m[x] != 0 {
-                        let gx = (row[min(x + 1, mask.width - 1)] - row[max(x - 1, 0)]) * scale
-                        let gy = (below[x] - above[x]) * scale
-                        let k = half / (gx * gx + gy * gy + 1).squareRoot()
-                        // Both coordinates lie in 0…2·half, so + 0.5 and truncation round them
-                        // (inline, where `rounded()` is a libm call on baseline x86-64).
-                        out[x] = hemi[Int(half - gx * k + 0.5), Int(half - gy * k + 0.5)]
+                    func shadeOne(_ x: Int) {
+                        guard m[x] != 0 else { return }
+                        let (u, v) = Self.lookup(gx: SIMD4(repeating: row[min(x + 1, width - 1)] - row[max(x - 1, 0)]) * scale,
+                                                 gy: SIMD4(repeating: below[x] - above[x]) * scale, half: half)
+                        out[x] = hemi[Int(u[0]), Int(v[0])]
                     }
+                    var x = 0
+                    while x < min(1, width) { shadeOne(x); x += 1 }
+                    while x + 5 <= width {
+                        if UnsafeRawPointer(m + x).loadUnaligned(as: UInt32.self) != 0 {
+                            func load(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self) }
+                            let (u, v) = Self.lookup(gx: (load(row + x + 1) - load(row + x - 1)) * scale,
+                                                     gy: (load(below + x) - load(above + x)) * scale, half: half)
+                            for i in 0..<4 where m[x + i] != 0 { out[x + i] = hemi[Int(u[i]), Int(v[i])] }
+                        }
+                        x += 4
+                    }
+                    while x < width { shadeOne(x); x += 1 }
                 }
             }
         }
