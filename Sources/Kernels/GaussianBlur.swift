@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Start at `rows(of:over:…)`: a threadgroup takes a band of rows and runs both passes through a
 /// small ring of horizontally blurred rows that stays in cache, so no image-sized intermediate
-/// goes to memory. Both passes are one convolution loop (`convolve`) that keeps a run of outputs
-/// in registers while it adds up the taps. Every pixel sums the same products in the same tap
+/// goes to memory. Both passes are one convolution loop (`convolve`), the symmetric kernel folded,
+/// that keeps a run of outputs in registers while it adds up the taps. Every pixel sums the same products in the same tap
 /// order wherever it falls, so the result is bit-identical for any thread count and any region.
 public struct GaussianBlur: Sendable {
     public let sigma: Float
@@ -60,8 +60,9 @@ public struct GaussianBlur: Sendable {
                       finish: @escaping @Sendable (Int, UnsafeMutablePointer<Float>, Range<Int>) -> Void) -> Rect {
         let out = region.intersection(source.bounds)
         guard !out.isEmpty else { return .empty }
-        let radius = self.radius, weights = Array(self.weights[radius...]), taps = self.weights.count, width = out.width
-        let scaled = weights.map { $0 / 255 }
+        // The kernel is symmetric: `convolve` takes its centre and one side (w[0] the centre).
+        let radius = self.radius, half = Array(weights[radius...]), taps = weights.count, width = out.width
+        let halfOver255 = half.map { $0 / 255 }
         // A source row's bytes as floats with `radius` columns either side (0 outside the image),
         // so every horizontal output is the same straight sum: no edge cases in the loop.
         let from = max(out.minX - radius, 0), to = min(out.maxX + radius, source.width)
@@ -76,13 +77,15 @@ public struct GaussianBlur: Sendable {
             let line = UnsafeMutablePointer<Float>.allocate(capacity: source.width)
             defer { ring.deallocate(); bytes.deallocate(); line.deallocate() }
             bytes.initialize(repeating: 0, count: padded)
-            weights.withUnsafeBufferPointer { w in
-                scaled.withUnsafeBufferPointer { ws in
+            // Row `y` of the source lives at slot (y mod taps) of the ring, and again `taps` later.
+            func slot(_ y: Int) -> UnsafeMutablePointer<Float> { ring + ((y % taps + taps) % taps) * width }
+            half.withUnsafeBufferPointer { w in
+                halfOver255.withUnsafeBufferPointer { ws in
                     var next = g.minY - radius
                     for y in g.ys {
                         // Source rows y − radius … y + radius; those outside the image are 0.
                         while next <= y + radius {
-                            let slot = ring + ((next % taps + taps) % taps) * width
+                            let slot = slot(next)
                             if next >= 0 && next < source.height {
                                 let src = source.row(next)
                                 for x in from..<to { bytes[lead &+ x &- from] = Float(src[x]) }
@@ -94,8 +97,7 @@ public struct GaussianBlur: Sendable {
                             next += 1
                         }
                         let dst = destination(y, line)
-                        Self.convolve(ring + (((y - radius) % taps + taps) % taps + radius) * width, tapStride: width,
-                                      weights: w, count: width, into: dst + out.minX)
+                        Self.convolve(slot(y - radius) + radius * width, tapStride: width, weights: w, count: width, into: dst + out.minX)
                         finish(y, dst, out.minX..<out.maxX)
                     }
                 }
