@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A threadgroup as a kernel sees it: where it sits in the grid and which threads it holds.
 ///
@@ -15,8 +16,9 @@ public struct Threadgroup: Sendable {
 /// One device and one command queue for the whole app, like the seeds' MetalContext: it owns the
 /// worker threads and runs compute passes on them.
 ///
-/// Threadgroups are dealt to workers in a fixed interleave; since kernels write only their own
-/// threads' pixels the result is bit-identical whatever the thread count.
+/// Workers take threadgroups one at a time as they come free; since kernels write only their own
+/// threads' pixels, the result is bit-identical whatever the thread count and whichever worker
+/// runs which group.
 public final class ComputeContext: Sendable {
     /// Worker count used for a dispatch big enough to be worth waking threads for.
     public let threadCount: Int
@@ -58,9 +60,11 @@ public final class ComputeContext: Sendable {
             for g in 0..<groups { run(g) }
             return
         }
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            var g = w
-            while g < groups { run(g); g += workers }
+        // Each worker takes the next group not yet taken: a worker slowed by another process
+        // takes fewer, instead of holding up the pass with its fixed share.
+        let taken = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while case let g = taken.add(1, ordering: .relaxed).oldValue, g < groups { run(g) }
         }
     }
 
