@@ -107,17 +107,17 @@ public struct ComposeKernel: Sendable {
     /// The view filters on shown pixels, whose alpha byte still says how painted each one is:
     /// the pulse adds its shift in proportion to how bare the pixel is, invert flips the colour,
     /// and the result is opaque. Eight pixels at a time in the same 16-bit lane layout as
-    /// `blendRow`; the shift is split into its positive and negative parts so every lane stays
-    /// unsigned (x + mul255(up, bare) − mul255(down, bare), clamped to 0…255 by `clampedShift`).
+    /// `blendRow`; each lane holds the shift's size and whether to subtract it, so every lane stays
+    /// unsigned (x ± mul255(|shift|, bare), clamped to 0…255 by `clampedShift`).
     static func filterRow(from source: UnsafeMutablePointer<UInt32>, to row: UnsafeMutablePointer<UInt32>, xs: Range<Int>, _ view: View) {
         let shift = view.backgroundShift
-        let up = shift.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
-        let down = (0 &- shift).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
-        func lanes(_ hi: Int32, _ lo: Int32) -> SIMD16<UInt16> {
-            unsafeBitCast(SIMD8<UInt32>(repeating: UInt32(hi) << 16 | UInt32(lo)), to: SIMD16<UInt16>.self)
+        func lanes(_ hi: UInt32, _ lo: UInt32) -> SIMD16<UInt16> {
+            unsafeBitCast(SIMD8<UInt32>(repeating: hi << 16 | lo), to: SIMD16<UInt16>.self)
         }
-        let upBR = lanes(up.x, up.z), downBR = lanes(down.x, down.z)
-        let upGA = lanes(0, up.y), downGA = lanes(0, down.y)
+        func size(_ d: Int32) -> UInt32 { UInt32(min(d.magnitude, 255)) }
+        func minus(_ d: Int32) -> UInt32 { d < 0 ? 0xFFFF : 0 }
+        let sizeBR = lanes(size(shift.x), size(shift.z)), minusBR = lanes(minus(shift.x), minus(shift.z))
+        let sizeGA = lanes(0, size(shift.y)), minusGA = lanes(0, minus(shift.y))
         let full = SIMD16<UInt16>(repeating: 255), low = SIMD8<UInt32>(repeating: 0x00ff_00ff)
         let flip = SIMD8<UInt32>(repeating: view.invert ? 0x00FF_FFFF : 0), opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
         var x = xs.lowerBound
@@ -126,8 +126,8 @@ public struct ComposeKernel: Sendable {
             // 255 − alpha in both 16-bit halves of each pixel, with shifts only.
             let alpha = unsafeBitCast((s &>> 24) | ((s &>> 8) & 0x00FF_0000), to: SIMD16<UInt16>.self)
             let bare = full &- alpha
-            let br = clampedShift(unsafeBitCast(s & low, to: SIMD16<UInt16>.self), bare: bare, up: upBR, down: downBR)
-            let ga = clampedShift(unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self), bare: bare, up: upGA, down: downGA)
+            let br = clampedShift(unsafeBitCast(s & low, to: SIMD16<UInt16>.self), bare: bare, size: sizeBR, minus: minusBR)
+            let ga = clampedShift(unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self), bare: bare, size: sizeGA, minus: minusGA)
             let out = (unsafeBitCast(br, to: SIMD8<UInt32>.self) | unsafeBitCast(ga, to: SIMD8<UInt32>.self) &<< 8 | opaque) ^ flip
             UnsafeMutableRawPointer(row + x).storeBytes(of: out, as: SIMD8<UInt32>.self)
             x &+= 8
@@ -146,12 +146,13 @@ public struct ComposeKernel: Sendable {
         }
     }
 
-    /// x + mul255(up, bare) − mul255(down, bare), clamped to 0…255, with masks made from shifts
-    /// instead of `pointwiseMin` (a generic call per use, and SSE2 has no unsigned 16-bit min).
+    /// x + mul255(size, bare), or x − mul255(size, bare) in the lanes where `minus` is all ones,
+    /// clamped to 0…255, with masks made from shifts instead of `pointwiseMin` (a generic call
+    /// per use, and SSE2 has no unsigned 16-bit min).
     @inline(__always)
-    private static func clampedShift(_ x: SIMD16<UInt16>, bare: SIMD16<UInt16>, up: SIMD16<UInt16>, down: SIMD16<UInt16>) -> SIMD16<UInt16> {
-        let raised = x &+ mul255(up, bare)  // ≤ 510
-        let d = raised &- mul255(down, bare)  // ≥ −255: a wrapped (negative) lane has bit 15 set
+    private static func clampedShift(_ x: SIMD16<UInt16>, bare: SIMD16<UInt16>, size: SIMD16<UInt16>, minus: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        // (m ^ minus) − minus is m or −m; the sum is −255…510, a wrapped (negative) lane has bit 15 set.
+        let d = x &+ ((mul255(size, bare) ^ minus) &- minus)
         let floored = d & ~(0 &- (d &>> 15))
         return (floored | (0 &- (floored &>> 8))) & 255  // a lane of 256…510 has bit 8 set
     }
