@@ -123,12 +123,24 @@ public struct ComposeKernel: Sendable {
         var x = xs.lowerBound
         while x &+ 8 <= xs.upperBound {
             let s = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
-            // 255 − alpha in both 16-bit halves of each pixel, with shifts only.
-            let alpha = unsafeBitCast((s &>> 24) | ((s &>> 8) & 0x00FF_0000), to: SIMD16<UInt16>.self)
-            let bare = full &- alpha
-            let br = clampedShift(unsafeBitCast(s & low, to: SIMD16<UInt16>.self), bare: bare, size: sizeBR, minus: minusBR)
-            let ga = clampedShift(unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self), bare: bare, size: sizeGA, minus: minusGA)
-            let out = (unsafeBitCast(br, to: SIMD8<UInt32>.self) | unsafeBitCast(ga, to: SIMD8<UInt32>.self) &<< 8 | opaque) ^ flip
+            let xBR = unsafeBitCast(s & low, to: SIMD16<UInt16>.self), xGA = unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self)
+            // Eight bare pixels (most of a canvas) take the whole shift, eight fully painted ones
+            // none: mul255(size, 255) = size and mul255(size, 0) = 0, so skipping the multiplies
+            // gives the same bytes.
+            let a = unsafeBitCast(s & opaque, to: (UInt64, UInt64, UInt64, UInt64).self)
+            let out: SIMD8<UInt32>
+            if a.0 | a.1 | a.2 | a.3 == 0 {
+                let br = clampedShift(xBR, by: sizeBR, minus: minusBR), ga = clampedShift(xGA, by: sizeGA, minus: minusGA)
+                out = (unsafeBitCast(br, to: SIMD8<UInt32>.self) | unsafeBitCast(ga, to: SIMD8<UInt32>.self) &<< 8 | opaque) ^ flip
+            } else if a.0 & a.1 & a.2 & a.3 == 0xFF00_0000_FF00_0000 {
+                out = s ^ flip
+            } else {
+                // 255 − alpha in both 16-bit halves of each pixel, with shifts only.
+                let bare = full &- unsafeBitCast((s &>> 24) | ((s &>> 8) & 0x00FF_0000), to: SIMD16<UInt16>.self)
+                let br = clampedShift(xBR, by: mul255(sizeBR, bare), minus: minusBR)
+                let ga = clampedShift(xGA, by: mul255(sizeGA, bare), minus: minusGA)
+                out = (unsafeBitCast(br, to: SIMD8<UInt32>.self) | unsafeBitCast(ga, to: SIMD8<UInt32>.self) &<< 8 | opaque) ^ flip
+            }
             UnsafeMutableRawPointer(row + x).storeBytes(of: out, as: SIMD8<UInt32>.self)
             x &+= 8
         }
@@ -146,13 +158,13 @@ public struct ComposeKernel: Sendable {
         }
     }
 
-    /// x + mul255(size, bare), or x − mul255(size, bare) in the lanes where `minus` is all ones,
-    /// clamped to 0…255, with masks made from shifts instead of `pointwiseMin` (a generic call
-    /// per use, and SSE2 has no unsigned 16-bit min).
+    /// x + m, or x − m in the lanes where `minus` is all ones (m ≤ 255), clamped to 0…255, with
+    /// masks made from shifts instead of `pointwiseMin` (a generic call per use, and SSE2 has no
+    /// unsigned 16-bit min).
     @inline(__always)
-    private static func clampedShift(_ x: SIMD16<UInt16>, bare: SIMD16<UInt16>, size: SIMD16<UInt16>, minus: SIMD16<UInt16>) -> SIMD16<UInt16> {
+    private static func clampedShift(_ x: SIMD16<UInt16>, by m: SIMD16<UInt16>, minus: SIMD16<UInt16>) -> SIMD16<UInt16> {
         // (m ^ minus) − minus is m or −m; the sum is −255…510, a wrapped (negative) lane has bit 15 set.
-        let d = x &+ ((mul255(size, bare) ^ minus) &- minus)
+        let d = x &+ ((m ^ minus) &- minus)
         let floored = d & ~(0 &- (d &>> 15))
         return (floored | (0 &- (floored &>> 8))) & 255  // a lane of 256…510 has bit 8 set
     }

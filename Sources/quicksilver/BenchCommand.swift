@@ -226,10 +226,16 @@ struct Benchmarks {
         return { [compute] in emboss.shade(mask.texture, into: out.texture, on: compute) }
     }
 
-    /// A frame while the background pulses: the whole window recomposed with the filter.
+    /// A frame while the background pulses: the whole window recomposed with the filter, over a
+    /// canvas with a long 32 px stroke on it (bare, painted and edge pixels all occur).
     private func pulseFrame() -> () -> Void {
-        let session = Session(size: size, compute: compute)
+        let session = Session(size: size, compute: compute, historyBytes: 0)
         let presenter = OffscreenPresenter(size: size)
+        let walk = randomWalk(segments: 10_000)
+        session.handle(.command(.brush(size: 32), time: 0))
+        session.handle(.pointerDown(PointerSample(x: walk[0].0, y: walk[0].1, pressure: 0.5, time: 0)))
+        for p in walk.dropFirst() { session.handle(.pointerMove(PointerSample(x: p.0, y: p.1, pressure: 0.5, time: 0))) }
+        session.handle(.pointerUp(PointerSample(x: walk[walk.count - 1].0, y: walk[walk.count - 1].1, pressure: 0.5, time: 0)))
         session.handle(.command(.pulse(on: true), time: 0))
         var frame = 0
         return {

@@ -56,13 +56,14 @@ import Testing
 
     /// The pulse and invert filters, eight pixels at a time and one at a time, against the
     /// formula: each channel + shift·(255 − A)/255, clamped to 0…255, opaque, then inverted.
-    /// Every alpha and extreme colours, with shifts that overflow and underflow.
+    /// Every alpha, and runs of bare and of fully painted pixels (which skip the multiplies), in
+    /// extreme colours, with shifts that overflow and underflow.
     @Test(arguments: [SIMD3<Int32>(255, -255, 40), SIMD3(-200, 3, 255), SIMD3(0, 0, 0)], [false, true])
     func viewFiltersFollowTheFormula(shift: SIMD3<Int32>, invert: Bool) {
         let width = 256 * 4 + 3  // not a multiple of eight: the one-at-a-time tail runs too
         let canvas = TextureStorage<UInt32>(width: width, height: 1, filledWith: 0)
         for x in 0..<width {
-            let a = UInt32(x % 256), c = [0, 255, 128, 1][x / 256 % 4] as UInt32
+            let a = x / 256 % 2 == 0 ? UInt32(x % 256) : x / 16 % 2 == 0 ? 0 : 255, c = [0, 255, 128, 1][x / 256 % 4] as UInt32
             canvas.texture[x, 0] = a << 24 | c << 16 | (255 - c) << 8 | (c ^ 0x5A)
         }
         let out = TextureStorage<UInt32>(width: width, height: 1, filledWith: 0)
