@@ -45,8 +45,7 @@ public struct GaussianBlur: Sendable {
     @discardableResult
     public func runThresholded(_ source: Texture<UInt8>, over region: Rect, into mask: Texture<UInt8>, on compute: ComputeContext) -> Rect {
         run(source, over: region.intersection(mask.bounds), on: compute) { y, row, xs in
-            let dst = mask.row(y)
-            for x in xs { dst[x] = Threshold.level(row[x]) }
+            Threshold.row(row, into: mask.row(y), xs: xs)
         }
     }
 
@@ -157,11 +156,21 @@ public enum Threshold {
 
     public static func run(_ source: Texture<Float>, over region: Rect, into mask: Texture<UInt8>, on compute: ComputeContext) {
         compute.dispatchRows(over: region.intersection(source.bounds).intersection(mask.bounds)) { group in
-            let g = group.threadPositions
-            for y in g.ys {
-                let src = source.row(y), dst = mask.row(y)
-                for x in g.xs { dst[x] = level(src[x]) }
-            }
+            for y in group.threadPositions.ys { row(source.row(y), into: mask.row(y), xs: group.threadPositions.xs) }
         }
+    }
+
+    /// One row, sixteen values at a time: a lane of the comparison's mask is all ones (−1),
+    /// whose low byte is 255.
+    @inline(__always)
+    static func row(_ src: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<UInt8>, xs: Range<Int>) {
+        var x = xs.lowerBound
+        while x &+ 16 <= xs.upperBound {
+            let above = UnsafeRawPointer(src + x).loadUnaligned(as: SIMD16<Float>.self) .> 0.5
+            UnsafeMutableRawPointer(dst + x).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(above, to: SIMD16<Int32>.self)),
+                                                        as: SIMD16<UInt8>.self)
+            x &+= 16
+        }
+        while x < xs.upperBound { dst[x] = level(src[x]); x &+= 1 }
     }
 }
