@@ -106,41 +106,44 @@ public struct ComposeKernel: Sendable {
 
     /// The view filters on shown pixels, whose alpha byte still says how painted each one is:
     /// the pulse adds its shift in proportion to how bare the pixel is, invert flips the colour,
-    /// and the result is opaque. Eight pixels at a time in the same 16-bit lane layout as
-    /// `blendRow`; each lane holds the shift's size and whether to subtract it, so every lane stays
-    /// unsigned (x ± mul255(|shift|, bare), clamped to 0…255 by `clampedShift`).
+    /// and the result is opaque. Eight pixels at a time: the shift's size per channel,
+    /// mul255(|shift|, bare), is made in the 16-bit lane layout of `blendRow`, then added to the
+    /// channels it raises and taken from those it lowers with byte arithmetic that saturates at 0
+    /// and 255 (SSE2's paddusb/psubusb), which is the clamp.
     static func filterRow(from source: UnsafeMutablePointer<UInt32>, to row: UnsafeMutablePointer<UInt32>, xs: Range<Int>, _ view: View) {
         let shift = view.backgroundShift
-        func lanes(_ hi: UInt32, _ lo: UInt32) -> SIMD16<UInt16> {
-            unsafeBitCast(SIMD8<UInt32>(repeating: hi << 16 | lo), to: SIMD16<UInt16>.self)
-        }
         func size(_ d: Int32) -> UInt32 { UInt32(min(d.magnitude, 255)) }
-        func minus(_ d: Int32) -> UInt32 { d < 0 ? 0xFFFF : 0 }
-        let sizeBR = lanes(size(shift.x), size(shift.z)), minusBR = lanes(minus(shift.x), minus(shift.z))
-        let sizeGA = lanes(0, size(shift.y)), minusGA = lanes(0, minus(shift.y))
-        let full = SIMD16<UInt16>(repeating: 255), low = SIMD8<UInt32>(repeating: 0x00ff_00ff)
+        let sizes = size(shift.x) << 16 | size(shift.y) << 8 | size(shift.z)
+        // Which channels the shift raises, which it lowers (bytes of 0xFF).
+        func mask(_ d: Int32, _ at: UInt32, _ raises: Bool) -> UInt32 { d != 0 && (d > 0) == raises ? 0xFF << at : 0 }
+        let raised = SIMD8<UInt32>(repeating: mask(shift.x, 16, true) | mask(shift.y, 8, true) | mask(shift.z, 0, true))
+        let lowered = SIMD8<UInt32>(repeating: mask(shift.x, 16, false) | mask(shift.y, 8, false) | mask(shift.z, 0, false))
+        let sizeBR = unsafeBitCast(SIMD8<UInt32>(repeating: sizes & 0x00FF_00FF), to: SIMD16<UInt16>.self)
+        let sizeGA = unsafeBitCast(SIMD8<UInt32>(repeating: (sizes >> 8) & 0x00FF_00FF), to: SIMD16<UInt16>.self)
+        let full = SIMD16<UInt16>(repeating: 255)
         let flip = SIMD8<UInt32>(repeating: view.invert ? 0x00FF_FFFF : 0), opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
         var x = xs.lowerBound
         while x &+ 8 <= xs.upperBound {
             let s = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
-            let xBR = unsafeBitCast(s & low, to: SIMD16<UInt16>.self), xGA = unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self)
             // Eight bare pixels (most of a canvas) take the whole shift, eight fully painted ones
             // none: mul255(size, 255) = size and mul255(size, 0) = 0, so skipping the multiplies
             // gives the same bytes.
             let a = unsafeBitCast(s & opaque, to: (UInt64, UInt64, UInt64, UInt64).self)
-            let out: SIMD8<UInt32>
+            let m: SIMD8<UInt32>
             if a.0 | a.1 | a.2 | a.3 == 0 {
-                let br = clampedShift(xBR, by: sizeBR, minus: minusBR), ga = clampedShift(xGA, by: sizeGA, minus: minusGA)
-                out = (unsafeBitCast(br, to: SIMD8<UInt32>.self) | unsafeBitCast(ga, to: SIMD8<UInt32>.self) &<< 8 | opaque) ^ flip
+                m = SIMD8(repeating: sizes)
             } else if a.0 & a.1 & a.2 & a.3 == 0xFF00_0000_FF00_0000 {
-                out = s ^ flip
+                m = .zero
             } else {
                 // 255 − alpha in both 16-bit halves of each pixel, with shifts only.
                 let bare = full &- unsafeBitCast((s &>> 24) | ((s &>> 8) & 0x00FF_0000), to: SIMD16<UInt16>.self)
-                let br = clampedShift(xBR, by: mul255(sizeBR, bare), minus: minusBR)
-                let ga = clampedShift(xGA, by: mul255(sizeGA, bare), minus: minusGA)
-                out = (unsafeBitCast(br, to: SIMD8<UInt32>.self) | unsafeBitCast(ga, to: SIMD8<UInt32>.self) &<< 8 | opaque) ^ flip
+                m = unsafeBitCast(mul255(sizeBR, bare), to: SIMD8<UInt32>.self) | unsafeBitCast(mul255(sizeGA, bare), to: SIMD8<UInt32>.self) &<< 8
             }
+            typealias Halves = (SIMD16<UInt8>, SIMD16<UInt8>)
+            let bytes = unsafeBitCast(s, to: Halves.self)
+            let up = unsafeBitCast(m & raised, to: Halves.self), down = unsafeBitCast(m & lowered, to: Halves.self)
+            let shifted = (Self.saturating(bytes.0, plus: up.0, minus: down.0), Self.saturating(bytes.1, plus: up.1, minus: down.1))
+            let out = (unsafeBitCast(shifted, to: SIMD8<UInt32>.self) | opaque) ^ flip
             UnsafeMutableRawPointer(row + x).storeBytes(of: out, as: SIMD8<UInt32>.self)
             x &+= 8
         }
@@ -158,15 +161,14 @@ public struct ComposeKernel: Sendable {
         }
     }
 
-    /// x + m, or x − m in the lanes where `minus` is all ones (m ≤ 255), clamped to 0…255, with
-    /// masks made from shifts instead of `pointwiseMin` (a generic call per use, and SSE2 has no
-    /// unsigned 16-bit min).
+    /// (x + up) − down per byte, each step clamped to 0…255. Written so LLVM emits SSE2's
+    /// paddusb and psubusb (a 16-byte vector; on 32 it falls back to lane-by-lane code).
     @inline(__always)
-    private static func clampedShift(_ x: SIMD16<UInt16>, by m: SIMD16<UInt16>, minus: SIMD16<UInt16>) -> SIMD16<UInt16> {
-        // (m ^ minus) − minus is m or −m; the sum is −255…510, a wrapped (negative) lane has bit 15 set.
-        let d = x &+ ((m ^ minus) &- minus)
-        let floored = d & ~(0 &- (d &>> 15))
-        return (floored | (0 &- (floored &>> 8))) & 255  // a lane of 256…510 has bit 8 set
+    private static func saturating(_ x: SIMD16<UInt8>, plus up: SIMD16<UInt8>, minus down: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let sum = x &+ up
+        let raised = sum.replacing(with: 255, where: sum .< x)
+        let difference = raised &- down
+        return difference.replacing(with: 0, where: difference .> raised)
     }
 
     /// Blends one row, eight pixels at a time, without unpacking pixels into channels: masking
