@@ -4,7 +4,9 @@
 /// `quicksilver render` can print `FILE:LINE: …`. It parses straight from bytes, which keeps a
 /// 300,000-line journal well under a second.
 public enum JSON {
-    public indirect enum Value: Equatable, Sendable {
+    /// Not `indirect`: arrays and objects already live on the heap, and boxing every number
+    /// would cost an allocation per field of every line.
+    public enum Value: Equatable, Sendable {
         /// A number; `integer` is set when the literal was an integer that fits in Int64.
         case number(Double, integer: Int64?)
         case string(String)

@@ -242,7 +242,7 @@ private struct Fields {
         return mods
     }
 
-    func rejectUnknown(what: String) throws(ReplayError) {
-        if let first = members.first { throw fail("unknown field \(JSON.quoted(first.key)) in \(what)") }
+    func rejectUnknown(what: @autoclosure () -> String) throws(ReplayError) {
+        if let first = members.first { throw fail("unknown field \(JSON.quoted(first.key)) in \(what())") }
     }
 }
