@@ -113,6 +113,28 @@ import Testing
         #expect(abs(sum - Double.pi * 36) < 1.5)
     }
 
+    /// Cached stamps are the discs drawn directly, for shapes on the stamps' grid, over more
+    /// shapes than the cache holds (so it empties and refills); a negative radius draws nothing.
+    @Test func cachedStampsAreTheDirectDiscs() {
+        let stamps = DiscStamps()
+        let viaCache = TextureStorage<UInt8>(width: 80, height: 80, filledWith: 0)
+        let direct = TextureStorage<UInt8>(width: 80, height: 80, filledWith: 0)
+        var differing: [Int] = []
+        for i in 0..<700 {
+            // On the stamps' grid: radius in 1/16 pixel (up to 31.4), centre in 1/4 pixel.
+            let radius = Double(4 + i % 500) / 16, x = 40 + Double(i % 4) * 0.25, y = 39 + Double(i / 4 % 4) * 0.25
+            viaCache.texture.fill(viaCache.texture.bounds, with: 0)
+            direct.texture.fill(direct.texture.bounds, with: 0)
+            stamps.stamp(viaCache.texture, x: x, y: y, radius: radius, clip: viaCache.texture.bounds)
+            Coverage.stampDisc(direct.texture, x: x, y: y, radius: radius, clip: direct.texture.bounds)
+            if viaCache.pixels != direct.pixels { differing.append(i) }
+        }
+        #expect(differing.isEmpty, "shapes \(differing.prefix(5))")
+        viaCache.texture.fill(viaCache.texture.bounds, with: 0)
+        stamps.stamp(viaCache.texture, x: 40, y: 40, radius: -3, clip: viaCache.texture.bounds)
+        #expect(viaCache.pixels.allSatisfy { $0 == 0 })
+    }
+
     @Test func discClipsAtEdges() {
         let m = TextureStorage<UInt8>(width: 8, height: 8, filledWith: 0)
         Coverage.stampDisc(m.texture, x: -1e9, y: 4, radius: 3, clip: m.texture.bounds)
