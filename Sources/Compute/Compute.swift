@@ -1,6 +1,6 @@
 // Compute: the CPU stand-in for a Metal device and command queue.
 //
 // Start with `ComputeContext` (one per app, owns the worker threads) and its
-// `dispatchThreadgroups(_:threadsPerThreadgroup:origin:_:)`. Kernels are plain functions that
+// `dispatchThreadgroups(_:threadsPerThreadgroup:grid:_:)`. Kernels are plain functions that
 // receive a `Threadgroup` and loop over its threads' positions in the grid; they work on
 // `Texture` views (pointer + width + height + row stride). `Rect` is the damage currency.

@@ -4,3 +4,9 @@
 // image the window presents and export writes, over just the damaged region. `Coverage` stamps
 // the stroke engine's dabs and spans into an 8-bit coverage mask. `Blend` holds the one
 // source-over formula that both of them and the stroke bake share. `Color` is the pixel format.
+//
+// The mercurial brush's kernels follow the stroke's life: `ScaffoldKernel` sprays particles for
+// each batch of four samples (`SampleBatch`, `MercurialRandom`), `GaussianBlur` with `Threshold`
+// makes the live metaball look, and `Emboss` shades the finished shape from a generated
+// `Hemisphere`. `Pulse` (with `HSV`) gives the breathing background that the compose pass's
+// view filter shows.
