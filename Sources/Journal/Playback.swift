@@ -84,12 +84,8 @@ public enum Playback {
             try LineReader.forEachLine(in: path) { bytes, terminated in
                 line += 1
                 if line % 4096 == 0, channel.isCancelled { throw CancellationError() }
-                do throws(ReplayError) {
-                    try parser.feed(bytes)
-                } catch {
-                    // A failed line adds nothing, so what came before stands.
-                    guard forgiving, !terminated, parser.header != nil else { throw error }
-                    cutOff = error
+                if let e = try parser.feed(bytes, terminated: terminated, forgivingCutOff: forgiving) {
+                    cutOff = e
                     return
                 }
                 if line == 1, let header = parser.header { channel.put(header: header) }

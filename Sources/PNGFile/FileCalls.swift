@@ -10,7 +10,6 @@ enum FileCalls {
 
     static func errorText(_ what: String) -> Failure { Failure(message: "\(what): \(String(cString: strerror(errno)))") }
 
-
     /// mkstemp in `folder`; mode 0600 until renamed, then widened to the usual 0644 less umask.
     static func makeTemporary(in folder: String, prefix: String) throws(Failure) -> (Int32, String) {
         var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)

@@ -30,6 +30,19 @@ public struct ReplayParser {
         }
     }
 
+    /// Parses the next line, forgiving a journal's last line that a crash cut off: with
+    /// `forgivingCutOff`, a line that ended without a newline (`terminated` false), after the
+    /// header, that does not parse is returned instead of thrown (the caller warns). A failed
+    /// line adds no event and sets no header, so what came before stands.
+    public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, terminated: Bool,
+                              forgivingCutOff: Bool) throws(ReplayError) -> ReplayError? {
+        do { try feed(bytes) } catch {
+            guard forgivingCutOff, !terminated, header != nil else { throw error }
+            return error
+        }
+        return nil
+    }
+
     /// Hands over the events parsed so far (for playing while parsing goes on).
     public mutating func takeEvents() -> [Replay.TimedEvent] {
         defer { events.removeAll(keepingCapacity: true) }
@@ -60,12 +73,9 @@ public struct ReplayParser {
         while start < bytes.count {
             var end = start
             while end < bytes.count, bytes[end] != 0x0a { end += 1 }
-            do {
-                try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            } catch {
-                // A failed line adds no event and sets no header, so what came before stands.
-                guard forgivingCutOffLastLine, end == bytes.count, parser.header != nil else { throw error }
-                return (try parser.finish(), error)
+            if let cutOff = try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]), terminated: end < bytes.count,
+                                            forgivingCutOff: forgivingCutOffLastLine) {
+                return (try parser.finish(), cutOff)
             }
             start = end + 1
         }
@@ -107,8 +117,7 @@ public struct ReplayParser {
         case "down", "move", "up":
             guard let x = try f.number("x") else { throw fail("\"\(type)\" needs \"x\"") }
             guard let y = try f.number("y") else { throw fail("\"\(type)\" needs \"y\"") }
-            let pressure = try f.number("pressure")
-            if let pressure, !(0...1).contains(pressure) { throw fail("\"pressure\" must be in 0…1, got \(pressure)") }
+            let pressure = try f.fraction("pressure")
             let mods = try f.mods()
             let sample = PointerSample(x: x, y: y, pressure: pressure ?? 0.5, time: t, mods: mods)
             switch type {
@@ -146,14 +155,8 @@ public struct ReplayParser {
         case "invert":
             event = .command(.invert(try f.bool("on")), time: t)
         case "pulse":
-            let on = try f.bool("on")
-            var values: [Double?] = []
-            for key in ["hue", "centre", "range"] {
-                let v = try f.number(key)
-                if let v, !(0...1).contains(v) { throw fail("\"\(key)\" must be in 0…1, got \(v)") }
-                values.append(v)
-            }
-            event = .command(.pulse(on: on, hue: values[0], centre: values[1], range: values[2]), time: t)
+            event = .command(.pulse(on: try f.bool("on"), hue: try f.fraction("hue"), centre: try f.fraction("centre"),
+                                    range: try f.fraction("range")), time: t)
         case "exit":
             try f.rejectUnknown(what: "an \"exit\" event")
             exitLine = line
@@ -187,6 +190,13 @@ private struct Fields {
         guard case .number(let d, _) = v else { throw fail("\"\(key)\" must be a number, got \(v.kindName)") }
         guard d.isFinite else { throw fail("\"\(key)\" must be a finite number") }
         return d
+    }
+
+    /// A number in 0…1.
+    mutating func fraction(_ key: String) throws(ReplayError) -> Double? {
+        guard let v = try number(key) else { return nil }
+        guard (0...1).contains(v) else { throw fail("\"\(key)\" must be in 0…1, got \(v)") }
+        return v
     }
 
     mutating func int(_ key: String) throws(ReplayError) -> Int64? {

@@ -44,7 +44,6 @@ public final class FrameLoop {
     /// The index of the deadline the armed timer fires at next.
     private var nextIndex = 0
 
-
     /// - Parameters:
     ///   - hz: frames per second (60).
     ///   - fds: input descriptors to wake for when readable (the X connection).

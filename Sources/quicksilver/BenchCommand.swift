@@ -14,16 +14,17 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run the benchmarks (use a release build: make bench).",
         discussion: """
-        Mercurial: mercurial.frame (a batch of four, blur and threshold over the whole canvas), \
-        mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame. \
         Cases: compose.full (the compose kernel over the whole canvas under a live stroke whose \
         bounds are the whole canvas, one row in three covered; compose.fullcover: every pixel \
         covered and blended), \
         memcpy.full (copying the same bytes: the bandwidth limit beside it), compose.stroke (one \
         typical frame of a 16 px pen stroke: four new samples spanning ~60 px, stroke work plus \
         compose of the damaged region), pen.8 and pen.32 (a 10,000-segment random-walk stroke \
-        committed into the canvas), and, when an X display is available, present.shm and \
-        present.putimage (a full-window present at 1920x1080, waiting for completion).
+        committed into the canvas), restore.300k (crash recovery of a 300,000-sample journal), \
+        mercurial.frame (a batch of four, blur and threshold over the whole canvas), \
+        mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame \
+        (a pulsing frame over a canvas with a stroke on it), and, when an X display is available, \
+        present.shm and present.putimage (a full-window present at 1920x1080, waiting for completion).
         """
     )
 
@@ -42,6 +43,7 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let compute = ComputeContext(threads: threads)
         let bench = Benchmarks(size: size.size, compute: compute)
+        defer { try? FileManager.default.removeItem(atPath: Benchmarks.journalPath) }
         var results: [(String, Double)] = []
         for (name, runs, make) in bench.cases() where only.map({ name.hasPrefix($0) }) ?? true {
             let ms = Benchmarks.median(runs: runs, make())
@@ -158,6 +160,14 @@ struct Benchmarks {
         return out
     }
 
+    /// Queues `walk` as one stroke (down, moves, up) for the session's next frame.
+    private func queueStroke(_ walk: [(Double, Double)], into session: Session) {
+        func sample(_ p: (Double, Double)) -> PointerSample { PointerSample(x: p.0, y: p.1, pressure: 0.5, time: 0) }
+        session.handle(.pointerDown(sample(walk[0])))
+        for p in walk.dropFirst() { session.handle(.pointerMove(sample(p))) }
+        session.handle(.pointerUp(sample(walk[walk.count - 1])))
+    }
+
     private func penStroke(size brushSize: Int) -> () -> Void {
         let walk = randomWalk(segments: 10_000)
         let session = Session(size: size, compute: compute, historyBytes: 0)
@@ -165,10 +175,7 @@ struct Benchmarks {
         session.handle(.command(.brush(size: brushSize), time: 0))
         session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
         return {
-            session.handle(.pointerDown(PointerSample(x: walk[0].0, y: walk[0].1, pressure: 0.5, time: 0)))
-            for p in walk.dropFirst() { session.handle(.pointerMove(PointerSample(x: p.0, y: p.1, pressure: 0.5, time: 0))) }
-            let last = walk[walk.count - 1]
-            session.handle(.pointerUp(PointerSample(x: last.0, y: last.1, pressure: 0.5, time: 0)))
+            queueStroke(walk, into: session)
             session.draw(FrameInfo(index: 1, timestamp: 0, targetTimestamp: 0), to: presenter)
         }
     }
@@ -231,11 +238,8 @@ struct Benchmarks {
     private func pulseFrame() -> () -> Void {
         let session = Session(size: size, compute: compute, historyBytes: 0)
         let presenter = OffscreenPresenter(size: size)
-        let walk = randomWalk(segments: 10_000)
         session.handle(.command(.brush(size: 32), time: 0))
-        session.handle(.pointerDown(PointerSample(x: walk[0].0, y: walk[0].1, pressure: 0.5, time: 0)))
-        for p in walk.dropFirst() { session.handle(.pointerMove(PointerSample(x: p.0, y: p.1, pressure: 0.5, time: 0))) }
-        session.handle(.pointerUp(PointerSample(x: walk[walk.count - 1].0, y: walk[walk.count - 1].1, pressure: 0.5, time: 0)))
+        queueStroke(randomWalk(segments: 10_000), into: session)
         session.handle(.command(.pulse(on: true), time: 0))
         var frame = 0
         return {
@@ -244,10 +248,13 @@ struct Benchmarks {
         }
     }
 
+    /// Where `restore300k` writes its journal (removed when the benchmarks end).
+    static let journalPath = NSTemporaryDirectory() + "quicksilver-bench-journal-\(getpid()).jsonl"
+
     /// Crash recovery of a journal holding 300,000 samples (an hour of drawing at ~83 Hz, here
     /// 1,500 strokes of 200 samples): read, parse, play into a fresh session.
     private func restore300k() -> () -> Void {
-        let path = NSTemporaryDirectory() + "quicksilver-bench-journal-\(getpid()).jsonl"
+        let path = Self.journalPath
         var text = Replay.line(for: Replay.Header(size: size)) + "\n"
         let walk = randomWalk(segments: 300_000)
         var t = 0.0

@@ -3,7 +3,7 @@
 struct FrameStats {
     private var presentTimes = Histogram()
     private var latencies = Histogram()
-    /// Arrival time of the oldest input not yet shown by a completed present, if any.
+    /// Arrival times of input not yet shown by a completed present.
     private var waitingSince: [Double] = []
 
     mutating func inputArrived(at t: Double) { waitingSince.append(t) }

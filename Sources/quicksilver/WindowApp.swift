@@ -131,7 +131,7 @@ final class WindowApp: FrameLoopDelegate {
     private func record(playedIn frame: FrameInfo) -> Bool {
         lastFrame = frame.index
         guard !unrecorded.isEmpty else { return false }
-        let t = (Double(frame.index) + 0.5) / 60
+        let t = (Double(frame.index) + 0.5) / ReplayPlayer.framesPerSecond
         var ended = false
         for event in unrecorded {
             let timed = Replay.TimedEvent(t: t, event: event)

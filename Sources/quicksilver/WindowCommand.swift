@@ -123,7 +123,7 @@ struct WindowCommand: ParsableCommand {
         let app = WindowApp(window: window, session: session, recorder: recorder, journal: journal,
                             exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
                             startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
-        let loop = FrameLoop(hz: 60, fds: [window.connectionFileDescriptor, signals.fileDescriptor])
+        let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), fds: [window.connectionFileDescriptor, signals.fileDescriptor])
         loop.run(app)
         app.finish(loop)
         window.close()
