@@ -4,3 +4,4 @@
 // `dispatchThreadgroups(_:threadsPerThreadgroup:grid:_:)`. Kernels are plain functions that
 // receive a `Threadgroup` and loop over its threads' positions in the grid; they work on
 // `Texture` views (pointer + width + height + row stride). `Rect` is the damage currency.
+import Geometry

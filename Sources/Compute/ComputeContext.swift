@@ -1,4 +1,5 @@
 import Dispatch
+import Geometry
 import Synchronization
 
 /// A threadgroup as a kernel sees it: where it sits in the grid and which threads it holds.

@@ -3,6 +3,7 @@
 /// Row-major; `rowStride` is in pixels. Views are copied freely and handed to worker threads,
 /// which is why the type is `@unchecked Sendable`: kernels write disjoint pixels, so no two
 /// threads ever touch the same memory.
+import Geometry
 public struct Texture<Pixel>: @unchecked Sendable {
     public let base: UnsafeMutablePointer<Pixel>
     public let width: Int

@@ -6,7 +6,9 @@
 // `quicksilver render` and crash recovery alike.
 import Compute
 import Dispatch
+import Files
 import Foundation
+import Geometry
 import Paint
 import PNGFile
 

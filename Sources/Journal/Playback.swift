@@ -1,5 +1,7 @@
 import Compute
+import Files
 import Foundation
+import Geometry
 import Paint
 import PNGFile
 

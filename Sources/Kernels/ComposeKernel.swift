@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// The colour-buffer-to-image kernel (the aptpod demo's `computeTexture2d`), made to compose.
 ///

@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// Stamps stroke geometry into an 8-bit coverage mask. Coverage combines with `max`, so a
 /// stroke's overlapping dabs never add up: a translucent stroke crossing itself keeps one colour.

@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// Pre-rendered anti-aliased discs, so a stroke's thousands of dabs are byte-wise `max`es
 /// (which vectorise) instead of a square root per rim pixel.

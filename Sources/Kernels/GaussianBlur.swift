@@ -1,5 +1,6 @@
 import Compute
 import Foundation
+import Geometry
 
 /// A separable Gaussian blur of an 8-bit coverage image (255 = 1.0) into floats, over a region
 /// only: it reads `radius` pixels around it (outside the image counts as 0).

@@ -1,5 +1,6 @@
 import Compute
 import Foundation
+import Geometry
 
 /// Up to four pointer samples for one scaffold dispatch, as MercurialPaint passed Apple Pencil's
 /// coalesced touches: two int4 vectors, −1 marking an empty slot (the first −1 ends the batch).

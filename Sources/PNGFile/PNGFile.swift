@@ -1,9 +1,9 @@
-// PNGFile: PNG encode and decode through libpng's simplified API, and atomic file writes.
+// PNGFile: PNG encode and decode through libpng's simplified API.
 //
-// Start with `PNGImage`: `encode()` / `write(to:)` and `read(from:)`. `AtomicFile` writes to a
-// temporary file in the destination's folder and renames it into place, so a failure never
-// leaves a partial file or damages an existing one. `FileCalls` holds the raw POSIX calls.
+// Start with `PNGImage`: `encode()` / `write(to:)` (atomically, through Files' `AtomicFile`) and
+// `read(from:)`.
 import CPNG
+import Files
 
 /// A 32-bit image in the X visual's order: 0xAARRGGBB per pixel, B, G, R, A in memory.
 public struct PNGImage: Equatable, Sendable {

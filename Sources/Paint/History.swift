@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// Undo and redo, one step per stroke or clear, bounded in memory.
 ///

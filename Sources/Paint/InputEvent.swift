@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// Modifier keys held during a pointer sample or key press.
 public struct Modifiers: OptionSet, Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Compute
 import Dispatch
+import Geometry
 import Kernels
 import Strokes
 

@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// A presenter with no display: frames land in memory (for `quicksilver render` and tests).
 public final class OffscreenPresenter: Presenter {

@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// Where composed frames go: the X window (XShm or XPutImage) or an offscreen image.
 ///

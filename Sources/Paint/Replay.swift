@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 import Kernels
 import Strokes
 

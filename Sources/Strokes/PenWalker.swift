@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// Walks curves and lines placing anti-aliased pen dabs every `spacing` pixels of arc length.
 /// `toNextDab` is the remainder carried from one call to the next.

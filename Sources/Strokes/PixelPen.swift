@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 
 /// The aptpod demo's hard pen: Bresenham lines whose every pixel is stamped with a midpoint
 /// filled circle. Geometry only; spans go to the sink.

@@ -1,5 +1,6 @@
-import CX11
 import Compute
+import CX11
+import Geometry
 
 /// One client-side image the window presents from: an XImage whose pixels live either in a
 /// MIT-SHM segment the server reads directly, or in Swift-owned memory sent with XPutImage.

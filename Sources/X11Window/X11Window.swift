@@ -7,8 +7,9 @@
 // deadlines, polled together with the X connection; `TimerFD` is its timer). `X11Calls` holds the
 // thin wrappers of the raw Xlib / System V shm / poll / timerfd calls; `X11Error` the errors.
 // This is the only module that imports CX11. Every call must come from one thread.
-import CX11
 import Compute
+import CX11
+import Geometry
 import Paint
 #if canImport(Glibc)
 import Glibc

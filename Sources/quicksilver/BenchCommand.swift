@@ -1,6 +1,7 @@
 import ArgumentParser
 import Compute
 import Foundation
+import Geometry
 import Journal
 import Kernels
 import Paint

@@ -1,4 +1,5 @@
 import Compute
+import Files
 import Foundation
 import Journal
 import Kernels

@@ -1,6 +1,8 @@
 import ArgumentParser
-import Foundation
 import Compute
+import Files
+import Foundation
+import Geometry
 import Journal
 import Kernels
 import Paint

@@ -1,4 +1,5 @@
 import Compute
+import Geometry
 import Testing
 
 /// A texture with a sentinel border, so writes outside the dispatched region are caught.

@@ -1,5 +1,6 @@
 import Compute
 import Foundation
+import Geometry
 import Kernels
 import Testing
 

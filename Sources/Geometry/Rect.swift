@@ -1,12 +1,3 @@
-/// A width and height in pixels (or threads).
-public struct Size: Hashable, Sendable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    @inlinable public init(width: Int, height: Int) { self.width = width; self.height = height }
-    @inlinable public var area: Int { width * height }
-    @inlinable public var description: String { "\(width)x\(height)" }
-}
-
 /// An integer rectangle, half-open: it covers x in `minX..<maxX` and y in `minY..<maxY`.
 /// An empty rectangle (zero or negative extent) is the identity of `union`.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {

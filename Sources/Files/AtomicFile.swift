@@ -1,25 +1,3 @@
-/// A file that failed to be written or read: which and why, ready for one line on stderr.
-public struct FileError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var message: String
-    public init(path: String, message: String) { self.path = path; self.message = message }
-    public var description: String { "\(path): \(message)" }
-}
-
-/// The folder and file-name parts of a path.
-public enum FilePath {
-    /// "." for a bare name, "/" for a file at the root.
-    public static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    public static func baseName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
-}
-
 /// Writes whole files so that readers see the old content or the new, never a mix: the bytes go
 /// to a temporary file in the same folder, are synced, and the temporary is renamed into place.
 public enum AtomicFile {
