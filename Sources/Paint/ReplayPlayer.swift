@@ -1,3 +1,4 @@
+import Clock
 import Compute
 
 /// Plays a replay through a session on a virtual 60 Hz frame clock: an event at time t is

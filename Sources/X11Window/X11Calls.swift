@@ -3,7 +3,7 @@ import CX11
 import Glibc
 #endif
 
-// The raw Xlib, MIT-SHM and Linux calls this module makes, as thin named wrappers: the only
+// The raw Xlib, MIT-SHM and System V calls this module makes, as thin named wrappers: the only
 // place that deals in C pointers, status codes and errno. Everything here runs on the thread
 // that owns the display (see `X11Window`).
 
@@ -128,7 +128,7 @@ enum XCalls {
     }
 }
 
-/// System V shared memory, poll, timerfd, clocks and stderr.
+/// System V shared memory, the process id and stderr.
 enum OSCalls {
     /// A private segment readable and writable by this user only; nil (with errno text) on failure.
     static func shmCreate(bytes: Int) -> Result<Int32, OSFailure> {
@@ -147,65 +147,6 @@ enum OSCalls {
     static func shmRemove(_ id: Int32) { _ = shmctl(id, IPC_RMID, nil) }
 
     static var processID: Int { Int(getpid()) }
-
-    /// Nanoseconds on CLOCK_MONOTONIC.
-    static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
-    /// A non-blocking timerfd on CLOCK_MONOTONIC, or -1.
-    static func timerCreate() -> Int32 {
-        timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-    }
-
-    /// Arms `fd` to fire at absolute monotonic time `firstNS` and then every `intervalNS`.
-    static func timerArm(_ fd: Int32, firstNS: Int64, intervalNS: Int64) {
-        func spec(_ ns: Int64) -> timespec {
-            timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
-        }
-        var value = itimerspec(it_interval: spec(intervalNS), it_value: spec(firstNS))
-        timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &value, nil)
-    }
-
-    static func timerDisarm(_ fd: Int32) {
-        var value = itimerspec()
-        timerfd_settime(fd, 0, &value, nil)
-    }
-
-    /// Expirations since the last read (0 if none: the fd is non-blocking).
-    static func timerRead(_ fd: Int32) -> UInt64 {
-        var count: UInt64 = 0
-        let n = read(fd, &count, MemoryLayout<UInt64>.size)
-        return n == MemoryLayout<UInt64>.size ? count : 0
-    }
-
-    static func closeFD(_ fd: Int32) { _ = close(fd) }
-
-    /// What poll() said about one descriptor.
-    struct PollResult {
-        /// Data can be read.
-        var readable: Bool
-        /// Hung up, failed or invalid (and nothing left to read).
-        var broken: Bool
-    }
-
-    /// Blocks until one of `fds` is readable (or `timeoutMS` passes; -1 waits forever).
-    /// Retries on EINTR.
-    static func poll(_ fds: [Int32], timeoutMS: Int32) -> [PollResult] {
-        var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        while true {
-            let n = Glibc.poll(&pfds, nfds_t(pfds.count), timeoutMS)
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return pfds.map { _ in PollResult(readable: false, broken: true) } }
-            return pfds.map {
-                let readable = $0.revents & Int16(POLLIN) != 0
-                let broken = $0.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-                return PollResult(readable: readable, broken: broken && !readable)
-            }
-        }
-    }
 
     /// Writes one line to stderr.
     static func printError(_ line: String) {

@@ -1,14 +1,14 @@
-// X11Window: the X11 side of Quicksilver — one window, its pixels, its input, and the frame clock.
+// X11Window: the X11 side of Quicksilver — one window, its pixels and its input.
 //
 // Start with `X11Window` (this file): it opens the display, creates the window, hands out the
 // image the next frame is composed into (`frameTarget()`, MIT-SHM or XPutImage, see
 // `FrameImage`) and shows it (`present(_:)`); `pendingEvents()` translates X events into
-// `InputEvent`s in one switch. Then `FrameLoop` (a 60 Hz clock on a timerfd with absolute
-// deadlines, polled together with the X connection; `TimerFD` is its timer). `X11Calls` holds the
-// thin wrappers of the raw Xlib / System V shm / poll / timerfd calls; `X11Error` the errors.
-// This is the only module that imports CX11. Every call must come from one thread.
+// `InputEvent`s in one switch. `X11Calls` holds the thin wrappers of the raw Xlib and System V
+// shm calls; `X11Error` the errors. This is the only module that imports CX11. Every call must
+// come from one thread. The frame clock that drives it lives in the Clock module.
 import Compute
 import CX11
+import Clock
 import Geometry
 import Paint
 #if canImport(Glibc)
@@ -236,7 +236,7 @@ public final class X11Window: Presenter {
             }
             // Nothing buffered: sleep on the connection. A completion that never comes (a failed
             // request) must not hang the app: after a long silence, assume the server is done.
-            let results = OSCalls.poll([connectionFileDescriptor], timeoutMS: 2000)
+            let results = Poll.wait([connectionFileDescriptor], timeoutMS: 2000)
             if !results[0].readable && !results[0].broken {
                 OSCalls.printError("quicksilver: no ShmCompletion after 2 s; continuing")
                 outstandingPuts = 0

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clock
 import Compute
 import Foundation
 import Geometry

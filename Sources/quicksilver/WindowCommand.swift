@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clock
 import Compute
 import Files
 import Foundation
@@ -125,7 +126,7 @@ struct WindowCommand: ParsableCommand {
         let app = WindowApp(window: window, session: session, recorder: recorder, journal: journal,
                             exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
                             startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
-        let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), fds: [window.connectionFileDescriptor, signals.fileDescriptor])
+        let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(), fds: [window.connectionFileDescriptor, signals.fileDescriptor])
         loop.run(app)
         app.finish(loop)
         window.close()

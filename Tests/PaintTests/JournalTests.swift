@@ -1,3 +1,4 @@
+import Clock
 import Compute
 import Foundation
 import Geometry

@@ -1,5 +1,6 @@
-import Foundation
+import Clock
 import Compute
+import Foundation
 import Kernels
 import Paint
 import Testing

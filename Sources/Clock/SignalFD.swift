@@ -1,4 +1,6 @@
-import CX11
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// SIGTERM, SIGINT and SIGHUP as a file descriptor the frame loop polls, so a signal ends the
 /// session through the normal path (journal synced, window closed) instead of killing it.
@@ -9,20 +11,12 @@ public final class SignalFD {
     public let fileDescriptor: Int32
 
     public init() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, s) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-        fileDescriptor = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        fileDescriptor = ClockCalls.signalDescriptor(for: [SIGTERM, SIGINT, SIGHUP])
         precondition(fileDescriptor >= 0, "quicksilver: signalfd failed")
     }
 
-    deinit { close(fileDescriptor) }
+    deinit { ClockCalls.closeFD(fileDescriptor) }
 
     /// The signal that arrived, if any (never blocks).
-    public func take() -> Int32? {
-        var info = signalfd_siginfo()
-        let n = read(fileDescriptor, &info, MemoryLayout<signalfd_siginfo>.size)
-        return n == MemoryLayout<signalfd_siginfo>.size ? Int32(info.ssi_signo) : nil
-    }
+    public func take() -> Int32? { ClockCalls.readSignal(fileDescriptor) }
 }

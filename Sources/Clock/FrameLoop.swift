@@ -1,12 +1,10 @@
-import Paint
-
 /// What a `FrameLoop` asks of the app: drain input, draw frames, say when to stop.
 public protocol FrameLoopDelegate: AnyObject {
     /// Reads and applies all pending input (e.g. `window.pendingEvents()`).
     ///
     /// Called before every wait: once at the start, after each wake-up, and again after each
     /// frame, so that events a library already buffered in user space (Xlib reads ahead, e.g.
-    /// while `frameTarget()` waits), which poll() cannot see, are never left waiting.
+    /// while a present waits for its completion), which poll() cannot see, are never left waiting.
     /// - Returns: true when the input changed something that needs a frame: a paused clock then
     ///   restarts at the next deadline.
     func frameLoopDidWake(_ loop: FrameLoop) -> Bool
@@ -20,12 +18,12 @@ public protocol FrameLoopDelegate: AnyObject {
     var shouldStop: Bool { get }
 }
 
-/// A display-link stand-in: a clock of absolute deadlines `start + k/hz` on a timerfd, waited on
-/// with poll() together with input file descriptors (the X connection). It never spins: with the
-/// clock paused and no input it sleeps in poll().
+/// A display-link stand-in: a grid of absolute deadlines `start + k/hz`, waited on together with
+/// input file descriptors (the X connection). It never spins: with the clock paused and no
+/// input it sleeps in the clock's wait.
 ///
 /// ```
-/// let loop = FrameLoop(hz: 60, fds: [window.connectionFileDescriptor])
+/// let loop = FrameLoop(hz: 60, clock: TimerFDClock(), fds: [window.connectionFileDescriptor])
 /// loop.run(delegate)
 /// ```
 public final class FrameLoop {
@@ -38,26 +36,27 @@ public final class FrameLoop {
     /// True while the clock is disarmed (the last frame said nothing more to draw).
     public private(set) var isPaused = true
 
+    private let clock: FrameClock
     private let fds: [Int32]
-    private let timer = TimerFD()
     private let startNS: Int64
-    /// The index of the deadline the armed timer fires at next.
+    /// The index of the deadline the alarm is set for while running.
     private var nextIndex = 0
 
     /// - Parameters:
     ///   - hz: frames per second (60).
-    ///   - fds: input descriptors to wake for when readable (the X connection).
-    /// The clock's zero (`now == 0`, frame index 0) is this moment. Traps only if the process
-    /// is out of file descriptors.
-    public init(hz: Int = 60, fds: [Int32]) {
+    ///   - clock: the time source and waiting place (`TimerFDClock` in the window).
+    ///   - fds: input descriptors to wake for when readable (the X connection, signals).
+    /// The loop's zero (`now == 0`, frame index 0) is this moment on `clock`.
+    public init(hz: Int = 60, clock: FrameClock, fds: [Int32]) {
         precondition(hz > 0)
         self.hz = hz
+        self.clock = clock
         self.fds = fds
-        startNS = OSCalls.monotonicNanoseconds()
+        startNS = clock.nowNS
     }
 
-    /// Seconds since the loop was created, on CLOCK_MONOTONIC.
-    public var now: Double { Double(OSCalls.monotonicNanoseconds() - startNS) / 1e9 }
+    /// Seconds since the loop was created, on its clock.
+    public var now: Double { Double(clock.nowNS - startNS) / 1e9 }
 
     /// Seconds of deadline `index` on the loop's clock (`index / hz`).
     public func time(ofFrame index: Int) -> Double { Double(index) / Double(hz) }
@@ -66,26 +65,32 @@ public final class FrameLoop {
         startNS + Int64(index) * 1_000_000_000 / Int64(hz)
     }
 
+    /// The newest deadline at or before `ns`.
+    private func latestIndex(atNS ns: Int64) -> Int {
+        var index = Int((ns - startNS) * Int64(hz) / 1_000_000_000)
+        while deadlineNS(index) > ns { index -= 1 }
+        while deadlineNS(index + 1) <= ns { index += 1 }
+        return index
+    }
+
     /// Restarts a paused clock at the next deadline of the grid (never an off-grid one).
     public func resume() {
         guard isPaused else { return }
-        let elapsed = OSCalls.monotonicNanoseconds() - startNS
-        nextIndex = Int(elapsed * Int64(hz) / 1_000_000_000) + 1
+        nextIndex = latestIndex(atNS: clock.nowNS) + 1
         isPaused = false
-        timer.arm(firstNS: deadlineNS(nextIndex), intervalNS: 1_000_000_000 / Int64(hz))
+        clock.arm(at: deadlineNS(nextIndex))
     }
 
     /// Stops the clock until `resume()` (or input that asks for a frame).
     public func pause() {
         guard !isPaused else { return }
         isPaused = true
-        timer.disarm()
-        _ = timer.readExpirations()
+        clock.arm(at: nil)
     }
 
-    /// Runs until `delegate.shouldStop`: drains input, sleeps in poll() on the timer and `fds`,
-    /// and calls `draw` once per passed deadline group (late wake-ups count missed deadlines and
-    /// draw only the latest). The clock starts running.
+    /// Runs until `delegate.shouldStop`: drains input, sleeps on the clock and `fds`, and calls
+    /// `draw` once per passed group of deadlines (late wake-ups count missed deadlines and draw
+    /// only the latest). The clock starts running.
     public func run(_ delegate: some FrameLoopDelegate) {
         resume()
         var due: FrameInfo?
@@ -97,24 +102,23 @@ public final class FrameLoop {
                 due = nil
                 framesDrawn += 1
                 if !delegate.frameLoop(self, draw: frame) { pause() }
-                continue  // drain again: drawing may have made Xlib buffer events
+                continue  // drain again: drawing may have made a library buffer events
             }
-            let results = OSCalls.poll([timer.fileDescriptor] + watched, timeoutMS: -1)
-            // A descriptor that hung up or is invalid would make poll() return at once forever.
-            let broken = Set(zip(watched, results.dropFirst()).filter { $0.1.broken }.map(\.0))
+            let wake = clock.wait(for: watched)
+            // A descriptor that hung up or is invalid would make every wait return at once.
+            let broken = Set(zip(watched, wake.broken).filter(\.1).map(\.0))
             if !broken.isEmpty { watched.removeAll { broken.contains($0) } }
-            if results[0].readable {
-                let count = timer.readExpirations()
-                if count > 0 && !isPaused {
-                    let index = nextIndex + count - 1
-                    missedDeadlines += count - 1
-                    nextIndex = index + 1
-                    // Re-anchor at the exact grid point (the kernel interval is whole ns).
-                    timer.arm(firstNS: deadlineNS(nextIndex), intervalNS: 1_000_000_000 / Int64(hz))
-                    due = FrameInfo(index: index, timestamp: time(ofFrame: index),
-                                    targetTimestamp: time(ofFrame: index + 1))
-                }
+            guard wake.alarm, !isPaused else { continue }
+            let now = clock.nowNS
+            guard now >= deadlineNS(nextIndex) else {
+                clock.arm(at: deadlineNS(nextIndex))  // woke early: keep waiting for it
+                continue
             }
+            let index = latestIndex(atNS: now)
+            missedDeadlines += index - nextIndex
+            nextIndex = index + 1
+            clock.arm(at: deadlineNS(nextIndex))
+            due = FrameInfo(index: index, timestamp: time(ofFrame: index), targetTimestamp: time(ofFrame: index + 1))
         }
         pause()
     }

@@ -1,0 +1,90 @@
+import Clock
+import Testing
+
+private let period: Int64 = 1_000_000_000 / 60
+
+/// A delegate driven by closures, recording what the loop asked of it.
+private final class Script: FrameLoopDelegate {
+    var drawn: [FrameInfo] = []
+    var wakes = 0
+    let stopAfterFrames: Int
+    var draw: (FrameInfo) -> Bool = { _ in true }
+    var wake: () -> Bool = { false }
+    init(stopAfterFrames: Int) { self.stopAfterFrames = stopAfterFrames }
+    func frameLoopDidWake(_ loop: FrameLoop) -> Bool { wakes += 1; return wake() }
+    func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool { drawn.append(frame); return draw(frame) }
+    var shouldStop: Bool { drawn.count >= stopAfterFrames }
+}
+
+@Suite struct FrameLoopTests {
+    @Test func drawsOneFramePerDeadlineOnTheGrid() {
+        let clock = ManualClock(nowNS: 5_000_000_000)
+        let loop = FrameLoop(hz: 60, clock: clock, fds: [])
+        let script = Script(stopAfterFrames: 4)
+        loop.run(script)
+        #expect(script.drawn.map(\.index) == [1, 2, 3, 4])
+        #expect(script.drawn[2] == FrameInfo(index: 3, timestamp: 3.0 / 60, targetTimestamp: 4.0 / 60))
+        #expect(loop.framesDrawn == 4 && loop.missedDeadlines == 0)
+        #expect(clock.nowNS == 5_000_000_000 + 4_000_000_000 / 60, "time moved only to the deadlines")
+        #expect(clock.alarmNS == nil && loop.isPaused, "the clock is stopped when run returns")
+    }
+
+    @Test func aLateFrameCountsTheDeadlinesItMissedAndDrawsOnlyTheNewest() {
+        let clock = ManualClock()
+        let loop = FrameLoop(hz: 60, clock: clock, fds: [])
+        let script = Script(stopAfterFrames: 4)
+        script.draw = { frame in
+            if frame.index == 2 { clock.advance(by: period * 7 / 2) }  // frame 2 takes 3.5 periods
+            return true
+        }
+        loop.run(script)
+        #expect(script.drawn.map(\.index) == [1, 2, 5, 6])
+        #expect(loop.missedDeadlines == 2, "deadlines 3 and 4 passed without a frame")
+    }
+
+    @Test func aPausedClockSleepsUntilInputThenRestartsOnTheGrid() {
+        let clock = ManualClock()
+        let input: Int32 = 7
+        let loop = FrameLoop(hz: 60, clock: clock, fds: [input])
+        let script = Script(stopAfterFrames: 3)
+        script.draw = { $0.index < 2 }             // frame 2 says there is nothing more to draw
+        var inputSeen = false
+        script.wake = {
+            // The first wake-up after the pause is the input scheduled below.
+            if !inputSeen && clock.nowNS >= 1_000_000_000 { inputSeen = true; return true }
+            return false
+        }
+        clock.input(on: input, afterNS: 1_000_000_000 + 3_000_000)  // 1.003 s: between deadlines 60 and 61
+        loop.run(script)
+        #expect(script.drawn.map(\.index) == [1, 2, 61])
+        #expect(loop.missedDeadlines == 0, "a paused clock misses nothing")
+        // Waits: before frames 1 and 2, the sleep until the input, and before frame 61.
+        #expect(clock.waits == 4, "it never spins")
+    }
+
+    @Test func inputThatNeedsNoFrameLeavesThePausedClockAsleep() {
+        let clock = ManualClock()
+        let input: Int32 = 3
+        let loop = FrameLoop(hz: 60, clock: clock, fds: [input])
+        let script = Script(stopAfterFrames: 2)
+        script.draw = { _ in false }
+        var wokenByInput = 0
+        script.wake = {
+            if clock.nowNS > period { wokenByInput += 1 }
+            return wokenByInput == 3  // the third input asks for a frame
+        }
+        for k in 1...3 { clock.input(on: input, afterNS: Int64(k) * 100_000_000) }
+        loop.run(script)
+        #expect(script.drawn.map(\.index) == [1, 19])   // 0.3 s is deadline 18; the next is 19
+        #expect(loop.framesDrawn == 2)
+    }
+
+    @Test func theRealClockFiresAtItsAlarm() {
+        let clock = TimerFDClock()
+        let start = clock.nowNS
+        clock.arm(at: start + 2_000_000)
+        let wake = clock.wait(for: [])
+        #expect(wake.alarm)
+        #expect(clock.nowNS >= start + 2_000_000, "not before the alarm's time")
+    }
+}
