@@ -1,7 +1,9 @@
 // swift-tools-version: 6.0
 // Quicksilver: a fast paint window for X11. Read the modules in the order of one frame:
-// Compute (the "GPU") → Strokes (pointer samples → dabs) → Kernels (pixels) → Paint (the session)
-// → X11Window / PNGFile (present, export) → quicksilver (the command line).
+// Clock (when frames happen) → Input (what the window reports) → App (pressure, keys, recording)
+// → Events (what a session plays) → Strokes (samples → dabs) → Kernels (pixels, on Compute, the
+// "GPU") → Paint (the session) → X11Window (present) → quicksilver (the command line). Beside
+// them: Geometry, ReplayFormat, Journal, Files and PNGFile.
 import PackageDescription
 
 let package = Package(
@@ -20,28 +22,42 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "Geometry"),
         .target(name: "Compute", dependencies: ["Geometry"]),
+        .target(name: "Clock", dependencies: ["CLinux"]),
+        .target(name: "Input", dependencies: ["Geometry"]),
         .target(name: "Strokes", dependencies: ["Geometry"]),
         .target(name: "Kernels", dependencies: ["Geometry", "Compute"]),
-        .target(name: "Clock", dependencies: ["CLinux"]),
-        .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels"]),
+        .target(name: "Events", dependencies: ["Geometry", "Input", "Strokes", "Kernels"]),
+        .target(name: "ReplayFormat", dependencies: ["Geometry", "Input", "Strokes", "Kernels", "Events"]),
+        .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat"]),
         .target(name: "Files"),
         .target(name: "PNGFile", dependencies: ["CPNG", "Files"]),
-        .target(name: "Journal", dependencies: ["Geometry", "Compute", "Clock", "Paint", "Files", "PNGFile"]),
-        .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Paint"]),
-        .target(name: "Fuzzing", dependencies: ["Geometry", "Compute", "Clock", "Paint"]),
+        .target(name: "Journal", dependencies: ["Geometry", "Compute", "Events", "ReplayFormat", "Paint", "Files", "PNGFile"]),
+        .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
+                                            "ReplayFormat", "Paint", "Files", "PNGFile", "Journal"]),
+        .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
+        .target(name: "Fuzzing", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint"]),
         .executableTarget(name: "replay-fuzz", dependencies: ["Fuzzing"]),
         .executableTarget(
             name: "quicksilver",
             dependencies: [
-                "Geometry", "Compute", "Clock", "Strokes", "Kernels", "Paint", "Files", "PNGFile", "Journal", "X11Window", "CMalloc",
+                "Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events", "ReplayFormat", "Paint",
+                "Files", "PNGFile", "Journal", "App", "X11Window", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ComputeTests", dependencies: ["Geometry", "Compute"]),
+        .testTarget(name: "ClockTests", dependencies: ["Clock"]),
         .testTarget(name: "StrokesTests", dependencies: ["Geometry", "Strokes"]),
         .testTarget(name: "KernelsTests", dependencies: ["Geometry", "Kernels", "Compute"]),
-        .testTarget(name: "PaintTests", dependencies: ["Geometry", "Compute", "Clock", "Kernels", "Paint", "Files", "PNGFile", "Journal", "Fuzzing", "Strokes"]),
-        .testTarget(name: "ClockTests", dependencies: ["Clock"]),
+        .target(name: "TestSupport", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint"], path: "Tests/TestSupport"),
+        .testTarget(name: "ReplayFormatTests", dependencies: ["Geometry", "Input", "Kernels", "Events", "ReplayFormat", "Paint", "Fuzzing"]),
+        .testTarget(name: "PaintTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
+                                                      "ReplayFormat", "Paint", "PNGFile", "Journal", "TestSupport"]),
+        .testTarget(name: "JournalTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
+                                                        "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "TestSupport"]),
+        .testTarget(name: "PNGFileTests", dependencies: ["Files", "PNGFile"]),
+        .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
+                                                    "Files", "PNGFile", "Journal", "App", "Strokes", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile"], exclude: ["Support"]),
         // Tests/Soak (make soak) and Tests/Fixtures (corpus, goldens) hold no Swift target.
     ],

@@ -4,7 +4,9 @@
 // hold: no crash or hang, every rejection names a line that exists, whatever is accepted
 // writes back and reads again as the same replay, and plays through a session.
 import Compute
+import Geometry
 import Paint
+import ReplayFormat
 
 public struct ReplayFuzzer {
     public struct Finding: Error, CustomStringConvertible {
@@ -95,7 +97,7 @@ public struct ReplayFuzzer {
     /// Plays small accepted replays, so renderer crashes on odd input are found too.
     private func play(_ replay: Replay) {
         guard replay.header.size.area <= 512 * 512, replay.events.count <= 5000,
-              !replay.events.contains(where: { if case .resize(let s, _) = $0.event { s.area > 512 * 512 } else { false } })
+              !replay.events.contains(where: { if case .resize(let s) = $0.event { s.area > 512 * 512 } else { false } })
         else { return }
         let session = Session(size: replay.header.size, background: replay.header.background, seed: replay.header.seed, compute: compute)
         ReplayPlayer.play(replay.events, session: session, presenter: OffscreenPresenter(size: replay.header.size))

@@ -6,11 +6,13 @@
 // `quicksilver render` and crash recovery alike.
 import Compute
 import Dispatch
+import Events
 import Files
 import Foundation
 import Geometry
 import Paint
 import PNGFile
+import ReplayFormat
 
 /// A session journal on disk.
 ///
@@ -62,7 +64,7 @@ public final class Journal: @unchecked Sendable {
 
     /// Queues one event line.
     public func record(_ event: Replay.TimedEvent) {
-        guard let line = Replay.line(for: event) else { return }
+        let line = Replay.line(for: event)
         pending.append(contentsOf: line.utf8)
         pending.append(0x0a)
         lastT = max(lastT, event.t)
@@ -155,7 +157,7 @@ public final class Journal: @unchecked Sendable {
             writer.append(Replay.line(for: header))
             for line in Replay.lines(for: session.brush, t: 0) { writer.append(line) }
             if session.visibleSize != header.size {
-                writer.append(Replay.line(for: Replay.TimedEvent(t: 0, event: .resize(session.visibleSize, time: 0)))!)
+                writer.append(Replay.line(for: Replay.TimedEvent(t: 0, event: .resize(session.visibleSize))))
             }
             try writer.sync()
             try writer.rename(to: path)

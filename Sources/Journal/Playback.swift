@@ -1,9 +1,11 @@
 import Compute
+import Events
 import Files
 import Foundation
 import Geometry
 import Paint
 import PNGFile
+import ReplayFormat
 
 /// Replays and journals back into sessions: for `quicksilver render` and crash recovery.
 ///

@@ -1,5 +1,6 @@
 import Clock
 import Compute
+import ReplayFormat
 
 /// Plays a replay through a session on a virtual 60 Hz frame clock: an event at time t is
 /// delivered to frame ⌊t·60⌋, exactly as the window batches the samples that arrive between two

@@ -1,5 +1,6 @@
 import Clock
 import Compute
+import Events
 import Geometry
 import Kernels
 import Strokes
@@ -13,20 +14,16 @@ public final class Session {
     public let compute: ComputeContext
     public let canvas: Canvas
     public private(set) var brush = Brush()
-    /// Pointer samples and commands received since the last frame.
-    public private(set) var pending: [InputEvent] = []
+    public let seed: Int64
 
+    /// Events received since the last frame, played by the next.
+    private var pending: [SessionEvent] = []
     private let layer: StrokeLayer
     private let history: History
-    /// The live pen or pixel-pen stroke.
-    private var stroke: (builder: StrokeBuilder, brush: Brush, last: StrokePoint)?
-    /// The live mercurial stroke's state (made on first use: it holds canvas-sized buffers).
-    private var mercurial: MercurialBrush?
-    private var mercurialIsLive = false
-    /// A finished mercurial stroke whose emboss is still being computed; its live look stays
-    /// in `layer` until the emboss is baked in.
-    private var embossing: EmbossJob?
-    public let seed: Int64
+    /// What is being drawn: nothing, a stroke, or a finished mercurial stroke being embossed.
+    private var live = LiveStroke.none
+    /// The mercurial brush's buffers, made on first use (they are canvas-sized) and kept.
+    private var mercurialBuffers: MercurialBrush?
     private lazy var emboss = Emboss()
     /// Canvas area whose presented image is stale.
     private var damage: Rect
@@ -35,6 +32,26 @@ public final class Session {
     public private(set) var pulse: Pulse?
     private var pulseStart: Int?
     private var shownBackground: Color?
+
+    /// The states of the live stroke, each with what it needs.
+    private enum LiveStroke {
+        case none
+        /// A pen or pixel-pen stroke in progress: its geometry, the brush it started with and
+        /// the newest sample (where it ends if the pointer is lost).
+        case pen(StrokeBuilder, brush: Brush, last: StrokePoint)
+        /// A mercurial stroke in progress: the brush holds this frame's samples and the scaffold.
+        case mercurial(MercurialBrush)
+        /// A finished mercurial stroke whose emboss is still being computed; its live look stays
+        /// in the stroke layer until the emboss is baked in.
+        case embossing(EmbossJob)
+    }
+
+    /// What a frame did: the events it played, in order (what the window records and journals),
+    /// and the rectangle it presented (empty when nothing changed).
+    public struct Frame {
+        public var played: [SessionEvent]
+        public var presented: Rect
+    }
 
     /// - Parameter seed: every random choice of the session (the mercurial brush's particles).
     public init(size: Size, background: Color = .white, seed: Int64 = 0, compute: ComputeContext, historyBytes: Int = 256 << 20) {
@@ -74,27 +91,37 @@ public final class Session {
     public func dropHistory() { history.removeAll() }
 
     /// Queues an event for the next frame.
-    public func handle(_ event: InputEvent) { pending.append(event) }
+    public func handle(_ event: SessionEvent) { pending.append(event) }
 
     /// True when a frame would change what is shown: the frame clock may pause otherwise.
-    public var needsDraw: Bool { !pending.isEmpty || !damage.isEmpty || embossing != nil || pulse != nil }
+    public var needsDraw: Bool {
+        if !pending.isEmpty || !damage.isEmpty || pulse != nil { return true }
+        if case .embossing = live { return true }
+        return false
+    }
 
     /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
     /// is still computing is not: anything that reads the canvas waits for it.
-    public var isStroking: Bool { stroke != nil || mercurialIsLive }
+    public var isStroking: Bool {
+        switch live {
+        case .pen, .mercurial: true
+        case .none, .embossing: false
+        }
+    }
 
     /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
-    public var mercurialCounts: (samples: Int, batches: Int) { (mercurial?.samplesRun ?? 0, mercurial?.batchesRun ?? 0) }
+    public var mercurialCounts: (samples: Int, batches: Int) {
+        (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0)
+    }
 
-    /// Runs one frame: plays the queued input, then composes and presents the damaged region.
-    /// Returns the rectangle presented (empty when nothing changed).
+    /// Runs one frame: plays the queued events, then composes and presents the damaged region.
     @discardableResult
-    public func draw(_ frame: FrameInfo, to presenter: Presenter) -> Rect {
-        if let job = embossing, job.isDone { bake(job) }
+    public func draw(_ frame: FrameInfo, to presenter: Presenter) -> Frame {
+        if case .embossing(let job) = live, job.isDone { bake(job) }
         let events = pending
         pending.removeAll(keepingCapacity: true)
         for event in events { play(event) }
-        if mercurialIsLive, let mercurial { commit(mercurial.runFrame(into: layer.committed, clip: layer.clip, on: compute)) }
+        if case .mercurial(let m) = live { commit(m.runFrame(into: layer.committed, clip: layer.clip, on: compute)) }
         if let pulse {
             // While pulsing, every frame redraws the whole window.
             let start = pulseStart ?? frame.index
@@ -102,19 +129,19 @@ public final class Session {
             shownBackground = pulse.color(loc: Pulse.loc(frames: frame.index - start))
             damage = canvas.bounds
         }
-        if let stroke {
+        if case .pen(let builder, _, _) = live {
             let (sink, cleared) = layer.beginTail()
             var tailSink = sink
-            let drawn = stroke.builder.tail(into: &tailSink)
+            let drawn = builder.tail(into: &tailSink)
             layer.didDrawTail(drawn)
             damage = damage.union(cleared).union(drawn)
         }
         let region = damage.intersection(canvas.bounds).intersection(Rect(size: presenter.size))
         damage = .empty
-        guard !region.isEmpty else { return .empty }
+        guard !region.isEmpty else { return Frame(played: events, presented: .empty) }
         compose(region, into: presenter.frameTarget())
         presenter.present(region)
-        return region
+        return Frame(played: events, presented: region)
     }
 
     /// What the session shows now (canvas plus live stroke), as a new image of the visible size:
@@ -131,59 +158,64 @@ public final class Session {
         ComposeKernel.View(background: shownBackground ?? canvas.background, over: canvas.background, invert: invert)
     }
 
+    /// The colour the live stroke layer shows in, if anything is live.
+    private var liveColor: Color? {
+        switch live {
+        case .none: nil
+        case .pen(_, let brush, _): brush.color
+        case .mercurial(let m): m.brush.color
+        case .embossing(let job): job.color
+        }
+    }
+
     /// Composes `region` of what the session shows (canvas plus live stroke) into `target`.
     public func compose(_ region: Rect, into target: Texture<UInt32>) {
-        let color = stroke?.brush.color ?? (mercurialIsLive ? mercurial?.brush.color : nil) ?? embossing?.color
-        let live = color.map { layer.kernelStroke(color: $0) }
-        ComposeKernel(canvas: canvas.texture, output: target, stroke: live, view: view).run(over: region, on: compute)
+        let stroke = liveColor.map { layer.kernelStroke(color: $0) }
+        ComposeKernel(canvas: canvas.texture, output: target, stroke: stroke, view: view).run(over: region, on: compute)
     }
 
     // MARK: - Playing events
 
-    private func play(_ event: InputEvent) {
+    private func play(_ event: SessionEvent) {
         switch event {
         case .pointerDown(let s):
             endStroke(at: nil)
             settleEmboss()
             if brush.tip.kind == .mercurial {
-                let m = mercurial ?? MercurialBrush(size: canvas.texture.size, seed: seed)
-                mercurial = m
-                m.begin(point(s), brush: brush)
-                mercurialIsLive = true
+                let m = mercurialBuffers ?? MercurialBrush(size: canvas.texture.size, seed: seed)
+                mercurialBuffers = m
+                m.begin(s.point, brush: brush)
+                live = .mercurial(m)
                 return
             }
             var sink = layer.committedSink()
             var d = Rect.empty
-            let p = point(s)
-            let builder = StrokeBuilder(tip: brush.tip, start: p, into: &sink, damage: &d)
-            stroke = (builder, brush, p)
+            let builder = StrokeBuilder(tip: brush.tip, start: s.point, into: &sink, damage: &d)
+            live = .pen(builder, brush: brush, last: s.point)
             commit(d)
         case .pointerMove(let s):
-            if mercurialIsLive { mercurial?.add(point(s)); return }
-            guard var current = stroke else { return }
-            var sink = layer.committedSink()
-            let p = point(s)
-            commit(current.builder.add(p, into: &sink))
-            current.last = p
-            stroke = current
+            switch live {
+            case .mercurial(let m):
+                m.add(s.point)
+            case .pen(var builder, let brush, _):
+                var sink = layer.committedSink()
+                commit(builder.add(s.point, into: &sink))
+                live = .pen(builder, brush: brush, last: s.point)
+            case .none, .embossing:
+                break
+            }
         case .pointerUp(let s):
-            endStroke(at: point(s))
-        case .command(let command, _):
+            endStroke(at: s.point)
+        case .command(let command):
             run(command)
-        case .resize(let size, _):
+        case .resize(let size):
             if canvas.resize(to: size) {
                 layer.grow(to: canvas.texture.size)
-                mercurial?.grow(to: canvas.texture.size)
+                mercurialBuffers?.grow(to: canvas.texture.size)
             }
             layer.clip = canvas.bounds
             damage = damage.union(canvas.bounds)
-        case .key, .modifiers, .expose, .close:
-            break
         }
-    }
-
-    private func point(_ s: PointerSample) -> StrokePoint {
-        StrokePoint(x: s.x, y: s.y, pressure: s.pressure ?? 0.5)
     }
 
     private func commit(_ d: Rect) {
@@ -194,40 +226,44 @@ public final class Session {
     /// Finishes the live stroke (at `p`, or where it last was) and bakes it into the canvas as
     /// one undo step.
     private func endStroke(at p: StrokePoint?) {
-        if mercurialIsLive { endMercurial(); return }
-        guard var current = stroke else { return }
-        var sink = layer.committedSink()
-        commit(current.builder.finish(at: p ?? current.last, into: &sink))
-        damage = damage.union(layer.beginTail().cleared)
-        let bounds = layer.bounds.intersection(canvas.texture.bounds)
-        if !bounds.isEmpty {
-            history.record(bounds, of: canvas.texture)
-            ComposeKernel(canvas: canvas.texture, output: canvas.texture,
-                          stroke: layer.kernelStroke(color: current.brush.color), view: nil).run(over: bounds, on: compute)
+        switch live {
+        case .mercurial(let m):
+            endMercurial(m)
+        case .pen(var builder, let brush, let last):
+            var sink = layer.committedSink()
+            commit(builder.finish(at: p ?? last, into: &sink))
+            damage = damage.union(layer.beginTail().cleared)
+            let bounds = layer.bounds.intersection(canvas.texture.bounds)
+            if !bounds.isEmpty {
+                history.record(bounds, of: canvas.texture)
+                ComposeKernel(canvas: canvas.texture, output: canvas.texture,
+                              stroke: layer.kernelStroke(color: brush.color), view: nil).run(over: bounds, on: compute)
+            }
+            layer.reset()
+            live = .none
+        case .none, .embossing:
+            break
         }
-        layer.reset()
-        stroke = nil
     }
 
     /// Ends the live mercurial stroke: its last frame of samples is sprayed, then its emboss
     /// starts in the background (`bake` puts it into the canvas as one undo step).
-    private func endMercurial() {
-        guard let mercurial else { return }
-        commit(mercurial.runFrame(into: layer.committed, clip: layer.clip, on: compute))
-        mercurialIsLive = false
+    private func endMercurial(_ m: MercurialBrush) {
+        commit(m.runFrame(into: layer.committed, clip: layer.clip, on: compute))
         let bounds = layer.bounds.intersection(canvas.texture.bounds)
         if bounds.isEmpty {
             layer.reset()
+            live = .none
         } else {
-            embossing = EmbossJob(coverage: layer.committed, bounds: bounds, color: mercurial.brush.color, emboss: emboss)
+            live = .embossing(EmbossJob(coverage: layer.committed, bounds: bounds, color: m.brush.color, emboss: emboss))
         }
-        mercurial.reset()
+        m.reset()
     }
 
     /// Waits for a pending emboss and bakes it: before anything else may change the canvas, so
     /// the result never depends on how long the emboss took.
     private func settleEmboss() {
-        if let job = embossing { bake(job) }
+        if case .embossing(let job) = live { bake(job) }
     }
 
     private func bake(_ job: EmbossJob) {
@@ -235,7 +271,7 @@ public final class Session {
         job.bake(into: canvas.texture)
         damage = damage.union(job.bounds).union(layer.bounds)
         layer.reset()
-        embossing = nil
+        live = .none
     }
 
     private func run(_ command: Command) {

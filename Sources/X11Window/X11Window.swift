@@ -6,11 +6,11 @@
 // `InputEvent`s in one switch. `X11Calls` holds the thin wrappers of the raw Xlib and System V
 // shm calls; `X11Error` the errors. This is the only module that imports CX11. Every call must
 // come from one thread. The frame clock that drives it lives in the Clock module.
+import Clock
 import Compute
 import CX11
-import Clock
 import Geometry
-import Paint
+import Input
 #if canImport(Glibc)
 import Glibc
 #endif

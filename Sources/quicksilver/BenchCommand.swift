@@ -1,11 +1,13 @@
 import ArgumentParser
 import Clock
 import Compute
+import Events
 import Foundation
 import Geometry
 import Journal
 import Kernels
 import Paint
+import ReplayFormat
 import Strokes
 import X11Window
 
@@ -127,8 +129,8 @@ struct Benchmarks {
     private func composeStroke() -> () -> Void {
         let session = Session(size: size, compute: compute)
         let presenter = OffscreenPresenter(size: size)
-        session.handle(.command(.brush(size: 16), time: 0))
-        session.handle(.pointerDown(PointerSample(x: 100, y: 100, pressure: 0.5, time: 0)))
+        session.handle(.command(.brush(size: 16)))
+        session.handle(.pointerDown(StrokeSample(x: 100, y: 100, pressure: 0.5)))
         var frame = 0
         var x = 100.0, dx = 15.0
         session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
@@ -138,7 +140,7 @@ struct Benchmarks {
                 x += dx
                 if x > Double(size.width - 100) || x < 100 { dx = -dx }
                 let y = Double(size.height) / 2 + 200 * sin(x / 150)
-                session.handle(.pointerMove(PointerSample(x: x, y: y, pressure: 0.5, time: Double(frame) / 60)))
+                session.handle(.pointerMove(StrokeSample(x: x, y: y, pressure: 0.5)))
             }
             session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
         }
@@ -164,7 +166,7 @@ struct Benchmarks {
 
     /// Queues `walk` as one stroke (down, moves, up) for the session's next frame.
     private func queueStroke(_ walk: [(Double, Double)], into session: Session) {
-        func sample(_ p: (Double, Double)) -> PointerSample { PointerSample(x: p.0, y: p.1, pressure: 0.5, time: 0) }
+        func sample(_ p: (Double, Double)) -> StrokeSample { StrokeSample(x: p.0, y: p.1, pressure: 0.5) }
         session.handle(.pointerDown(sample(walk[0])))
         for p in walk.dropFirst() { session.handle(.pointerMove(sample(p))) }
         session.handle(.pointerUp(sample(walk[walk.count - 1])))
@@ -174,7 +176,7 @@ struct Benchmarks {
         let walk = randomWalk(segments: 10_000)
         let session = Session(size: size, compute: compute, historyBytes: 0)
         let presenter = OffscreenPresenter(size: size)
-        session.handle(.command(.brush(size: brushSize), time: 0))
+        session.handle(.command(.brush(size: brushSize)))
         session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
         return {
             queueStroke(walk, into: session)
@@ -201,14 +203,14 @@ struct Benchmarks {
     private func mercurialStroke() -> () -> Void {
         let session = Session(size: size, compute: compute)
         let presenter = OffscreenPresenter(size: size)
-        session.handle(.command(.brush(kind: .mercurial), time: 0))
-        session.handle(.pointerDown(PointerSample(x: 300, y: 500, pressure: 0.5, time: 0)))
+        session.handle(.command(.brush(kind: .mercurial)))
+        session.handle(.pointerDown(StrokeSample(x: 300, y: 500, pressure: 0.5)))
         var frame = 0, x = 300.0
         return {
             frame += 1
             for _ in 0..<4 {
                 x = x > Double(size.width - 300) ? 300 : x + 4
-                session.handle(.pointerMove(PointerSample(x: x, y: 500 + 100 * sin(x / 200), pressure: 0.5, time: 0)))
+                session.handle(.pointerMove(StrokeSample(x: x, y: 500 + 100 * sin(x / 200), pressure: 0.5)))
             }
             session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
         }
@@ -240,9 +242,9 @@ struct Benchmarks {
     private func pulseFrame() -> () -> Void {
         let session = Session(size: size, compute: compute, historyBytes: 0)
         let presenter = OffscreenPresenter(size: size)
-        session.handle(.command(.brush(size: 32), time: 0))
+        session.handle(.command(.brush(size: 32)))
         queueStroke(randomWalk(segments: 10_000), into: session)
-        session.handle(.command(.pulse(on: true), time: 0))
+        session.handle(.command(.pulse(on: true)))
         var frame = 0
         return {
             frame += 1
@@ -264,9 +266,9 @@ struct Benchmarks {
             for i in 0..<200 {
                 // As the window records them: whole-pixel X coordinates, millisecond times.
                 let p = walk[stroke * 200 + i]
-                let sample = PointerSample(x: p.0.rounded(), y: p.1.rounded(), pressure: 0.5, time: (t * 1000).rounded() / 1000)
-                let event: InputEvent = i == 0 ? .pointerDown(sample) : i == 199 ? .pointerUp(sample) : .pointerMove(sample)
-                text += Replay.line(for: Replay.TimedEvent(t: t, event: event))! + "\n"
+                let sample = StrokeSample(x: p.0.rounded(), y: p.1.rounded(), pressure: 0.5)
+                let event: SessionEvent = i == 0 ? .pointerDown(sample) : i == 199 ? .pointerUp(sample) : .pointerMove(sample)
+                text += Replay.line(for: Replay.TimedEvent(t: (t * 1000).rounded() / 1000, event: event)) + "\n"
                 t += 0.012
             }
         }

@@ -1,9 +1,9 @@
 // quicksilver: the command line. Start here for how the program is put together:
-// `WindowCommand` opens the X11 window (the default), `RenderCommand` plays a replay headlessly
+// `WindowCommand` opens the X11 window (the default) and runs App's `PaintApp` in it, `RenderCommand` plays a replay headlessly
 // to a PNG, `BenchCommand` runs the benchmarks. Typed errors from every layer become exit codes
 // here and nowhere else: 2 for a bad replay file, 1 for any other failure.
+import App
 import ArgumentParser
-import Foundation
 
 @main
 struct Quicksilver: ParsableCommand {
@@ -18,16 +18,11 @@ struct Quicksilver: ParsableCommand {
     )
 }
 
-/// One line on stderr, prefixed with the program's name unless it already names a file.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}
+/// One line on stderr.
+func printError(_ message: String) { Console.standard.err(message) }
 
-/// One line on stdout, written at once (stdout to a file or pipe is otherwise block-buffered,
-/// and a screenshot's path must reach whoever waits for it).
-func printLine(_ message: String) {
-    FileHandle.standardOutput.write(Data((message + "\n").utf8))
-}
+/// One line on stdout, written at once.
+func printLine(_ message: String) { Console.standard.out(message) }
 
 /// Exit statuses, one place.
 enum Exit {

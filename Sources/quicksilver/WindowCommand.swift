@@ -1,6 +1,8 @@
+import App
 import ArgumentParser
 import Clock
 import Compute
+import Events
 import Files
 import Foundation
 import Geometry
@@ -8,6 +10,7 @@ import Journal
 import Kernels
 import Paint
 import PNGFile
+import ReplayFormat
 import X11Window
 
 /// `quicksilver` (or `quicksilver window`): opens the paint window.
@@ -92,7 +95,7 @@ struct WindowCommand: ParsableCommand {
             throw Exit.failure
         }
         let session = restored ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
-        if session.canvas.visibleSize != window.size { session.handle(.resize(window.size, time: 0)) }
+        if session.canvas.visibleSize != window.size { session.handle(.resize(window.size)) }
         var recorder: LineWriter?
         if let record {
             do {
@@ -123,9 +126,9 @@ struct WindowCommand: ParsableCommand {
             printError("quicksilver: lost the connection to the X server\(journal.map { "; the session is saved in \($0.path)" } ?? "")")
             Foundation.exit(1)
         }
-        let app = WindowApp(window: window, session: session, recorder: recorder, journal: journal,
-                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
-                            startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
+        let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
+                           exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
+                           startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(), fds: [window.connectionFileDescriptor, signals.fileDescriptor])
         loop.run(app)
         app.finish(loop)
@@ -145,3 +148,7 @@ struct WindowSize: ExpressibleByArgument {
     }
     var defaultValueDescription: String { size.description }
 }
+
+/// The X11 window is the app's window: it already has every member the seam asks for. Declared
+/// here, where the two meet, so that neither module knows the other.
+extension X11Window: AppWindow {}

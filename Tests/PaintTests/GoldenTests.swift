@@ -4,6 +4,7 @@ import Journal
 import Paint
 import PNGFile
 import Testing
+import TestSupport
 
 /// Every replay under Tests/Fixtures/golden and the two in Resources, rendered and compared
 /// pixel for pixel with the PNG committed beside it: at one thread and at many.
@@ -23,18 +24,4 @@ import Testing
         let diff = pixelDifference(rendered.pixels, golden.pixels, width: golden.width)
         #expect(diff == nil, "\(replay) at \(threads) threads: \(diff ?? "")")
     }
-}
-
-/// nil when the two images are equal; otherwise how many pixels differ and the first of them,
-/// with both values (what a failed golden comparison needs to be read).
-func pixelDifference(_ actual: [UInt32], _ expected: [UInt32], width: Int) -> String? {
-    guard actual.count == expected.count else { return "\(actual.count) pixels, expected \(expected.count)" }
-    var count = 0, first: Int?
-    for i in actual.indices where actual[i] != expected[i] {
-        count += 1
-        if first == nil { first = i }
-    }
-    guard let first else { return nil }
-    func hex(_ v: UInt32) -> String { "0x" + String(v, radix: 16, uppercase: true) }
-    return "\(count) pixels differ; the first at (\(first % width), \(first / width)): got \(hex(actual[first])), expected \(hex(expected[first]))"
 }

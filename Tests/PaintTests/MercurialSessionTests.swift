@@ -1,10 +1,12 @@
 import Clock
 import Compute
+import Events
 import Foundation
 import Geometry
 import Kernels
 import Paint
 import Testing
+import TestSupport
 
 /// A mercurial stroke through a sine wave on a dark canvas, with optional extra lines.
 func mercurialReplay(extra: [String] = [], seed: Int = 7) -> String {
@@ -33,22 +35,22 @@ func mercurialReplay(extra: [String] = [], seed: Int = 7) -> String {
 
     @Test func everySampleOfAFrameIsSprayedInBatchesOfFour() {
         let session = Session(size: Size(width: 200, height: 200), compute: ComputeContext(threads: 1))
-        session.handle(.command(.brush(kind: .mercurial), time: 0))
-        session.handle(.pointerDown(PointerSample(x: 100, y: 100, pressure: 0.5, time: 0)))
-        for i in 0..<9 { session.handle(.pointerMove(PointerSample(x: 100 + Double(i), y: 100, pressure: 0.5, time: 0))) }
+        session.handle(.command(.brush(kind: .mercurial)))
+        session.handle(.pointerDown(StrokeSample(x: 100, y: 100, pressure: 0.5)))
+        for i in 0..<9 { session.handle(.pointerMove(StrokeSample(x: 100 + Double(i), y: 100, pressure: 0.5))) }
         session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 200, height: 200)))
         // Ten samples in one frame: three batches (4 + 4 + 2), none dropped.
         #expect(session.mercurialCounts == (10, 3))
-        session.handle(.pointerMove(PointerSample(x: 120, y: 100, pressure: 0.5, time: 0.02)))
+        session.handle(.pointerMove(StrokeSample(x: 120, y: 100, pressure: 0.5)))
         session.draw(FrameInfo(index: 1, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 200, height: 200)))
         #expect(session.mercurialCounts == (11, 4))
     }
 
     @Test func liveLookIsTheThresholdedBlobInTheBrushColour() {
         let session = Session(size: Size(width: 200, height: 200), background: Color(r: 0, g: 0, b: 0), compute: ComputeContext(threads: 1))
-        session.handle(.command(.brush(kind: .mercurial, size: 100, color: Color(r: 255, g: 0, b: 0)), time: 0))
-        session.handle(.pointerDown(PointerSample(x: 100, y: 100, pressure: 0.5, time: 0)))
-        for i in 0..<20 { session.handle(.pointerMove(PointerSample(x: 100, y: 100 + Double(i % 3), pressure: 0.5, time: 0))) }
+        session.handle(.command(.brush(kind: .mercurial, size: 100, color: Color(r: 255, g: 0, b: 0))))
+        session.handle(.pointerDown(StrokeSample(x: 100, y: 100, pressure: 0.5)))
+        for i in 0..<20 { session.handle(.pointerMove(StrokeSample(x: 100, y: 100 + Double(i % 3), pressure: 0.5))) }
         let presenter = OffscreenPresenter(size: Size(width: 200, height: 200))
         session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
         let shown = Set(presenter.image.pixels)

@@ -1,57 +1,12 @@
 import Clock
 import Compute
+import Events
+import Geometry
 import Foundation
 import Kernels
 import Paint
 import Testing
-
-/// A rendered image, owning its pixels (a `Texture` is only a view: it must not outlive its storage).
-struct Picture {
-    let width: Int, height: Int
-    let pixels: [UInt32]
-    subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
-}
-
-/// Renders replay text through a session, the way `quicksilver render` does: the last frame
-/// presented, which must equal a fresh snapshot of the session.
-func render(_ text: String, threads: Int = 1) throws -> Picture {
-    let replay = try ReplayParser.parse(text)
-    let session = Session(size: replay.header.size, background: replay.header.background, seed: replay.header.seed,
-                          compute: ComputeContext(threads: threads))
-    let presenter = OffscreenPresenter(size: replay.header.size)
-    ReplayPlayer.play(replay.events, session: session, presenter: presenter)
-    // A mercurial stroke's emboss may still be computing after the last frame: the snapshot
-    // waits for it, and the next frame shows it.
-    let shown = session.snapshot().pixels
-    let lastFrame = ReplayPlayer.frameIndex(at: replay.events.last?.t ?? 0)
-    session.draw(FrameInfo(index: lastFrame, timestamp: 0, targetTimestamp: 0), to: presenter)
-    let presented = presenter.image.pixels
-    let same = shown == presented
-    #expect(same, "the presented frame is what the session shows")
-    return Picture(width: presenter.size.width, height: presenter.size.height, pixels: presented)
-}
-
-/// A replay of one stroke through `points` (all in frame 0 unless `dt` spreads them).
-func strokeReplay(_ points: [(Double, Double)], width: Int = 200, height: Int = 100, brush: String? = nil, dt: Double = 0) -> String {
-    var lines = ["{\"quicksilver\": 1, \"width\": \(width), \"height\": \(height)}"]
-    if let brush { lines.append("{\"t\": 0, \"type\": \"brush\", \(brush)}") }
-    for (i, p) in points.enumerated() {
-        let type = i == 0 ? "down" : "move"
-        lines.append("{\"t\": \(Double(i) * dt), \"type\": \"\(type)\", \"x\": \(p.0), \"y\": \(p.1)}")
-    }
-    let last = points[points.count - 1]
-    lines.append("{\"t\": \(Double(points.count) * dt), \"type\": \"up\", \"x\": \(last.0), \"y\": \(last.1)}")
-    return lines.joined(separator: "\n") + "\n"
-}
-
-/// Points along a sine wave.
-func wave(count: Int, x0: Double, dx: Double, y0: Double, amplitude: Double, period: Double) -> [(Double, Double)] {
-    (0..<count).map { i -> (Double, Double) in
-        let x: Double = x0 + Double(i) * dx
-        let y: Double = y0 + amplitude * sin(Double(i) / period)
-        return (x, y)
-    }
-}
+import TestSupport
 
 let white: UInt32 = 0xFFFF_FFFF
 let black: UInt32 = 0xFF00_0000
@@ -129,6 +84,19 @@ let black: UInt32 = 0xFF00_0000
         text += "{\"t\": 0, \"type\": \"channel\", \"channel\": \"g\"}\n"
         text += "{\"t\": 0, \"type\": \"down\", \"x\": 10, \"y\": 10}\n{\"t\": 0, \"type\": \"up\", \"x\": 10, \"y\": 10}\n"
         #expect(try render(text)[10, 10] == 0xFF00_FF00)
+    }
+
+    @Test func aHundredThousandSamplesInOneFrameAreAllDrawn() {
+        let session = Session(size: Size(width: 300, height: 100), compute: ComputeContext(threads: 2))
+        session.handle(.pointerDown(StrokeSample(x: 0, y: 50, pressure: 0.5)))
+        for i in 1...100_000 {
+            session.handle(.pointerMove(StrokeSample(x: Double(i) * 0.0029, y: 50, pressure: 0.5)))
+        }
+        let presenter = OffscreenPresenter(size: Size(width: 300, height: 100))
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
+        let img = presenter.image.pixels
+        #expect(img[50 * 300 + 289] == 0xFF00_0000, "the live tail reaches the 100,000th sample at x = 290")
+        #expect(img[50 * 300 + 295] == 0xFFFF_FFFF)
     }
 
     @Test func farCoordinatesDoNotCrash() throws {

@@ -1,4 +1,3 @@
-import Compute
 import Geometry
 
 /// A presenter with no display: frames land in memory (for `quicksilver render` and tests).

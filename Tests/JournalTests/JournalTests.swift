@@ -1,11 +1,13 @@
 import Clock
 import Compute
+import Events
 import Foundation
 import Geometry
 import Journal
 import Kernels
 import Paint
 import PNGFile
+import ReplayFormat
 import Strokes
 import Testing
 
@@ -17,10 +19,10 @@ import Testing
     }
 
     private func stroke(_ session: Session, _ journal: Journal, y: Double, t: Double) {
-        let events: [InputEvent] = [
-            .pointerDown(PointerSample(x: 10, y: y, pressure: 0.5, time: t)),
-            .pointerMove(PointerSample(x: 100, y: y + 5, pressure: 0.7, time: t + 0.01)),
-            .pointerUp(PointerSample(x: 180, y: y, pressure: 0.5, time: t + 0.02)),
+        let events: [SessionEvent] = [
+            .pointerDown(StrokeSample(x: 10, y: y, pressure: 0.5)),
+            .pointerMove(StrokeSample(x: 100, y: y + 5, pressure: 0.7)),
+            .pointerUp(StrokeSample(x: 180, y: y, pressure: 0.5)),
         ]
         for e in events {
             journal.record(Replay.TimedEvent(t: t, event: e))
@@ -54,10 +56,10 @@ import Testing
         let dir = try folder()
         let path = dir + "/journal.jsonl"
         let session = Session(size: Size(width: 200, height: 120), compute: ComputeContext(threads: 1))
-        session.handle(.command(.brush(size: 3, color: Color(hex: "#3366ff")), time: 0))
+        session.handle(.command(.brush(size: 3, color: Color(hex: "#3366ff"))))
         let journal = try Journal(path: path, session: session, header: Replay.Header(size: Size(width: 200, height: 120)),
                                   compactAfterBytes: 600)
-        journal.record(Replay.TimedEvent(t: 0, event: .command(.brush(size: 3, color: Color(hex: "#3366ff")), time: 0)))
+        journal.record(Replay.TimedEvent(t: 0, event: .command(.brush(size: 3, color: Color(hex: "#3366ff")))))
         for i in 0..<30 { stroke(session, journal, y: Double(5 + i * 4), t: Double(i)) }
         journal.flushNow()
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -77,8 +79,8 @@ import Testing
         let journal = try Journal(path: path, session: session, header: Replay.Header(size: Size(width: 100, height: 80)),
                                   compactAfterBytes: 100)
         for c in [Command.brush(size: 30), .brush(kind: .pixel, size: 5), .brush(kind: .mercurial, size: 300), .brush(kind: .pen)] {
-            journal.record(Replay.TimedEvent(t: 0, event: .command(c, time: 0)))
-            session.handle(.command(c, time: 0))
+            journal.record(Replay.TimedEvent(t: 0, event: .command(c)))
+            session.handle(.command(c))
         }
         stroke(session, journal, y: 40, t: 1)  // ends a stroke: past 100 bytes, so the journal compacts
         journal.flushNow()
@@ -107,19 +109,5 @@ import Testing
     @Test func nothingMayFollowExit() {
         let text = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n{\"t\": 0, \"type\": \"exit\"}\n{\"t\": 0, \"type\": \"clear\"}\n"
         #expect(throws: ReplayError(line: 3, message: "nothing may follow the \"exit\" on line 2")) { try ReplayParser.parse(text) }
-    }
-
-    @Test func aHundredThousandSamplesInOneFrameAreAllDrawn() {
-        let session = Session(size: Size(width: 300, height: 100), compute: ComputeContext(threads: 2))
-        session.handle(.pointerDown(PointerSample(x: 0, y: 50, pressure: 0.5, time: 0)))
-        for i in 1...100_000 {
-            session.handle(.pointerMove(PointerSample(x: Double(i) * 0.0029, y: 50, pressure: 0.5, time: 0)))
-        }
-        let presenter = OffscreenPresenter(size: Size(width: 300, height: 100))
-        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
-        #expect(session.pending.isEmpty)
-        let img = presenter.image.pixels
-        #expect(img[50 * 300 + 289] == 0xFF00_0000, "the live tail reaches the 100,000th sample at x = 290")
-        #expect(img[50 * 300 + 295] == 0xFFFF_FFFF)
     }
 }

@@ -1,5 +1,11 @@
-import Compute
+// ReplayFormat: the JSON Lines format of recorded sessions and journals (docs/replay-format.md).
+//
+// Start with `Replay`: a header and timed `SessionEvent`s, and how each is written as a line.
+// `ReplayParser` reads lines back, strictly: every error names its line (`FILE:LINE: what`).
+// `JSON` is its small strict parser, straight from bytes.
+import Events
 import Geometry
+import Input
 import Kernels
 import Strokes
 
@@ -22,11 +28,11 @@ public struct Replay: Sendable {
         }
     }
 
-    /// An input event and the time it happened (seconds since the session started).
+    /// A session event and when it happened (seconds since the session started).
     public struct TimedEvent: Sendable, Equatable {
         public var t: Double
-        public var event: InputEvent
-        public init(t: Double, event: InputEvent) { self.t = t; self.event = event }
+        public var event: SessionEvent
+        public init(t: Double, event: SessionEvent) { self.t = t; self.event = event }
     }
 
     /// True when the last line is `{"type": "exit"}`: the session that wrote it closed cleanly.
@@ -64,15 +70,15 @@ extension Replay {
     public static func lines(for brush: Brush, t: Double) -> [String] {
         let others = BrushKind.allCases.filter { $0 != brush.tip.kind }.map { Command.brush(kind: $0, size: brush.size(for: $0)) }
         let current = Command.brush(kind: brush.tip.kind, size: brush.tip.size, color: brush.color)
-        return (others + [current]).compactMap { line(for: TimedEvent(t: t, event: .command($0, time: t))) }
+        return (others + [current]).map { line(for: TimedEvent(t: t, event: .command($0))) }
     }
 
-    /// One event line (no newline), or nil for events the format does not record.
-    public static func line(for e: TimedEvent) -> String? {
+    /// One event line (no newline).
+    public static func line(for e: TimedEvent) -> String {
         let t = "{\"t\": \(number(e.t)), \"type\": "
-        func pointer(_ type: String, _ s: PointerSample) -> String {
+        func pointer(_ type: String, _ s: StrokeSample) -> String {
             var out = t + "\"\(type)\", \"x\": \(number(s.x)), \"y\": \(number(s.y))"
-            if let p = s.pressure { out += ", \"pressure\": \(number(p))" }
+            out += ", \"pressure\": \(number(s.pressure))"
             if !s.mods.isEmpty {
                 let names = (s.mods.contains(.shift) ? ["\"shift\""] : []) + (s.mods.contains(.control) ? ["\"control\""] : [])
                 out += ", \"mods\": [\(names.joined(separator: ", "))]"
@@ -83,8 +89,8 @@ extension Replay {
         case .pointerDown(let s): return pointer("down", s)
         case .pointerMove(let s): return pointer("move", s)
         case .pointerUp(let s): return pointer("up", s)
-        case .resize(let size, _): return t + "\"resize\", \"width\": \(size.width), \"height\": \(size.height)}"
-        case .command(let c, _):
+        case .resize(let size): return t + "\"resize\", \"width\": \(size.width), \"height\": \(size.height)}"
+        case .command(let c):
             switch c {
             case .brush(let kind, let size, let color):
                 var fields: [String] = []
@@ -106,13 +112,12 @@ extension Replay {
                 if let range { fields.append("\"range\": \(number(range))") }
                 return t + "\"pulse\"" + fields.map { ", " + $0 }.joined() + "}"
             }
-        case .key, .modifiers, .expose, .close: return nil
         }
     }
 
     /// The whole file's text.
     public var text: String {
-        ([Self.line(for: header)] + events.compactMap(Self.line(for:))).map { $0 + "\n" }.joined()
+        ([Self.line(for: header)] + events.map(Self.line(for:))).map { $0 + "\n" }.joined()
     }
 
     /// Shortest text that reads back as the same Double.

@@ -1,3 +1,5 @@
+import Events
+import Input
 import Kernels
 import Strokes
 

@@ -1,5 +1,6 @@
-import Compute
+import Events
 import Geometry
+import Input
 import Kernels
 import Strokes
 
@@ -113,14 +114,14 @@ public struct ReplayParser {
         guard t >= 0 else { throw fail("\"t\" must be ≥ 0, got \(t)") }
         guard t >= lastT else { throw fail("\"t\" goes backwards: \(Replay.number(t)) after \(Replay.number(lastT))") }
         lastT = t
-        let event: InputEvent
+        let event: SessionEvent
         switch type {
         case "down", "move", "up":
             guard let x = try f.number("x") else { throw fail("\"\(type)\" needs \"x\"") }
             guard let y = try f.number("y") else { throw fail("\"\(type)\" needs \"y\"") }
             let pressure = try f.fraction("pressure")
             let mods = try f.mods()
-            let sample = PointerSample(x: x, y: y, pressure: pressure ?? 0.5, time: t, mods: mods)
+            let sample = StrokeSample(x: x, y: y, pressure: pressure ?? BrushTip.nominalPressure, mods: mods)
             switch type {
             case "down":
                 if pointerDown { throw fail("\"down\" while the pointer is already down") }
@@ -145,27 +146,27 @@ public struct ReplayParser {
             let size = try f.int("size", in: BrushTip.sizes)
             let color = try f.color("color", alpha: true)
             if kind == nil, size == nil, color == nil { throw fail("\"brush\" needs at least one of \"kind\", \"size\", \"color\"") }
-            event = .command(.brush(kind: kind, size: size.map { Int($0) }, color: color), time: t)
+            event = .command(.brush(kind: kind, size: size.map { Int($0) }, color: color))
         case "channel":
             guard let name = try f.string("channel") else { throw fail("\"channel\" needs \"channel\" (\"r\", \"g\" or \"b\")") }
             guard let c = Channel(rawValue: name) else { throw fail("\"channel\" must be \"r\", \"g\" or \"b\", got \(JSON.quoted(name))") }
-            event = .command(.channel(c), time: t)
-        case "undo": event = .command(.undo, time: t)
-        case "redo": event = .command(.redo, time: t)
-        case "clear": event = .command(.clear, time: t)
+            event = .command(.channel(c))
+        case "undo": event = .command(.undo)
+        case "redo": event = .command(.redo)
+        case "clear": event = .command(.clear)
         case "invert":
-            event = .command(.invert(try f.bool("on")), time: t)
+            event = .command(.invert(try f.bool("on")))
         case "pulse":
             event = .command(.pulse(on: try f.bool("on"), hue: try f.fraction("hue"), centre: try f.fraction("centre"),
-                                    range: try f.fraction("range")), time: t)
+                                    range: try f.fraction("range")))
         case "exit":
             try f.rejectUnknown(what: "an \"exit\" event")
             exitLine = line
-            return Replay.TimedEvent(t: t, event: .command(.exit, time: t))
+            return Replay.TimedEvent(t: t, event: .command(.exit))
         case "resize":
             let w = try f.requiredInt("width", in: Replay.Header.sizes)
             let h = try f.requiredInt("height", in: Replay.Header.sizes)
-            event = .resize(Size(width: w, height: h), time: t)
+            event = .resize(Size(width: w, height: h))
         default:
             throw fail("unknown event type \(JSON.quoted(type))")
         }

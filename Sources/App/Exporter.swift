@@ -1,18 +1,19 @@
 import Files
+import Files
 import Foundation
 import PNGFile
 
 /// Ctrl+S: picks the folder and a fresh name, and writes the PNG without ever overwriting.
-struct Exporter {
+public struct Exporter: Sendable {
     /// `--export-dir`, else $XDG_PICTURES_DIR or the one in ~/.config/user-dirs.dirs, else
     /// ~/Pictures when it exists, else the current folder.
-    let folder: String
+    public let folder: String
 
-    init(folder: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(folder: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.folder = folder ?? Self.defaultFolder(environment)
     }
 
-    static func defaultFolder(_ env: [String: String]) -> String {
+    public static func defaultFolder(_ env: [String: String]) -> String {
         let home = env["HOME"] ?? ""
         var candidates: [String] = []
         if let xdg = env["XDG_PICTURES_DIR"] { candidates.append(xdg) }
@@ -29,7 +30,7 @@ struct Exporter {
     }
 
     /// quicksilver-YYYYMMDD-HHMMSS.png, then -2, -3, … when taken. Returns the path written.
-    func save(_ image: PNGImage, at date: Date = Date()) throws -> String {
+    public func save(_ image: PNGImage, at date: Date = Date()) throws -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"

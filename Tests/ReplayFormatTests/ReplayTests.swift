@@ -1,7 +1,9 @@
 import Compute
+import Events
 import Geometry
 import Kernels
 import Paint
+import ReplayFormat
 import Testing
 
 private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
@@ -105,13 +107,13 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         let r = try ReplayParser.parse(text)
         #expect(r.header == Replay.Header(size: Size(width: 640, height: 480), seed: 42, background: Color(r: 0x10, g: 0x20, b: 0x30)))
         #expect(r.events.map(\.event) == [
-            .command(.brush(kind: .pixel, size: 12, color: Color(r: 255, g: 0, b: 0, a: 128)), time: 0),
-            .pointerDown(PointerSample(x: 1.5, y: -2, pressure: 0.75, time: 0.5, mods: [.shift, .control])),
-            .pointerMove(PointerSample(x: 1e9, y: 3, pressure: 0.5, time: 0.5)),
-            .pointerUp(PointerSample(x: 4, y: 5, pressure: 0.5, time: 1)),
-            .command(.channel(.b), time: 2),
-            .command(.undo, time: 3), .command(.redo, time: 3), .command(.clear, time: 4),
-            .resize(Size(width: 800, height: 600), time: 5),
+            .command(.brush(kind: .pixel, size: 12, color: Color(r: 255, g: 0, b: 0, a: 128))),
+            .pointerDown(StrokeSample(x: 1.5, y: -2, pressure: 0.75, mods: [.shift, .control])),
+            .pointerMove(StrokeSample(x: 1e9, y: 3, pressure: 0.5)),
+            .pointerUp(StrokeSample(x: 4, y: 5, pressure: 0.5)),
+            .command(.channel(.b)),
+            .command(.undo), .command(.redo), .command(.clear),
+            .resize(Size(width: 800, height: 600)),
         ])
         // Writing it back and reading again gives the same replay.
         let again = try ReplayParser.parse(r.text)

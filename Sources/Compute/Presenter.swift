@@ -1,7 +1,7 @@
-import Compute
 import Geometry
 
-/// Where composed frames go: the X window (XShm or XPutImage) or an offscreen image.
+/// Where composed frames go: the X window (XShm or XPutImage) or an offscreen image. The
+/// stand-in for a CAMetalLayer's drawables.
 ///
 /// The session composes straight into `frameTarget()` and then calls `present(_:)` with the
 /// damaged rectangle. A presenter must never hand out memory the display server is still reading.

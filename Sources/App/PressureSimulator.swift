@@ -1,4 +1,5 @@
 import Foundation
+import Strokes
 
 /// Pressure for devices that have none (a mouse), from modifier keys: Shift held presses hard
 /// (1.0), Control is a light touch (0.2), neither is 0.5. The value eases toward its target
@@ -6,7 +7,7 @@ import Foundation
 /// when a key goes down or up mid-stroke. Driven only by the event times it is given, so the
 /// same events always give the same pressures.
 public struct PressureSimulator: Sendable {
-    public static let hard = 1.0, light = 0.2, normal = 0.5
+    public static let hard = 1.0, light = 0.2, normal = BrushTip.nominalPressure
     /// Time constant: three of them (95 %) make the 80 ms ease.
     public static let timeConstant = 0.080 / 3
 

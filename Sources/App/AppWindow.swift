@@ -1,0 +1,16 @@
+import Compute
+import Input
+
+/// What the app needs of its window: the other half of the seam `Presenter` is. Input comes in
+/// as `InputEvent`s; the title, presents and the frame target go out. The X11 window implements
+/// it; tests implement it with a fake.
+public protocol AppWindow: Presenter {
+    /// Every input event since the last call, in order; never blocks.
+    func pendingEvents() -> [InputEvent]
+    /// Sets the window's title.
+    func setTitle(_ title: String)
+    /// Shows the last presented image again, whole (after an Expose), without recomposing it.
+    func presentAll()
+    /// Waits until everything presented so far is on screen (for `--stats`).
+    func waitForPresentCompletion()
+}

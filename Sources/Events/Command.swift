@@ -1,0 +1,22 @@
+import Kernels
+import Strokes
+
+/// A colour channel the R/G/B toggles flip.
+public enum Channel: String, Sendable, CaseIterable { case r, g, b }
+
+/// What the user can ask of the document, from a key or a replay line.
+public enum Command: Sendable, Equatable {
+    /// Changes any of the brush's kind, size (1…512) and colour; nil leaves it as it is.
+    case brush(kind: BrushKind? = nil, size: Int? = nil, color: Color? = nil)
+    /// Flips one channel of the current colour between 0 and full (the aptpod demo's toggles).
+    case channel(Channel)
+    case undo
+    case redo
+    case clear
+    /// Turns the invert view on or off (nil: toggles).
+    case invert(Bool?)
+    /// Turns the pulsing background on or off (nil: toggles) and sets any of its parameters.
+    case pulse(on: Bool?, hue: Double? = nil, centre: Double? = nil, range: Double? = nil)
+    /// The session closed cleanly (a journal's last line). Changes nothing.
+    case exit
+}

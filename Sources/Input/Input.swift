@@ -1,0 +1,6 @@
+// Input: what the window reports, before the app has decided anything about it.
+//
+// Start with `InputEvent`, the one enum the X11 layer translates X events into (in one switch)
+// and the app core reads. A `PointerSample` carries the device's own pressure when it has one
+// (nil for a mouse): the app decides the pressure actually drawn with (see App's `Pressure`).
+// A `KeyPress` names the key (its keysym) without knowing what it does: the app's `KeyMap` does.

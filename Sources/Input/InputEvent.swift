@@ -1,0 +1,18 @@
+import Geometry
+
+/// Everything the window tells the app. The X11 layer translates X events into these in one
+/// switch; tests make them by hand.
+public enum InputEvent: Sendable, Equatable {
+    case pointerDown(PointerSample)
+    case pointerMove(PointerSample)
+    case pointerUp(PointerSample)
+    case key(KeyPress)
+    /// Modifier state changed with no pointer motion (so simulated pressure can follow).
+    case modifiers(Modifiers, time: Double)
+    /// The drawable area is now this size.
+    case resize(Size, time: Double)
+    /// The window must be shown again (an Expose): re-present the last image.
+    case expose
+    /// The user asked to close the window (WM_DELETE_WINDOW).
+    case close
+}

@@ -1,0 +1,50 @@
+import Compute
+import Dispatch
+import Geometry
+import Kernels
+
+/// The emboss of one finished mercurial stroke, computed on a background thread so drawing
+/// never waits for it. The session shows the live look until it is done, then bakes it in.
+final class EmbossJob: @unchecked Sendable {
+    /// Canvas area of the patch.
+    let bounds: Rect
+    let color: Color
+    /// The stroke's coverage over `bounds` (with the emboss margin), 255 inside.
+    private let mask: TextureStorage<UInt8>
+    /// The shaded patch, valid once `wait()` returned or `isDone`.
+    private let shaded: TextureStorage<UInt32>
+    private let margin: Int
+    private let group = DispatchGroup()
+
+    /// Copies `bounds` of `coverage` and starts shading it in the background.
+    init(coverage: Texture<UInt8>, bounds: Rect, color: Color, emboss: Emboss) {
+        margin = Emboss.margin
+        self.bounds = bounds
+        self.color = color
+        mask = TextureStorage(width: bounds.width + 2 * margin, height: bounds.height + 2 * margin, filledWith: 0)
+        shaded = TextureStorage(width: mask.width, height: mask.height, filledWith: 0)
+        for y in bounds.ys {
+            (mask.texture.row(y - bounds.minY + margin) + margin).update(from: coverage.row(y) + bounds.minX, count: bounds.width)
+        }
+        let (mask, shaded) = (self.mask, self.shaded)
+        DispatchQueue.global().async(group: group) {
+            // One thread: the other core stays with the frame loop.
+            emboss.shade(mask.texture, into: shaded.texture, on: ComputeContext(threads: 1))
+        }
+    }
+
+    var isDone: Bool { group.wait(timeout: .now()) == .success }
+
+    func wait() { group.wait() }
+
+    /// Writes the metal into `canvas` where the stroke covered it.
+    func bake(into canvas: Texture<UInt32>) {
+        wait()
+        for y in bounds.ys {
+            let m = mask.texture.row(y - bounds.minY + margin) + margin
+            let s = shaded.texture.row(y - bounds.minY + margin) + margin
+            let c = canvas.row(y) + bounds.minX
+            for x in 0..<bounds.width where m[x] != 0 { c[x] = s[x] | 0xFF00_0000 }
+        }
+    }
+}

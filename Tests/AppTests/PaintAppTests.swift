@@ -1,0 +1,236 @@
+import App
+import Clock
+import Compute
+import Events
+import Files
+import Foundation
+import Geometry
+import Input
+import Journal
+import Paint
+import PNGFile
+import ReplayFormat
+import Strokes
+import Testing
+import TestSupport
+
+/// A window with no display: input is queued by the test, frames land in memory, titles and
+/// presents are kept for inspection.
+final class FakeWindow: AppWindow {
+    let size: Size
+    let image: TextureStorage<UInt32>
+    var queued: [InputEvent] = []
+    private(set) var titles: [String] = []
+    private(set) var presents: [Rect] = []
+    private(set) var wholePresents = 0
+
+    init(size: Size) {
+        self.size = size
+        image = TextureStorage(width: size.width, height: size.height, filledWith: 0)
+    }
+    func pendingEvents() -> [InputEvent] { defer { queued = [] }; return queued }
+    func setTitle(_ title: String) { titles.append(title) }
+    func frameTarget() -> Texture<UInt32> { image.texture }
+    func present(_ damage: Rect) { presents.append(damage) }
+    func presentAll() { wholePresents += 1 }
+    func waitForPresentCompletion() {}
+}
+
+/// Lines written to the console, kept for the test (the app writes from the frame loop's thread).
+final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+}
+
+/// The app on a fake window with a manual clock, a recording, a journal and an export folder:
+/// the test plays the frame loop's part, calling the delegate as the loop would.
+final class Harness {
+    let window = FakeWindow(size: Size(width: 200, height: 120))
+    let clock = ManualClock()
+    let loop: FrameLoop
+    let session: Session
+    let app: PaintApp
+    let folder: String
+    let out = Lines(), err = Lines()
+    let recordPath: String
+    let journal: Journal
+    private var frame = 0
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "qs-app-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        loop = FrameLoop(hz: 60, clock: clock, fds: [])
+        session = Session(size: window.size, compute: ComputeContext(threads: 1))
+        recordPath = folder + "/record.jsonl"
+        let recorder = try LineWriter(creating: recordPath)
+        recorder.append(Replay.line(for: Replay.Header(size: window.size)))
+        journal = try Journal(path: folder + "/journal.jsonl", session: session, header: Replay.Header(size: window.size))
+        let (out, err) = (out, err)
+        app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
+                       exporter: Exporter(folder: folder), console: Console(out: { out.append($0) }, err: { err.append($0) }))
+    }
+
+    /// Delivers `events` at time `t` (seconds on the window's clock) and lets the app take them.
+    @discardableResult
+    func input(_ events: [InputEvent]) -> Bool {
+        window.queued += events
+        return app.frameLoopDidWake(loop)
+    }
+
+    /// Draws frame `index` (later than the last).
+    @discardableResult
+    func draw(frame index: Int) -> Bool {
+        frame = index
+        clock.advance(by: Int64(index) * 1_000_000_000 / 60 - clock.nowNS)
+        return app.frameLoop(loop, draw: FrameInfo(index: index, timestamp: Double(index) / 60, targetTimestamp: Double(index + 1) / 60))
+    }
+
+    func key(_ name: String, _ mods: Modifiers = [], at t: Double = 0) -> InputEvent {
+        .key(KeyPress(name: name, mods: mods, time: t))
+    }
+
+    /// The recording's event lines, parsed.
+    func recorded() throws -> [Replay.TimedEvent] {
+        try ReplayParser.parse(String(contentsOfFile: recordPath, encoding: .utf8)).events
+    }
+}
+
+private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressure: Double? = nil) -> PointerSample {
+    PointerSample(x: x, y: y, pressure: pressure, time: t, mods: mods)
+}
+
+@Suite struct PaintAppTests {
+    @Test func aDragDrawsWhereThePointerWent() throws {
+        let h = try Harness()
+        h.input([.pointerDown(sample(20, 60, t: 0)), .pointerMove(sample(100, 60, t: 0.01)), .pointerUp(sample(180, 60, t: 0.02))])
+        h.draw(frame: 1)
+        let ink = h.window.image.texture
+        for x in stride(from: 20, through: 180, by: 10) { #expect(ink[x, 60] == 0xFF00_0000, "on the path at x=\(x)") }
+        #expect(ink[100, 20] == 0xFFFF_FFFF && ink[100, 100] == 0xFFFF_FFFF)
+        #expect(h.window.presents.last.map { $0.contains(x: 100, y: 60) } == true)
+    }
+
+    @Test func recordsAndJournalsExactlyWhatEachFramePlayedStampedWithThatFrame() throws {
+        let h = try Harness()
+        #expect(h.input([.pointerDown(sample(20, 20, t: 0)), .pointerMove(sample(40, 30, t: 0.004))]), "input asks for a frame")
+        h.draw(frame: 3)
+        h.input([.pointerMove(sample(60, 40, t: 0.05)), .pointerUp(sample(80, 50, t: 0.06)), h.key("bracketright")])
+        h.draw(frame: 7)
+        h.app.finish(h.loop)
+        let recorded = try h.recorded()
+        #expect(recorded.map(\.t) == [3.5, 3.5, 7.5, 7.5, 7.5].map { $0 / 60 })
+        #expect(recorded.map(\.event) == [
+            .pointerDown(StrokeSample(x: 20, y: 20, pressure: 0.5)), .pointerMove(StrokeSample(x: 40, y: 30, pressure: 0.5)),
+            .pointerMove(StrokeSample(x: 60, y: 40, pressure: 0.5)), .pointerUp(StrokeSample(x: 80, y: 50, pressure: 0.5)),
+            .command(.brush(size: 16)),
+        ])
+        // The journal starts with the brush (three lines: each kind's size, then the current
+        // one), then holds the same events in the same order, then the clean exit.
+        let journal = try ReplayParser.parse(String(contentsOfFile: h.journal.path, encoding: .utf8))
+        #expect(journal.events.prefix(3).allSatisfy { if case .command(.brush) = $0.event { $0.t == 0 } else { false } })
+        #expect(Array(journal.events.dropFirst(3).dropLast()) == recorded)
+        #expect(journal.events.last?.event == .command(.exit) && journal.endedCleanly)
+    }
+
+    @Test func shiftPressesHardAndControlLightlyAsTheSamplesAreDecided() throws {
+        let h = try Harness()
+        h.input([.modifiers([.shift], time: 0), .pointerDown(sample(10, 10, t: 0.2, [.shift])),
+                 .pointerMove(sample(20, 10, t: 0.2, [])), .modifiers([.control], time: 0.2),
+                 .pointerMove(sample(30, 10, t: 0.4, [.control])),
+                 .pointerUp(sample(40, 10, t: 0.4, [.control], pressure: 0.33333333))])
+        h.draw(frame: 1)
+        let pressures = try h.recorded().compactMap { e -> Double? in
+            switch e.event { case .pointerDown(let s), .pointerMove(let s), .pointerUp(let s): s.pressure; default: nil }
+        }
+        #expect(pressures.count == 4)
+        #expect(pressures[0] > 0.999, "Shift held for 0.2 s: pressed hard")
+        #expect(pressures[1] == pressures[0], "no time passed: the pressure has not eased yet")
+        #expect(abs(pressures[2] - 0.2) < 0.001, "Control for 0.2 s: a light touch")
+        #expect(pressures[3] == 0.3333, "a device's own pressure wins, kept to four decimals")
+    }
+
+    @Test func keysBecomeCommandsAndTheTitleFollows() throws {
+        let h = try Harness()
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50")
+        h.input([h.key("bracketright"), h.key("x"), h.key("3")])
+        h.draw(frame: 1)
+        #expect(h.session.brush.tip == BrushTip(kind: .pixel, size: 8), "each kind keeps its own size")
+        #expect(h.session.brush.size(for: .pen) == 16)
+        #expect(h.window.titles.last == "Quicksilver — pixel 8 #e53935 pressure 0.50")
+        #expect(!h.app.shouldStop)
+        h.input([h.key("q", .control)])
+        #expect(h.app.shouldStop)
+    }
+
+    @Test func theCloseButtonStops() throws {
+        let h = try Harness()
+        h.input([.close])
+        #expect(h.app.shouldStop)
+    }
+
+    @Test func ctrlSExportsExactlyWhatTheWindowShows() throws {
+        let h = try Harness()
+        h.input([.pointerDown(sample(30, 30, t: 0)), .pointerUp(sample(170, 90, t: 0.01)), h.key("s", .control)])
+        h.draw(frame: 1)
+        let path = try #require(h.out.all.last)
+        #expect(path.hasPrefix(h.folder + "/quicksilver-") && path.hasSuffix(".png"))
+        let png = try PNGImage.read(from: path)
+        #expect(png.width == 200 && png.height == 120)
+        let diff = pixelDifference(png.pixels, h.window.image.pixels, width: 200)
+        #expect(diff == nil, "\(diff ?? "")")
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 — saved \(path)")
+    }
+
+    @Test func aFailedExportSaysSoInTheTitleAndOnStderr() throws {
+        let h = try Harness()
+        try FileManager.default.removeItem(atPath: h.folder)
+        h.input([h.key("s", .control)])
+        h.draw(frame: 1)
+        #expect(h.err.all.first?.hasPrefix("quicksilver: screenshot failed: \(h.folder)/quicksilver-") == true)
+        #expect(h.window.titles.last?.hasSuffix("— screenshot failed") == true)
+    }
+
+    @Test func exposeShowsTheLastImageAgainWithoutAFrame() throws {
+        let h = try Harness()
+        #expect(h.input([.expose]) == true, "the first frame is still due")
+        #expect(h.window.wholePresents == 1)
+    }
+
+    @Test func aResizeIsPlayedAndRecorded() throws {
+        let h = try Harness()
+        h.input([.resize(Size(width: 300, height: 90), time: 0.1)])
+        h.draw(frame: 2)
+        h.app.finish(h.loop)
+        #expect(h.session.canvas.visibleSize == Size(width: 300, height: 90))
+        #expect(try h.recorded().map(\.event) == [.resize(Size(width: 300, height: 90))])
+    }
+
+    @Test func finishingPlaysWhatIsStillQueuedAndMarksTheJournalClean() throws {
+        let h = try Harness()
+        h.input([.pointerDown(sample(20, 20, t: 0))])
+        h.draw(frame: 1)
+        h.input([.pointerUp(sample(150, 100, t: 0.1))])   // arrives; the loop stops before a frame
+        h.app.finish(h.loop)
+        let journal = try ReplayParser.parse(String(contentsOfFile: h.journal.path, encoding: .utf8))
+        #expect(journal.endedCleanly)
+        #expect(journal.events.contains { $0.event == .pointerUp(StrokeSample(x: 150, y: 100, pressure: 0.5)) && $0.t == 2.5 / 60 })
+        #expect(h.session.canvasPixels().pixels.contains(0xFF00_0000), "the stroke was baked in")
+    }
+}
+
+@Suite struct PressureTests {
+    @Test func aDeviceWithoutPressureIsSimulatedFromTheModifiers() {
+        var p = Pressure()
+        #expect(p.decide(sample(0, 0, t: 0)).pressure == 0.5)
+        p.modifiersChanged([.shift], at: 1)
+        #expect(p.decide(sample(0, 0, t: 1.08, [.shift])).pressure == 0.9751, "95 % of the way to 1 after 80 ms")
+        #expect(p.simulated > 0.97)
+    }
+
+    @Test func aDevicePressureIsUsedAsIs() {
+        var p = Pressure()
+        #expect(p.decide(sample(3, 4, t: 0, [.shift], pressure: 0.71)) == StrokeSample(x: 3, y: 4, pressure: 0.71, mods: [.shift]))
+    }
+}
