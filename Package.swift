@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "PNGFileTests", dependencies: ["Files", "PNGFile"]),
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "TestSupport"]),
+        .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile"], exclude: ["Support"]),
         // Tests/Soak (make soak) and Tests/Fixtures (corpus, goldens) hold no Swift target.
     ],

@@ -70,12 +70,6 @@ enum XCalls {
         XSetWMProtocols(d, w, &atoms, Int32(atoms.count))
     }
 
-    static func keysymName(_ keysym: KeySym) -> String? {
-        guard keysym != 0 /* NoSymbol */ else { return nil }
-        if let s = XKeysymToString(keysym) { return String(cString: s) }
-        return "0x" + String(keysym, radix: 16)
-    }
-
     static func lookupKeysym(_ key: XKeyEvent) -> KeySym {
         var key = key
         return XLookupKeysym(&key, 0)

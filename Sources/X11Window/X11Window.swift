@@ -47,13 +47,8 @@ public final class X11Window: Presenter {
     private var queuedEvents: [XEvent] = []
     private let atoms: Atoms
 
-    // Translation state.
-    private var firstTimestamp: UInt32?
-    private var lastEventTime = 0.0
-    private var pointerIsDown = false
-    private var heldModifierKeys: Set<KeySym> = []
-    /// The newest size from ConfigureNotify, applied at the end of `pendingEvents()`.
-    private var configuredSize: Size?
+    /// X events → `InputEvent`s.
+    private var translator: X11EventTranslator
 
     private struct Atoms {
         let wmProtocols, wmDeleteWindow, netWMName, netWMPid, utf8String: Atom
@@ -143,6 +138,8 @@ public final class X11Window: Presenter {
         self.image = firstImage
         self.size = size
         self.connectionFileDescriptor = XConnectionNumber(d)
+        self.translator = X11EventTranslator(window: window, size: size, wmProtocols: atoms.wmProtocols,
+                                             wmDeleteWindow: atoms.wmDeleteWindow, keysym: XCalls.lookupKeysym)
         setTitle(title)
 
         XMapWindow(d, window)
@@ -287,18 +284,10 @@ public final class X11Window: Presenter {
 
     // MARK: Input
 
-    /// Every event the X connection holds, translated, in order: the events queued while waiting
-    /// in `frameTarget()`, then all Xlib has buffered or can read without blocking.
-    ///
-    /// - Button 1 press / release → `.pointerDown` / `.pointerUp`; motion while it is down →
-    ///   `.pointerMove` (every MotionNotify, none merged). Other buttons are ignored.
-    /// - KeyPress → `.key` (keysym name of the unshifted key); Shift/Control press or release
-    ///   also → `.modifiers` (the state after the change).
-    /// - Expose (last of a series) → `.expose`; a new window size → `.resize` (the image is
-    ///   replaced before this returns; its content is undefined); WM_DELETE_WINDOW → `.close`.
-    ///
-    /// Times are seconds since the first X timestamp this window saw (server milliseconds).
-    /// Events without a timestamp carry the latest one seen.
+    /// Every event the X connection holds, translated (see `X11EventTranslator`), in order: the
+    /// events queued while waiting in `frameTarget()`, then all Xlib has buffered or can read
+    /// without blocking. After a `.resize` the image is replaced before this returns (its
+    /// content is undefined until the next frame).
     public func pendingEvents() -> [InputEvent] {
         guard let d = display else { return [] }
         var out: [InputEvent] = []
@@ -306,82 +295,17 @@ public final class X11Window: Presenter {
         queuedEvents.removeAll()
         for ev in queued { translate(ev, into: &out) }
         while let ev = XCalls.nextEventIfPending(d) { translate(ev, into: &out) }
-        if let newSize = configuredSize {
-            configuredSize = nil
-            if newSize != size { resizeImage(to: newSize) }
-        }
+        // Only the newest size of a storm of ConfigureNotify events gets an image.
+        if translator.size != size { resizeImage(to: translator.size) }
         return out
     }
 
-    /// The one switch from X events to `InputEvent`s.
+    /// Counts a ShmCompletion; hands every other event to the translator.
     private func translate(_ ev: XEvent, into out: inout [InputEvent]) {
-        switch ev.type {
-        case ButtonPress where ev.xbutton.button == UInt32(Button1):
-            pointerIsDown = true
-            out.append(.pointerDown(sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
-        case ButtonRelease where ev.xbutton.button == UInt32(Button1):
-            guard pointerIsDown else { return }
-            pointerIsDown = false
-            out.append(.pointerUp(sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
-        case MotionNotify:
-            guard pointerIsDown else { return }
-            out.append(.pointerMove(sample(ev.xmotion.x, ev.xmotion.y, ev.xmotion.state, ev.xmotion.time)))
-        case KeyPress, KeyRelease:
-            let keysym = XCalls.lookupKeysym(ev.xkey)
-            let time = seconds(ev.xkey.time)
-            var mods = modifiers(ev.xkey.state)   // the state before this key
-            if ev.type == KeyPress, let name = XCalls.keysymName(keysym) {
-                out.append(.key(KeyPress(name: name, mods: mods, time: time)))
-            }
-            let modifierKeys: [(KeySym, KeySym, Modifiers)] = [
-                (KeySym(XK_Shift_L), KeySym(XK_Shift_R), .shift),
-                (KeySym(XK_Control_L), KeySym(XK_Control_R), .control),
-            ]
-            for (left, right, flag) in modifierKeys where keysym == left || keysym == right {
-                if ev.type == KeyPress {
-                    heldModifierKeys.insert(keysym)
-                    mods.insert(flag)
-                } else {
-                    heldModifierKeys.remove(keysym)
-                    if !heldModifierKeys.contains(keysym == left ? right : left) { mods.remove(flag) }
-                }
-                out.append(.modifiers(mods, time: time))
-            }
-        case Expose where ev.xexpose.count == 0:
-            out.append(.expose)
-        case ConfigureNotify where ev.xconfigure.window == window:
-            let newSize = Size(width: Int(ev.xconfigure.width), height: Int(ev.xconfigure.height))
-            if newSize != (configuredSize ?? size) {
-                configuredSize = newSize
-                out.append(.resize(newSize, time: lastEventTime))
-            }
-        case ClientMessage where ev.xclient.message_type == atoms.wmProtocols
-                && Atom(truncatingIfNeeded: ev.xclient.data.l.0) == atoms.wmDeleteWindow:
-            out.append(.close)
-        case let type where type == shmCompletionType:
+        if ev.type == shmCompletionType {
             outstandingPuts = max(0, outstandingPuts - 1)
-        default:
-            break
+        } else {
+            translator.translate(ev, into: &out)
         }
-    }
-
-    private func sample(_ x: Int32, _ y: Int32, _ state: UInt32, _ time: Time) -> PointerSample {
-        PointerSample(x: Double(x), y: Double(y), pressure: nil, time: seconds(time), mods: modifiers(state))
-    }
-
-    private func modifiers(_ state: UInt32) -> Modifiers {
-        var mods: Modifiers = []
-        if state & UInt32(ShiftMask) != 0 { mods.insert(.shift) }
-        if state & UInt32(ControlMask) != 0 { mods.insert(.control) }
-        return mods
-    }
-
-    /// An X timestamp (32-bit server milliseconds, wrapping) as seconds since the first one seen.
-    private func seconds(_ time: Time) -> Double {
-        let t = UInt32(truncatingIfNeeded: time)
-        let first = firstTimestamp ?? t
-        firstTimestamp = first
-        lastEventTime = Double(t &- first) / 1000
-        return lastEventTime
     }
 }

@@ -1,0 +1,120 @@
+import CX11
+import Geometry
+import Input
+import Testing
+@testable import X11Window
+
+/// Synthetic X events through the translator: no X server involved.
+@Suite struct X11EventTranslatorTests {
+    private let window: Window = 0x40_0001
+    private let protocols: Atom = 301, delete: Atom = 302
+    /// Keycodes of the fake keyboard: the keycode is the keysym.
+    private func translator() -> X11EventTranslator {
+        X11EventTranslator(window: window, size: Size(width: 400, height: 300), wmProtocols: protocols, wmDeleteWindow: delete,
+                           keysym: { KeySym($0.keycode) })
+    }
+
+    private func button(_ type: Int32, _ button: Int32, x: Int32, y: Int32, state: Int32 = 0, time: Time) -> XEvent {
+        var ev = XEvent()
+        ev.type = type
+        ev.xbutton.button = UInt32(button)
+        ev.xbutton.x = x; ev.xbutton.y = y
+        ev.xbutton.state = UInt32(state)
+        ev.xbutton.time = time
+        return ev
+    }
+
+    private func motion(x: Int32, y: Int32, state: Int32 = 0, time: Time) -> XEvent {
+        var ev = XEvent()
+        ev.type = MotionNotify
+        ev.xmotion.x = x; ev.xmotion.y = y
+        ev.xmotion.state = UInt32(state)
+        ev.xmotion.time = time
+        return ev
+    }
+
+    private func key(_ type: Int32, _ keysym: Int32, state: Int32 = 0, time: Time) -> XEvent {
+        var ev = XEvent()
+        ev.type = type
+        ev.xkey.keycode = UInt32(keysym)
+        ev.xkey.state = UInt32(state)
+        ev.xkey.time = time
+        return ev
+    }
+
+    private func run(_ events: [XEvent], _ t: inout X11EventTranslator) -> [InputEvent] {
+        var out: [InputEvent] = []
+        for ev in events { t.translate(ev, into: &out) }
+        return out
+    }
+
+    @Test func button1DragBecomesDownMovesAndUpWithTimesFromTheFirstEvent() {
+        var t = translator()
+        let out = run([
+            motion(x: 5, y: 5, time: 900),                                   // not pressed: ignored
+            button(ButtonPress, Button1, x: 10, y: 20, time: 1000),
+            motion(x: 11, y: 21, state: ShiftMask, time: 1004),
+            motion(x: 12, y: 22, time: 1008),
+            button(ButtonPress, Button3, x: 12, y: 22, time: 1010),         // other buttons: ignored
+            button(ButtonRelease, Button1, x: 13, y: 23, state: Button1Mask | ControlMask, time: 1016),
+            motion(x: 14, y: 24, time: 1020),                                // released: ignored
+            button(ButtonRelease, Button1, x: 14, y: 24, time: 1030),        // a second release: ignored
+        ], &t)
+        #expect(out == [
+            .pointerDown(PointerSample(x: 10, y: 20, time: 0)),
+            .pointerMove(PointerSample(x: 11, y: 21, time: 0.004, mods: .shift)),
+            .pointerMove(PointerSample(x: 12, y: 22, time: 0.008)),
+            .pointerUp(PointerSample(x: 13, y: 23, time: 0.016, mods: .control)),
+        ], "times count from the first event reported")
+    }
+
+    @Test func timestampsWrapAround() {
+        var t = translator()
+        let out = run([button(ButtonPress, Button1, x: 0, y: 0, time: 0xFFFF_FF00), motion(x: 1, y: 1, time: 0x100)], &t)
+        #expect(out.last == .pointerMove(PointerSample(x: 1, y: 1, time: 0.512)))
+    }
+
+    @Test func keysAreNamedAndModifierKeysReportTheStateAfterThem() {
+        var t = translator()
+        let out = run([
+            key(KeyPress, XK_bracketleft, time: 0),
+            key(KeyPress, XK_Shift_L, time: 10),
+            key(KeyPress, XK_Shift_R, state: ShiftMask, time: 20),
+            key(KeyRelease, XK_Shift_L, state: ShiftMask, time: 30),          // the right one is still held
+            key(KeyRelease, XK_Shift_R, state: ShiftMask, time: 40),
+            key(KeyPress, XK_z, state: ControlMask, time: 50),
+        ], &t)
+        #expect(out == [
+            .key(KeyPress(name: "bracketleft", time: 0)),
+            .key(KeyPress(name: "Shift_L", time: 0.01)), .modifiers(.shift, time: 0.01),
+            .key(KeyPress(name: "Shift_R", mods: .shift, time: 0.02)), .modifiers(.shift, time: 0.02),
+            .modifiers(.shift, time: 0.03),
+            .modifiers([], time: 0.04),
+            .key(KeyPress(name: "z", mods: .control, time: 0.05)),
+        ])
+    }
+
+    @Test func exposeResizeAndClose() {
+        var t = translator()
+        var exposeFirst = XEvent(), exposeLast = XEvent()
+        exposeFirst.type = Expose; exposeFirst.xexpose.count = 2
+        exposeLast.type = Expose; exposeLast.xexpose.count = 0
+        func configure(_ w: Window, _ width: Int32, _ height: Int32) -> XEvent {
+            var ev = XEvent()
+            ev.type = ConfigureNotify
+            ev.xconfigure.window = w; ev.xconfigure.width = width; ev.xconfigure.height = height
+            return ev
+        }
+        var close = XEvent()
+        close.type = ClientMessage
+        close.xclient.message_type = protocols
+        close.xclient.data.l.0 = Int(delete)
+        var other = close
+        other.xclient.data.l.0 = 999
+        let out = run([exposeFirst, exposeLast, configure(window, 400, 300), configure(window, 640, 480),
+                       configure(window, 640, 480), configure(0x99, 10, 10), other, close], &t)
+        #expect(out == [.expose, .resize(Size(width: 640, height: 480), time: 0), .close],
+                "a move without a new size, another window's configure and other messages say nothing")
+        #expect(t.size == Size(width: 640, height: 480))
+    }
+}
