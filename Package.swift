@@ -59,7 +59,8 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PNGFile"], exclude: ["Support"]),
+        // Depends on the executable so that `swift test` builds the binary it runs.
+        .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver"], exclude: ["Support"]),
         // Tests/Soak (make soak) and Tests/Fixtures (corpus, goldens) hold no Swift target.
     ],
     swiftLanguageModes: [.v6]

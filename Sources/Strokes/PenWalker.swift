@@ -1,4 +1,3 @@
-import Compute
 import Geometry
 
 /// Walks curves and lines placing anti-aliased pen dabs every `spacing` pixels of arc length.

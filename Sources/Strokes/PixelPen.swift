@@ -1,4 +1,3 @@
-import Compute
 import Geometry
 
 /// The aptpod demo's hard pen: Bresenham lines whose every pixel is stamped with a midpoint

@@ -1,4 +1,3 @@
-import Compute
 import Geometry
 
 /// Builds one stroke from pointer samples, emitting its geometry to a `StrokeSink`.

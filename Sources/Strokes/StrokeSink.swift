@@ -1,4 +1,3 @@
-import Compute
 import Geometry
 
 /// Where a stroke's geometry goes: the libmypaint `MyPaintSurface` idea. The sink owns pixels;

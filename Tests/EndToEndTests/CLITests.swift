@@ -113,7 +113,8 @@ import Testing
         let r = try runProgram(binary, ["render", packageRoot.appendingPathComponent("Resources/demo.jsonl").path, "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
         let png = try PNGImage.read(from: out)
+        let golden = try PNGImage.read(from: packageRoot.appendingPathComponent("Tests/Fixtures/golden/demo.png").path)
         #expect(png.width == 960 && png.height == 540)
-        #expect(Set(png.pixels).count > 100)
+        #expect(png == golden, "the command renders the demo exactly as the golden image")
     }
 }

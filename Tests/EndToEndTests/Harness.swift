@@ -5,8 +5,18 @@ import Testing
 /// The package's root folder, found from this file's path.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The built `quicksilver` binary (`swift build --build-tests` builds it next to the tests).
-let binary = packageRoot.appendingPathComponent(".build/debug/quicksilver").path
+/// The `quicksilver` binary these tests run: $QUICKSILVER_BINARY when set, else the one SwiftPM
+/// built beside this test bundle. The test target depends on the executable, so `swift test`
+/// always rebuilds it first: it is never stale.
+let binary: String = {
+    if let path = ProcessInfo.processInfo.environment["QUICKSILVER_BINARY"], !path.isEmpty { return path }
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var folder = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? bundle.path)
+        .deletingLastPathComponent()
+    // The bundle's executable may sit inside the .xctest folder on some layouts.
+    if folder.lastPathComponent.hasSuffix(".xctest") { folder.deleteLastPathComponent() }
+    return folder.appendingPathComponent("quicksilver").path
+}()
 
 struct Finished {
     var status: Int32
@@ -64,9 +74,8 @@ final class Launched {
     }
 
     /// Waits until stderr holds `text` (or `timeout` seconds pass).
-    func waitForStderr(_ text: String, timeout: Double = 10) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !stderr.contains(text) && Date() < deadline { usleep(20_000) }
+    func waitForStderr(_ text: String, timeout: Double = 20) {
+        eventually(timeout: timeout) { stderr.contains(text) }
     }
 
     /// Waits for exit, killing the process if it takes longer than `timeout` seconds.
@@ -87,6 +96,18 @@ final class Launched {
         }
         unlink(out)
         unlink(err)
+    }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass (generous: the
+/// machine may be slow; a test never fails for speed alone). Returns whether it held.
+@discardableResult
+func eventually(timeout: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(20_000)
     }
 }
 
@@ -121,7 +142,7 @@ final class XServer {
         _ = FileManager.default.createFile(atPath: fdFile, contents: nil)
         // -displayfd writes the chosen display number to that descriptor: pass a file via sh.
         server = try Launched("/bin/sh", ["-c", "exec Xvfb -displayfd 3 -nolisten tcp -noreset -screen 0 \(width)x\(height)x24 \(extraArgs.joined(separator: " ")) 3>\(fdFile)"])
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         var number = ""
         while Date() < deadline {
             number = ((try? String(contentsOfFile: fdFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -184,7 +205,7 @@ final class PaintWindow {
         process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + extraArgs,
                                environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 })
         var found = ""
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while found.isEmpty && Date() < deadline && process.isRunning {
             found = (try? x.xdotool("search", "--name", "^Quicksilver"))?.split(separator: "\n").first.map(String.init) ?? ""
             if found.isEmpty { usleep(50_000) }
@@ -216,7 +237,7 @@ final class PaintWindow {
     func screenshot() throws -> (path: String, image: PNGImage) {
         let before = process.stdout.split(separator: "\n").count
         try key("ctrl+s")
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let lines = process.stdout.split(separator: "\n")
             if lines.count > before, let path = lines.last.map(String.init) {

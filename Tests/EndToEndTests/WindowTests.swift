@@ -104,12 +104,12 @@ struct WindowTests {
         let w = try PaintWindow(on: x)
         try w.drag(PaintWindow.line(from: (300, 250), to: (380, 280)))
         try x.xdotool("windowsize", w.id, "200", "150")
-        usleep(300_000)
-        let small = try w.screenshot().image
+        var small = try w.screenshot().image
+        try eventually { small = try w.screenshot().image; return small.width == 200 }
         #expect(small.width == 200 && small.height == 150)
         try x.xdotool("windowsize", w.id, "500", "400")
-        usleep(300_000)
-        let big = try w.screenshot().image
+        var big = try w.screenshot().image
+        try eventually { big = try w.screenshot().image; return big.width == 500 }
         #expect(big.width == 500 && big.height == 400)
         #expect(big.ink(340, 265) > 200, "the stroke drawn before shrinking is back")
         #expect(big.ink(450, 350) == 0 && big.ink(450, 100) == 0, "new area is background")

@@ -10,6 +10,7 @@ import PNGFile
 import ReplayFormat
 import Strokes
 import Testing
+import TestSupport
 
 @Suite struct JournalTests {
     private func folder() throws -> String {
@@ -45,8 +46,7 @@ import Testing
         for i in 0..<5 { stroke(session, journal, y: Double(10 + i * 20), t: Double(i)) }
         journal.flushNow()
         let crashed = try recovered(path)
-        let same1 = crashed.pixels == session.snapshot().pixels
-        #expect(same1)
+        expectSamePixels(crashed.pixels, session.snapshot().pixels, width: 200, "recovered after a crash")
         #expect(!crashed.endedCleanly)
         journal.close()
         #expect(try recovered(path).endedCleanly)
@@ -67,8 +67,7 @@ import Testing
         #expect(text.contains("\"snapshot\": \"journal.jsonl.snapshot-"))
         let snapshots = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }
         #expect(snapshots.count == 1, "old snapshots are removed: \(snapshots)")
-        let same2 = try recovered(path).pixels == session.snapshot().pixels
-        #expect(same2)
+        expectSamePixels(try recovered(path).pixels, session.snapshot().pixels, width: 200, "recovered from the compacted journal")
         // The brush carries over the compaction.
         #expect(text.contains("\"size\": 3, \"color\": \"#3366ff\""))
     }

@@ -51,8 +51,7 @@ import Testing
             0xFFFF_FFFF, 0xFFFF_7F7F, 0xFFFF_DFDF, 0xFFFF_7F7F,
             0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF,
         ]
-        let same1 = out.pixels == golden
-        #expect(same1)
+        #expect(out.pixels == golden)
     }
 
     /// The pulse and invert filters, eight pixels at a time and one at a time, against the

@@ -25,8 +25,7 @@ import Testing
         let image = PNGImage(width: 2, height: 1, pixels: [0x80FF_0000, 0x0000_0000])
         let path = try tempDir() + "/b.png"
         try image.write(to: path)
-        let same1 = try PNGImage.read(from: path).pixels == image.pixels
-        #expect(same1)
+        #expect(try PNGImage.read(from: path).pixels == image.pixels)
     }
 
     @Test func failedWriteLeavesTheOldFileAndNoTemporary() throws {
@@ -39,8 +38,7 @@ import Testing
         if getuid() != 0 { // root ignores folder permissions
             #expect(throws: FileError.self) { try PNGImage(width: 1, height: 1, pixels: [0xFF00_0000]).write(to: path) }
         }
-        let same2 = try PNGImage.read(from: path).pixels == [0xFF12_3456]
-        #expect(same2)
+        #expect(try PNGImage.read(from: path).pixels == [0xFF12_3456])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["c.png"])
     }
 

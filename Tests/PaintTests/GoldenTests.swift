@@ -21,7 +21,6 @@ import TestSupport
         let loaded = try Playback.load(Self.root.appendingPathComponent(replay).path, compute: ComputeContext(threads: threads))
         let rendered = loaded.session.snapshot()
         #expect(rendered.width == golden.width && rendered.height == golden.height)
-        let diff = pixelDifference(rendered.pixels, golden.pixels, width: golden.width)
-        #expect(diff == nil, "\(replay) at \(threads) threads: \(diff ?? "")")
+        expectSamePixels(rendered.pixels, golden.pixels, width: golden.width, "\(replay) at \(threads) threads")
     }
 }

@@ -1,4 +1,3 @@
-import Compute
 import Events
 import Geometry
 import Kernels

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Soak test (`make soak`): the real window on a private Xvfb, driven through XTest at 1 kHz
-for SOAK_MINUTES (default 30). Checks: resident memory flat after warm-up (the first quarter; the level within +5 MB),
-fewer than 1 % of frame deadlines missed, and the journal, restored, equal to the final export.
+for SOAK_MINUTES (default 30). Checks what cannot depend on the machine's speed: no crash (both
+windows exit 0), resident memory flat after warm-up (the first quarter; the level within +5 MB),
+and the journal, restored, equal to the final export. With --speed-gates (`make soak`) it also
+fails when 1 % or more of the frame deadlines were missed or the input rate fell under 990 Hz;
+`make test` runs a short soak without them, since a shared, noisy machine may be slow.
 
-Usage: soak.py QUICKSILVER_BINARY [MINUTES]"""
+Usage: soak.py QUICKSILVER_BINARY [MINUTES] [--speed-gates]"""
 import ctypes, ctypes.util, os, random, re, signal, subprocess, sys, tempfile, time
 
-binary = sys.argv[1]
-minutes = float(sys.argv[2]) if len(sys.argv) > 2 else float(os.environ.get("SOAK_MINUTES", "30"))
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+speed_gates = "--speed-gates" in sys.argv
+binary = args[0]
+minutes = float(args[1]) if len(args) > 1 else float(os.environ.get("SOAK_MINUTES", "30"))
 work = tempfile.mkdtemp(prefix="qs-soak-")
 
 # A private X server (-noreset: a server that resets when its last client leaves refuses the next).
@@ -49,7 +54,7 @@ def launch(extra):
     p = subprocess.Popen([binary, "window", "--size", "800x600", "--export-dir", work, "--journal", os.path.join(work, "journal.jsonl"),
                           "--journal-compact-bytes", "4000000", "--undo-megabytes", "2", "--stats"] + extra,
                          stdout=out, stderr=subprocess.STDOUT)
-    for _ in range(200):
+    for _ in range(1200):
         if subprocess.run(["xdotool", "search", "--name", "^Quicksilver"], capture_output=True).stdout.strip():
             return p, out
         time.sleep(0.05)
@@ -60,7 +65,7 @@ def screenshot(p, out):
     before = open(out.name).read().count(".png")
     xtst.XTestFakeMotionEvent(dpy, 0, 5, 5, 0)
     tap("Control_L", "s")
-    for _ in range(400):
+    for _ in range(1200):
         paths = re.findall(r"^(/.*\.png)$", open(out.name).read(), re.M)
         if len(paths) > before: return paths[-1]
         time.sleep(0.05)
@@ -114,7 +119,7 @@ time.sleep(0.3)
 final = screenshot(p, out)
 xtst.XTestFakeMotionEvent(dpy, 0, 5, 5, 0)
 tap("Control_L", "q")
-p.wait(timeout=30)
+first_status = p.wait(timeout=60)
 report = open(out.name).read()
 frames = int(re.search(r"frames drawn: (\d+)", report).group(1))
 missed = int(re.search(r"deadlines missed: (\d+)", report).group(1))
@@ -127,7 +132,7 @@ q, out2 = launch(["--restore"])
 restored = screenshot(q, out2)
 xtst.XTestFakeMotionEvent(dpy, 0, 5, 5, 0)
 tap("Control_L", "q")
-q.wait(timeout=30)
+second_status = q.wait(timeout=60)
 xvfb.send_signal(signal.SIGTERM)
 
 with open(os.path.join(work, "rss.csv"), "w") as f:
@@ -150,6 +155,12 @@ print("soak: %.1f min, %d samples (%.0f Hz), %d frames, %d deadlines missed (%.2
 print("soak: resident memory after warm-up %.1f → %.1f MB (medians of the first and last %d s: %+.1f MB; every sample within %.1f–%.1f MB); "
       "restored journal %s the final export" % (early / 1024, late / 1024, span, growth_mb, min(kb for t, kb in warm) / 1024,
                                                 max(kb for t, kb in warm) / 1024, "equals" if same else "DIFFERS FROM"))
-ok = growth_mb <= 5 and missed < 0.01 * frames and same and samples / elapsed > 990
+print("soak: exit statuses %d and %d" % (first_status, second_status))
+ok = growth_mb <= 5 and same and first_status == 0 and second_status == 0
+fast = missed < 0.01 * frames and samples / elapsed > 990
+if speed_gates:
+    ok = ok and fast
+elif not fast:
+    print("soak: (speed figures not gated here: missed deadlines or input rate out of the soak's targets)")
 print("soak: " + ("passed" if ok else "FAILED (files in %s)" % work))
 sys.exit(0 if ok else 1)

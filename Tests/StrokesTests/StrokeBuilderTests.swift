@@ -1,4 +1,3 @@
-import Compute
 import Geometry
 import Strokes
 import Testing

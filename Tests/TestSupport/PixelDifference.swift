@@ -1,3 +1,5 @@
+import Testing
+
 /// nil when the two images are equal; otherwise how many pixels differ and the first of them,
 /// with both values (what a failed golden comparison needs to be read).
 public func pixelDifference(_ actual: [UInt32], _ expected: [UInt32], width: Int) -> String? {
@@ -10,4 +12,17 @@ public func pixelDifference(_ actual: [UInt32], _ expected: [UInt32], width: Int
     guard let first else { return nil }
     func hex(_ v: UInt32) -> String { "0x" + String(v, radix: 16, uppercase: true) }
     return "\(count) pixels differ; the first at (\(first % width), \(first / width)): got \(hex(actual[first])), expected \(hex(expected[first]))"
+}
+
+/// Expects two images of `width` pixels a row to be equal, naming the first difference if not.
+public func expectSamePixels(_ actual: [UInt32], _ expected: [UInt32], width: Int, _ what: String = "",
+                             sourceLocation: SourceLocation = #_sourceLocation) {
+    let diff = pixelDifference(actual, expected, width: width)
+    #expect(diff == nil, "\(what)\(what.isEmpty ? "" : ": ")\(diff ?? "")", sourceLocation: sourceLocation)
+}
+
+/// Expects two rendered pictures to be equal, naming the first difference if not.
+public func expectSame(_ actual: Picture, _ expected: Picture, _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(actual.width == expected.width && actual.height == expected.height, "\(what)", sourceLocation: sourceLocation)
+    expectSamePixels(actual.pixels, expected.pixels, width: expected.width, what, sourceLocation: sourceLocation)
 }
