@@ -24,13 +24,13 @@ demo: release
 	.build/release/quicksilver render $(DEMO) -o demo.png
 	@echo "wrote $$(pwd)/demo.png"
 
-# Unit, golden, CLI and window tests (including a fuzz smoke run), then a 1-minute soak that
+# Unit, golden, CLI and window tests (including a fuzz smoke run), then a 30-second soak that
 # checks only what cannot depend on the machine's speed (no crash, memory, the restored journal).
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory release
-	python3 Tests/Soak/soak.py .build/release/quicksilver 1
+	python3 Tests/Soak/soak.py .build/release/quicksilver 0.5
 
 # The replay parser's mutation fuzzer under AddressSanitizer: FUZZ_INPUTS inputs over two workers.
 fuzz: deps
