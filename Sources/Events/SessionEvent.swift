@@ -12,4 +12,18 @@ public enum SessionEvent: Sendable, Equatable {
     case command(Command)
     /// The window, and so the visible canvas, changed size.
     case resize(Size)
+
+    /// True for events that change the picture (or may: an undo); brush changes, the view
+    /// filters and sizes do not. A session journal starts at the first one.
+    public var changesThePicture: Bool {
+        switch self {
+        case .pointerDown, .pointerMove, .pointerUp: true
+        case .command(let c):
+            switch c {
+            case .undo, .redo, .clear: true
+            case .brush, .channel, .invert, .pulse, .exit: false
+            }
+        case .resize: false
+        }
+    }
 }

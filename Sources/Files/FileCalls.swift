@@ -53,6 +53,18 @@ enum FileCalls {
         return fd
     }
 
+    /// Takes an exclusive advisory lock on `fd` without waiting; false when another open file
+    /// holds one. The lock goes with the descriptor (and with the process, even on kill -9).
+    static func lockExclusive(_ fd: Int32) -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
+
+    /// True when some process holds a lock on the file at `path` (false if it cannot be opened).
+    static func isLocked(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { closeQuietly(fd) }
+        return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
     static func openForReading(_ path: String) throws(Failure) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw errorText("cannot open") }

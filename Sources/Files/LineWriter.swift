@@ -38,6 +38,16 @@ public final class LineWriter {
         path = newPath
     }
 
+    /// Marks the file as in use by this process (an advisory lock, released when the writer
+    /// closes or the process dies, even by kill -9), so another process can tell a live file
+    /// from one a crash left behind. Fails when another process holds it.
+    public func lock() throws(FileError) {
+        guard FileCalls.lockExclusive(fd) else { throw FileError(path: path, message: "in use by another process") }
+    }
+
+    /// True when a process holds the lock of the file at `path` (see `lock()`).
+    public static func isLocked(_ path: String) -> Bool { FileCalls.isLocked(path) }
+
     public func sync() throws(FileError) {
         try flush()
         do { try FileCalls.sync(fd) } catch { throw FileError(path: path, message: error.message) }

@@ -2,8 +2,10 @@
 // on; it writes them in the replay format from a background queue (so drawing never waits on
 // the disk), syncs when a stroke ends and at least every 100 ms while drawing, marks a clean
 // exit, and compacts itself past a size limit into a PNG snapshot plus the events since.
-// `Playback` turns a replay or journal (and its snapshot) back into a session: it serves
-// `quicksilver render` and crash recovery alike.
+// `SessionStore` is the folder of sessions, one journal each: it names new ones, lists them,
+// says which one a start must recover, and prunes the oldest. `Playback` turns a replay or
+// journal (and its snapshot) back into a session: it serves `quicksilver render` and crash
+// recovery alike.
 import Compute
 import Dispatch
 import Events
@@ -16,6 +18,10 @@ import ReplayFormat
 
 /// A session journal on disk.
 ///
+/// The file is made when the session first changes something (a stroke, a clear, an undo): a
+/// session that changes nothing leaves nothing behind. While the journal is open the file is
+/// locked, so another process can tell a live session from one a crash left.
+///
 /// Threading: every method is called from the frame loop's thread; file work happens on a
 /// private serial queue, in order. Nothing the frame loop calls blocks on the disk except
 /// `close()` and `flushNow()`, which must.
@@ -23,74 +29,109 @@ public final class Journal: @unchecked Sendable {
     public let path: String
     /// Compact once this many bytes have been written since the last snapshot.
     public let compactAfterBytes: Int
+    /// True once the file has been started (the session changed something).
+    public private(set) var isStarted = false
 
     private let queue = DispatchQueue(label: "quicksilver.journal")
+    /// What the file starts with, captured when the journal was made; written on the first change.
+    private var opening: Opening?
+    /// The first header, whose identity (when the session started, what it continues) every
+    /// compacted file keeps.
+    private let firstHeader: Replay.Header
     /// Lines not yet handed to the queue (frame-loop thread only).
     private var pending: [UInt8] = []
     private var lastHandOff = -Double.infinity
     private var bytesSinceSnapshot = 0
     private var lastT = 0.0
+    private var generation = 0
     /// Queue-only state: the open file, the current snapshot's name, the first write error.
     private var file: LineWriter?
     private var snapshotName: String?
     private var failure: FileError?
-    private var generation = 0
 
-    /// Starts a journal at `path` for `session` as it is now: when its canvas is not blank (a
-    /// restored session) the journal begins with a snapshot of it. The file is written in full
-    /// and synced before the old one at `path` is replaced.
-    public init(path: String, session: Session, header: Replay.Header, compactAfterBytes: Int = 64 << 20) throws(FileError) {
+    /// The start of a journal file: its header, the canvas it starts from (PNG bytes, when the
+    /// session did not start blank), the brush and the visible size.
+    private struct Opening: @unchecked Sendable {
+        var header: Replay.Header
+        var snapshot: [UInt8]?
+        var brush: Brush
+        var visibleSize: Size
+    }
+
+    /// A journal at `path` for `session` as it is now. When its canvas is not blank (a restored
+    /// session, an opened picture) the journal begins with a snapshot of it.
+    ///
+    /// - Parameter lazily: true waits for the first event that changes something before making
+    ///   the file (the window); false makes it now.
+    public init(path: String, session: Session, header: Replay.Header, compactAfterBytes: Int = 64 << 20,
+                lazily: Bool = false) throws(FileError) {
         self.path = path
         self.compactAfterBytes = compactAfterBytes
-        let start = Self.startFile(path: path, session: session, header: header, generation: 0, withSnapshot: session.hasPaint)
-        switch start {
-        case .success(let (writer, name)):
-            file = writer
-            snapshotName = name
-        case .failure(let e):
-            throw e
+        var snapshot: [UInt8]?
+        if session.hasPaint {
+            let (size, pixels) = session.canvasPixels()
+            do { snapshot = try PNGImage(width: size.width, height: size.height, pixels: pixels).encode() } catch {
+                throw FileError(path: path, message: "cannot encode the canvas: \(error.message)")
+            }
         }
-        removeStaleSnapshots()
+        var header = header
+        header.size = session.canvas.texture.size
+        firstHeader = header
+        let opening = Opening(header: header, snapshot: snapshot, brush: session.brush, visibleSize: session.canvas.visibleSize)
+        if lazily {
+            self.opening = opening
+        } else {
+            let result = Self.startFile(path: path, opening, generation: 0)
+            switch result {
+            case .success(let (writer, name)): (file, snapshotName) = (writer, name)
+            case .failure(let e): throw e
+            }
+            isStarted = true
+        }
     }
 
-    /// Snapshots left by earlier journals at this path (their journal has been replaced).
-    private func removeStaleSnapshots() {
-        let dir = FilePath.folder(of: path), prefix = FilePath.baseName(of: path) + ".snapshot-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        where name.hasPrefix(prefix) && name.hasSuffix(".png") && name != snapshotName {
-            AtomicFile.remove(dir + "/" + name)
-        }
-    }
-
-    /// Queues one event line.
+    /// Queues one event line; the first event that changes something starts the file.
     public func record(_ event: Replay.TimedEvent) {
-        let line = Replay.line(for: event)
-        pending.append(contentsOf: line.utf8)
+        pending.append(contentsOf: Replay.line(for: event).utf8)
         pending.append(0x0a)
         lastT = max(lastT, event.t)
+        if !isStarted, event.event.changesThePicture, let opening {
+            isStarted = true
+            self.opening = nil
+            queue.async { [self] in
+                switch Self.startFile(path: path, opening, generation: 0) {
+                case .success(let (writer, name)): (file, snapshotName) = (writer, name)
+                case .failure(let e): if failure == nil { failure = e }
+                }
+            }
+        }
     }
 
     /// Called every wake-up of the frame loop: hands pending lines to the writer at least every
     /// 100 ms.
     public func tick(now: Double) {
-        if !pending.isEmpty, now - lastHandOff >= 0.1 { handOff(sync: false, now: now) }
+        if isStarted, !pending.isEmpty, now - lastHandOff >= 0.1 { handOff(sync: false, now: now) }
     }
 
     /// A stroke (or command) ended: write and fsync. Compacts when the journal has grown past
     /// its limit and no stroke is live.
     public func strokeEnded(now: Double, session: Session) {
+        guard isStarted else { return }
         handOff(sync: true, now: now)
         if bytesSinceSnapshot > compactAfterBytes, !session.isStroking { compact(session) }
     }
 
-    /// Marks a clean exit and waits until everything is on disk.
+    /// Marks a clean exit and waits until everything is on disk (nothing, if never started).
     public func close() {
+        guard isStarted else { return }
         pending.append(contentsOf: (Replay.exitLine(t: lastT) + "\n").utf8)
         flushNow()
+        queue.sync { file = nil }
     }
 
     /// Writes and syncs everything now, waiting for it (a signal, a lost X connection).
     public func flushNow() {
+        guard isStarted else { return }
         handOff(sync: true, now: lastHandOff)
         queue.sync {}
     }
@@ -105,11 +146,11 @@ public final class Journal: @unchecked Sendable {
         bytesSinceSnapshot += bytes.count
         queue.async { [self] in
             guard let file else { return }
-            do {
+            do throws(FileError) {
                 if !bytes.isEmpty { try file.write(bytes) }
                 if sync { try file.sync() }
             } catch {
-                if failure == nil { failure = error as? FileError }
+                if failure == nil { failure = error }
             }
         }
     }
@@ -120,12 +161,20 @@ public final class Journal: @unchecked Sendable {
         session.dropHistory()
         bytesSinceSnapshot = 0
         generation += 1
-        let header = Replay.Header(size: session.canvasPixels().size, seed: session.seed, background: session.canvas.background)
         // Pixels are copied here, on the frame loop; encoding and writing happen on the queue.
-        let copy = SessionCopy(session)
+        let (size, pixels) = session.canvasPixels()
+        let brush = session.brush, visibleSize = session.canvas.visibleSize
         let gen = generation
-        queue.async { [self] in
-            switch Self.startFile(path: path, session: copy, header: header, generation: gen, withSnapshot: true) {
+        var header = firstHeader
+        header.size = size
+        queue.async { [self, header] in
+            let png: [UInt8]
+            do throws(PNGError) { png = try PNGImage(width: size.width, height: size.height, pixels: pixels).encode() } catch {
+                if failure == nil { failure = FileError(path: path, message: "cannot encode the canvas: \(error.message)") }
+                return
+            }
+            let opening = Opening(header: header, snapshot: png, brush: brush, visibleSize: visibleSize)
+            switch Self.startFile(path: path, opening, generation: gen) {
             case .success(let (writer, name)):
                 if let old = snapshotName, old != name { AtomicFile.remove(FilePath.folder(of: path) + "/" + old) }
                 file = writer
@@ -137,27 +186,26 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// Writes a new journal beside `path` (header, optional snapshot, brush and visible size),
-    /// syncs it and renames it over `path`. Returns the open writer and the snapshot's name.
-    private static func startFile(path: String, session: some JournalSource, header: Replay.Header, generation: Int,
-                                  withSnapshot: Bool) -> Result<(LineWriter, String?), FileError> {
-        var header = header
+    /// locks and syncs it and renames it over `path`. Returns the open writer and the snapshot's
+    /// name.
+    private static func startFile(path: String, _ opening: Opening, generation: Int) -> Result<(LineWriter, String?), FileError> {
+        var header = opening.header
         var snapshotName: String?
         do {
-            if withSnapshot {
-                let (size, pixels) = session.canvasPixels()
+            if let png = opening.snapshot {
                 // A fresh name each time: the journal being replaced may still refer to the old one.
                 let name = FilePath.baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation).png"
-                try PNGImage(width: size.width, height: size.height, pixels: pixels).write(to: FilePath.folder(of: path) + "/" + name)
-                header.size = size
+                try AtomicFile.write(png, to: FilePath.folder(of: path) + "/" + name)
                 snapshotName = name
             }
             header.snapshot = snapshotName
             let temp = path + ".new"
             let writer = try LineWriter(creating: temp)
+            try writer.lock()
             writer.append(Replay.line(for: header))
-            for line in Replay.lines(for: session.brush, t: 0) { writer.append(line) }
-            if session.visibleSize != header.size {
-                writer.append(Replay.line(for: Replay.TimedEvent(t: 0, event: .resize(session.visibleSize))))
+            for line in Replay.lines(for: opening.brush, t: 0) { writer.append(line) }
+            if opening.visibleSize != header.size {
+                writer.append(Replay.line(for: Replay.TimedEvent(t: 0, event: .resize(opening.visibleSize))))
             }
             try writer.sync()
             try writer.rename(to: path)
@@ -166,27 +214,4 @@ public final class Journal: @unchecked Sendable {
             return .failure(error)
         }
     }
-}
-
-/// What a journal needs of a session to start a file; a copy can be made for the writer queue.
-protocol JournalSource {
-    func canvasPixels() -> (size: Size, pixels: [UInt32])
-    var brush: Brush { get }
-    var visibleSize: Size { get }
-}
-
-extension Session: JournalSource {
-    var visibleSize: Size { canvas.visibleSize }
-}
-
-/// A session's journal-relevant state, copied so the writer queue can use it while the
-/// session goes on drawing.
-private struct SessionCopy: JournalSource, @unchecked Sendable {
-    let size: Size, pixels: [UInt32], brush: Brush, visibleSize: Size
-    init(_ s: Session) {
-        (size, pixels) = s.canvasPixels()
-        brush = s.brush
-        visibleSize = s.canvas.visibleSize
-    }
-    func canvasPixels() -> (size: Size, pixels: [UInt32]) { (size, pixels) }
 }

@@ -66,20 +66,46 @@ public struct PNGImage: Equatable, Sendable {
         return try AtomicFile.writeNew(bytes, to: path)
     }
 
-    /// Reads a PNG file, converting it to 0xAARRGGBB pixels.
-    public static func read(from path: String) throws(PNGError) -> PNGImage {
+    /// Reads a PNG file, converting it to 0xAARRGGBB pixels. A picture wider or taller than
+    /// `maxSide` is refused before its pixels are decoded.
+    public static func read(from path: String, maxSide: Int = .max) throws(PNGError) -> PNGImage {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_file(&image, path) != 0 else {
             throw PNGError(message: "\(path): \(message(image))")
         }
-        image.format = UInt32(PNG_FORMAT_BGRA)
+        do throws(PNGError) { return try finishRead(&image, maxSide: maxSide) } catch {
+            throw PNGError(message: "\(path): \(error.message)")
+        }
+    }
+
+    /// Decodes PNG bytes (a pasted picture), as `read(from:maxSide:)` does a file.
+    public static func decode(_ bytes: [UInt8], maxSide: Int = .max) throws(PNGError) -> PNGImage {
+        // libpng reads from the buffer until the image is finished: both halves inside.
+        let result = bytes.withUnsafeBytes { raw -> Result<PNGImage, PNGError> in
+            var image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
+                return .failure(PNGError(message: message(image)))
+            }
+            return Result { () throws(PNGError) in try finishRead(&image, maxSide: maxSide) }
+        }
+        return try result.get()
+    }
+
+    /// The second half of a read: checks the size, then decodes into 0xAARRGGBB pixels.
+    private static func finishRead(_ image: inout png_image, maxSide: Int) throws(PNGError) -> PNGImage {
         let w = Int(image.width), h = Int(image.height)
+        guard w <= maxSide, h <= maxSide else {
+            png_image_free(&image)
+            throw PNGError(message: "\(w)x\(h) pixels is larger than the \(maxSide)x\(maxSide) limit")
+        }
+        image.format = UInt32(PNG_FORMAT_BGRA)
         var pixels = [UInt32](repeating: 0, count: w * h)
         let ok = pixels.withUnsafeMutableBytes { buf in
             png_image_finish_read(&image, nil, buf.baseAddress, Int32(w * 4), nil)
         }
-        guard ok != 0 else { throw PNGError(message: "\(path): \(message(image))") }
+        guard ok != 0 else { throw PNGError(message: message(image)) }
         return PNGImage(width: w, height: h, pixels: pixels)
     }
 

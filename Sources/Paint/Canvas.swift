@@ -47,4 +47,14 @@ public final class Canvas {
 
     /// Every stored pixel back to the background.
     public func clear() { texture.fill(texture.bounds, with: barePixel) }
+
+    /// A picture's pixels (0xAARRGGBB, straight alpha) as canvas pixels painted on
+    /// `background`: each one's colour over the background, its alpha how painted it is (a
+    /// transparent pixel is bare canvas, where a pulsing background shows).
+    public static func painted(picture pixels: [UInt32], over background: Color) -> [UInt32] {
+        let bare = background.pixel & 0x00FF_FFFF
+        return pixels.map { p in
+            Blend.over(bare, r: (p >> 16) & 0xff, g: (p >> 8) & 0xff, b: p & 0xff, alpha: p >> 24)
+        }
+    }
 }

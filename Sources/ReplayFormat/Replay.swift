@@ -23,8 +23,15 @@ public struct Replay: Sendable {
         public var background: Color
         /// A PNG the canvas starts from (a compacted journal), relative to the replay's folder.
         public var snapshot: String?
-        public init(size: Size, seed: Int64 = 0, background: Color = .white, snapshot: String? = nil) {
+        /// When the session started, UTC, `YYYY-MM-DDTHH:MM:SSZ` (session journals write it).
+        public var started: String?
+        /// The file this session continues (the journal or replay it was restored from): the
+        /// path as it was given, made absolute. Informational: the snapshot holds the pixels.
+        public var continues: String?
+        public init(size: Size, seed: Int64 = 0, background: Color = .white, snapshot: String? = nil,
+                    started: String? = nil, continues: String? = nil) {
             self.size = size; self.seed = seed; self.background = background; self.snapshot = snapshot
+            self.started = started; self.continues = continues
         }
     }
 
@@ -59,6 +66,8 @@ extension Replay {
         if header.seed != 0 { s += ", \"seed\": \(header.seed)" }
         if header.background != .white { s += ", \"background\": \"\(header.background)\"" }
         if let snapshot = header.snapshot { s += ", \"snapshot\": \"\(JSON.escaped(snapshot))\"" }
+        if let started = header.started { s += ", \"started\": \"\(JSON.escaped(started))\"" }
+        if let continues = header.continues { s += ", \"continues\": \"\(JSON.escaped(continues))\"" }
         return s + "}"
     }
 

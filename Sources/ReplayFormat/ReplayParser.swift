@@ -104,8 +104,22 @@ public struct ReplayParser {
         if let snapshot, snapshot.isEmpty || snapshot.contains("/") {
             throw fail("\"snapshot\" must name a PNG file beside the replay, got \(JSON.quoted(snapshot))")
         }
+        let started = try f.string("started")
+        if let started, !Self.isTimestamp(started) {
+            throw fail("\"started\" must be a UTC time YYYY-MM-DDTHH:MM:SSZ, got \(JSON.quoted(started))")
+        }
+        let continues = try f.string("continues")
+        if let continues, continues.isEmpty { throw fail("\"continues\" must name a file") }
         try f.rejectUnknown(what: "the header")
-        return Replay.Header(size: Size(width: width, height: height), seed: seed, background: background, snapshot: snapshot)
+        return Replay.Header(size: Size(width: width, height: height), seed: seed, background: background, snapshot: snapshot,
+                             started: started, continues: continues)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`: digits where digits go, the separators where they go.
+    static func isTimestamp(_ s: String) -> Bool {
+        let pattern = Array("dddd-dd-ddTdd:dd:ddZ".utf8), bytes = Array(s.utf8)
+        guard bytes.count == pattern.count else { return false }
+        return zip(bytes, pattern).allSatisfy { b, p in p == UInt8(ascii: "d") ? (0x30...0x39).contains(b) : b == p }
     }
 
     private mutating func parseEvent(_ f: inout Fields) throws(ReplayError) -> Replay.TimedEvent {

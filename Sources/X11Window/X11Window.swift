@@ -68,12 +68,18 @@ public final class X11Window: Presenter {
     /// - Throws: `X11Error` when the display cannot be opened, or its default visual is not
     ///   32-bit little-endian xRGB (depth 24 or 32, masks ff0000/ff00/ff, LSBFirst).
     /// - Parameter sharedMemory: false skips MIT-SHM and presents with XPutImage (benchmarks).
-    public init(display name: String?, size: Size, title: String, sharedMemory: Bool = true) throws(X11Error) {
+    /// - Parameter fittingScreen: true makes a window larger than the screen the screen's size.
+    public init(display name: String?, size: Size, title: String, sharedMemory: Bool = true,
+                fittingScreen: Bool = false) throws(X11Error) {
         precondition(size.width > 0 && size.height > 0, "window size must be positive")
         guard let d = XCalls.openDisplay(name) else {
             throw X11Error.cannotOpenDisplay(XCalls.displayName(name))
         }
         let screen = XDefaultScreen(d)
+        var size = size
+        if fittingScreen {
+            size = Size(width: min(size.width, Int(XDisplayWidth(d, screen))), height: min(size.height, Int(XDisplayHeight(d, screen))))
+        }
         guard let visual = XDefaultVisual(d, screen) else {
             XCloseDisplay(d)
             throw X11Error("display has no default visual")

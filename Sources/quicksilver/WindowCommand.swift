@@ -21,10 +21,13 @@ struct WindowCommand: ParsableCommand {
         discussion: KeyMap.help
     )
 
+    @Argument(help: "A PNG picture to paint over (it is never written), or a session or replay file (.jsonl) to continue.")
+    var file: String?
+
     @Option(help: "X display to open (default: $DISPLAY).")
     var display: String?
 
-    @Option(help: "Window size, WxH.")
+    @Option(help: "Window size, WxH: the size of a new blank canvas.")
     var size: WindowSize = WindowSize(Size(width: 1280, height: 720))
 
     @Option(help: "Background colour, #rrggbb.")
@@ -42,13 +45,16 @@ struct WindowCommand: ParsableCommand {
     @Option(help: "Worker threads for the compute pass (default: all cores).")
     var threads: Int?
 
-    @Option(help: "Journal file (default: $XDG_STATE_HOME/quicksilver/journal.jsonl, i.e. ~/.local/state/quicksilver/).")
-    var journal: String?
+    @Option(help: "The sessions folder (default: $XDG_STATE_HOME/quicksilver, i.e. ~/.local/state/quicksilver).")
+    var stateDir: String?
+
+    @Option(help: "Size cap of the sessions folder, in MiB: beyond the newest 20, the oldest sessions that ended cleanly go first.")
+    var sessionsMegabytes: Int = 1024
 
     @Flag(help: "Do not journal this session (a crash then loses it).")
     var noJournal = false
 
-    @Flag(help: "Bring back the last session even though it ended cleanly.")
+    @Flag(help: "Continue the newest session, however it ended.")
     var restore = false
 
     @Flag(help: "Start with the pulsing background (Image Performer): white → hue → black and back.")
@@ -73,6 +79,8 @@ struct WindowCommand: ParsableCommand {
         if Color(hex: background) == nil || background.utf8.count != 7 { throw ValidationError("--background must be #rrggbb") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if undoMegabytes < 1 { throw ValidationError("--undo-megabytes must be at least 1") }
+        if sessionsMegabytes < 1 { throw ValidationError("--sessions-megabytes must be at least 1") }
+        if restore && file != nil { throw ValidationError("--restore continues the newest session; give it no FILE") }
         for (name, v) in [("--pulse-hue", pulseHue), ("--pulse-centre", pulseCentre), ("--pulse-range", pulseRange)]
         where !(0...1).contains(v) { throw ValidationError("\(name) must be in 0…1") }
     }
@@ -83,18 +91,33 @@ struct WindowCommand: ParsableCommand {
         ProcessCalls.useOneMallocArena()
         let background = Color(hex: background) ?? .white
         let compute = ComputeContext(threads: threads)
-        let journalPath = noJournal ? nil : try JournalLocation.path(option: journal)
         let historyBytes = undoMegabytes << 20
-        let restored = journalPath.flatMap {
-            JournalLocation.recover(from: $0, restore: restore, compute: compute, historyBytes: historyBytes)
+        let store = noJournal ? nil : SessionStore(folder: stateDir ?? SessionStore.defaultFolder())
+        if let store {
+            do { try store.create() } catch {
+                printError("quicksilver: \(error)")
+                throw Exit.failure
+            }
         }
+        let started: SessionStart.Started
+        do {
+            started = try SessionStart.start(file.map { .file($0) } ?? (restore ? .restore : .fresh), store: store,
+                                             compute: compute, historyBytes: historyBytes, background: background)
+        } catch {
+            printError(error.description)
+            throw Exit.badInput
+        }
+        for note in started.notes { printError(note) }
 
         let window: X11Window
-        do { window = try X11Window(display: display, size: size.size, title: "Quicksilver") } catch {
+        do {
+            window = try X11Window(display: display, size: started.session?.canvas.visibleSize ?? size.size,
+                                   title: "Quicksilver", fittingScreen: started.session != nil)
+        } catch {
             printError("quicksilver: \(error)")
             throw Exit.failure
         }
-        let session = restored ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
+        let session = started.session ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
         if session.canvas.visibleSize != window.size { session.handle(.resize(window.size)) }
         var recorder: LineWriter?
         if let record {
@@ -108,22 +131,26 @@ struct WindowCommand: ParsableCommand {
             }
         }
         var journal: Journal?
-        if let journalPath {
+        if let store {
             // Frame 0 plays the resize queued above, so the journal starts from what is shown.
             session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
+            let now = Date()
             do {
-                journal = try Journal(path: journalPath, session: session,
+                journal = try Journal(path: store.newSessionPath(started: now), session: session,
                                       header: Replay.Header(size: session.canvas.visibleSize, seed: session.seed,
-                                                            background: session.canvas.background),
-                                      compactAfterBytes: journalCompactBytes)
+                                                            background: session.canvas.background,
+                                                            started: SessionStore.timestamp(now), continues: started.continues),
+                                      compactAfterBytes: journalCompactBytes, lazily: true)
             } catch {
                 printError("quicksilver: cannot journal to \(error); this session is not protected against crashes")
             }
+            prune(store)
         }
         X11Window.onConnectionLost { [journal] in
             journal?.flushNow()
             try? recorder?.sync()
-            printError("quicksilver: lost the connection to the X server\(journal.map { "; the session is saved in \($0.path)" } ?? "")")
+            let saved = journal.flatMap { $0.isStarted ? "; the session is saved in \($0.path)" : nil } ?? ""
+            printError("quicksilver: lost the connection to the X server\(saved)")
             Foundation.exit(1)
         }
         let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
@@ -133,6 +160,14 @@ struct WindowCommand: ParsableCommand {
         loop.run(app)
         app.finish(loop)
         window.close()
+        if let store { prune(store) }
+    }
+
+    /// Keeps the sessions folder under its cap, saying what went.
+    private func prune(_ store: SessionStore) {
+        for gone in store.prune(capBytes: sessionsMegabytes << 20) {
+            printError("quicksilver: removed the oldest session \(gone.path) (\(gone.bytes >> 10) KiB) to keep \(store.folder) under \(sessionsMegabytes) MiB")
+        }
     }
 }
 

@@ -193,7 +193,7 @@ final class PaintWindow {
     let process: Launched
     let id: String
     let exportDir: String
-    /// $XDG_STATE_HOME of this window: where its journal lives unless `--journal` says otherwise.
+    /// $XDG_STATE_HOME of this window: its sessions are in `sessionsFolder`.
     let stateDir: String
 
     /// Opens the window. Each gets its own state folder (so journals never leak between tests)
@@ -273,4 +273,10 @@ extension PNGImage {
 
     /// How many pixels of column `x` within `ys` have any ink.
     func inkedRun(x: Int, ys: ClosedRange<Int>) -> Int { ys.filter { ink(x, $0) > 0 }.count }
+}
+
+/// The session journals in a state folder ($XDG_STATE_HOME), oldest first by name.
+func sessionFiles(in state: String) throws -> [String] {
+    let folder = state + "/quicksilver"
+    return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jsonl") }.sorted().map { folder + "/" + $0 }
 }

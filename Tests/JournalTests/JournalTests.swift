@@ -109,4 +109,30 @@ import TestSupport
         let text = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n{\"t\": 0, \"type\": \"exit\"}\n{\"t\": 0, \"type\": \"clear\"}\n"
         #expect(throws: ReplayError(line: 3, message: "nothing may follow the \"exit\" on line 2")) { try ReplayParser.parse(text) }
     }
+
+    @Test func aLazyJournalStartsAtTheFirstChangeWithEverythingBeforeIt() throws {
+        let dir = try folder()
+        let path = dir + "/session.jsonl"
+        let session = Session(size: Size(width: 100, height: 80), compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: path, session: session, header: Replay.Header(size: Size(width: 100, height: 80)), lazily: true)
+        journal.record(Replay.TimedEvent(t: 0.5, event: .command(.brush(size: 20))))
+        journal.record(Replay.TimedEvent(t: 0.6, event: .command(.invert(true))))
+        journal.tick(now: 10)
+        #expect(!journal.isStarted && !FileManager.default.fileExists(atPath: path), "a brush change and a view filter change no picture")
+        journal.record(Replay.TimedEvent(t: 1, event: .command(.clear)))
+        journal.flushNow()
+        #expect(journal.isStarted)
+        let replay = try ReplayParser.parse(String(contentsOfFile: path, encoding: .utf8))
+        #expect(replay.events.suffix(3).map(\.event) == [.command(.brush(size: 20)), .command(.invert(true)), .command(.clear)])
+    }
+
+    @Test func aSessionThatChangesNothingLeavesNothing() throws {
+        let dir = try folder()
+        let session = Session(size: Size(width: 100, height: 80), compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: dir + "/session.jsonl", session: session, header: Replay.Header(size: Size(width: 100, height: 80)),
+                                  lazily: true)
+        journal.record(Replay.TimedEvent(t: 0.5, event: .command(.brush(kind: .pixel))))
+        journal.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
 }

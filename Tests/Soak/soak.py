@@ -51,7 +51,7 @@ def tap(*names):
 
 def launch(extra):
     out = open(os.path.join(work, "out-%d.txt" % time.time_ns()), "w+")
-    p = subprocess.Popen([binary, "window", "--size", "800x600", "--export-dir", work, "--journal", os.path.join(work, "journal.jsonl"),
+    p = subprocess.Popen([binary, "window", "--size", "800x600", "--export-dir", work, "--state-dir", os.path.join(work, "sessions"),
                           "--journal-compact-bytes", "4000000", "--undo-megabytes", "2", "--stats"] + extra,
                          stdout=out, stderr=subprocess.STDOUT)
     for _ in range(1200):
@@ -124,10 +124,6 @@ report = open(out.name).read()
 frames = int(re.search(r"frames drawn: (\d+)", report).group(1))
 missed = int(re.search(r"deadlines missed: (\d+)", report).group(1))
 
-# Keep the journal as the session left it (the restart replaces it), for a look if they differ.
-import shutil
-for name in os.listdir(work):
-    if name.startswith("journal.jsonl"): shutil.copy(os.path.join(work, name), os.path.join(work, "kept-" + name))
 q, out2 = launch(["--restore"])
 restored = screenshot(q, out2)
 xtst.XTestFakeMotionEvent(dpy, 0, 5, 5, 0)
