@@ -9,6 +9,10 @@ public enum KeyAction: Equatable, Sendable {
     case command(Command)
     case screenshot
     case quit
+    /// Zoom in (+1) or out (−1) by a factor of two around the pointer.
+    case zoom(Int)
+    /// Back to 100 %, the canvas's corner at the window's.
+    case resetView
 }
 
 /// The window's key bindings, in one table so the README and `--help` describe what the code does.
@@ -30,6 +34,9 @@ public enum KeyMap {
       Shift (held)     press hard (pressure 1.0); Control (held): light touch (0.2)
       Ctrl+Z           undo;  Ctrl+Shift+Z or Ctrl+Y: redo
       Delete           clear the canvas (undoable)
+      + / -            zoom in / out around the pointer (×2, 1/8 … 32); Ctrl+wheel too
+      0                100 %, the canvas's top-left corner in the window's
+      middle drag      pan (or Space held while dragging); the wheel pans too (Shift: sideways)
       Ctrl+S           save a screenshot PNG
       Ctrl+Q           quit
     """
@@ -54,6 +61,9 @@ public enum KeyMap {
         case ("g", false): return .command(.channel(.g))
         case ("b", false): return .command(.channel(.b))
         case ("Delete", false): return .command(.clear)
+        case ("plus", false), ("equal", false), ("KP_Add", false): return .zoom(1)
+        case ("minus", false), ("KP_Subtract", false): return .zoom(-1)
+        case ("0", false), ("KP_0", false), ("KP_Insert", false): return .resetView
         case (let name, false):
             guard name.count == 1, let digit = Int(name), (1...9).contains(digit) else { return nil }
             return .command(.brush(color: palette[digit - 1]))

@@ -3,6 +3,7 @@ import Compute
 import Events
 import Files
 import Foundation
+import Geometry
 import Input
 import Journal
 import Paint
@@ -21,6 +22,14 @@ public final class PaintApp: FrameLoopDelegate {
     private let exporter: Exporter
     private let console: Console
     private var pressure = Pressure()
+    /// The window's view of the canvas; pointer samples are mapped through it.
+    private var view: ViewControl
+    /// The view as last queued for the session.
+    private var queuedView: ViewTransform
+    /// Space is held: a button-1 drag pans instead of drawing.
+    private var spaceHeld = false
+    /// Button 1 went down to pan (Space held), not to draw.
+    private var panningWithButton1 = false
     private var stopRequested = false
     private var exportRequested = false
     private var title = ""
@@ -33,9 +42,12 @@ public final class PaintApp: FrameLoopDelegate {
     ///   - journal: the session journal, if the session is journaled.
     ///   - signals: SIGTERM, SIGINT and SIGHUP, which close the window cleanly.
     ///   - startCommands: commands played in the first frame (and recorded), e.g. `--pulse`.
+    ///   - view: how the window first shows the canvas (see `ViewControl.opening`).
     public init(window: AppWindow, session: Session, recorder: LineWriter? = nil, journal: Journal? = nil,
                 exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
-                console: Console = .standard, startCommands: [Command] = []) {
+                console: Console = .standard, startCommands: [Command] = [], view: ViewControl = ViewControl()) {
+        self.view = view
+        queuedView = session.viewTransform
         self.window = window
         self.session = session
         self.recorder = recorder
@@ -45,6 +57,7 @@ public final class PaintApp: FrameLoopDelegate {
         self.console = console
         stats = collectStats ? FrameStats() : nil
         for c in startCommands { session.handle(.command(c)) }
+        queueViewIfMoved()
         updateTitle(status: nil)
     }
 
@@ -55,6 +68,7 @@ public final class PaintApp: FrameLoopDelegate {
         let events = window.pendingEvents()
         if !events.isEmpty { stats?.inputArrived(at: loop.now) }
         for event in events { handle(event) }
+        queueViewIfMoved()
         journal?.tick(now: loop.now)
         return session.needsDraw || exportRequested
     }
@@ -93,21 +107,74 @@ public final class PaintApp: FrameLoopDelegate {
 
     private func handle(_ event: InputEvent) {
         switch event {
-        case .pointerDown(let s): session.handle(.pointerDown(pressure.decide(s)))
-        case .pointerMove(let s): session.handle(.pointerMove(pressure.decide(s)))
-        case .pointerUp(let s): session.handle(.pointerUp(pressure.decide(s)))
+        case .pointerDown(let s):
+            if spaceHeld {
+                panningWithButton1 = true
+                view.beginPan(at: s.x, s.y)
+            } else {
+                session.handle(.pointerDown(onCanvas(s)))
+            }
+        case .pointerMove(let s):
+            if view.isPanning { view.pan(to: s.x, s.y) } else { session.handle(.pointerMove(onCanvas(s))) }
+        case .pointerUp(let s):
+            if panningWithButton1 {
+                panningWithButton1 = false
+                view.endPan()
+            } else {
+                session.handle(.pointerUp(onCanvas(s)))
+            }
+        case .button(let button, let down, let s):
+            switch button {
+            case .middle where down && !session.isStroking: view.beginPan(at: s.x, s.y)
+            case .middle: if !panningWithButton1 { view.endPan() }
+            case .wheelUp, .wheelDown:
+                let steps = button == .wheelUp ? 1 : -1
+                if s.mods.contains(.control) {
+                    view.zoom(by: steps, around: s.x, s.y)
+                } else if s.mods.contains(.shift) {
+                    view.scroll(down: 0, right: -steps)
+                } else {
+                    view.scroll(down: -steps, right: 0)
+                }
+            case .wheelLeft: view.scroll(down: 0, right: -1)
+            case .wheelRight: view.scroll(down: 0, right: 1)
+            case .right: break
+            }
         case .modifiers(let mods, let t): pressure.modifiersChanged(mods, at: t)
         case .key(let key):
+            if key.name == "space" { spaceHeld = true }
             switch KeyMap.action(for: key, brush: session.brush) {
             case .command(let c)?: session.handle(.command(c))
             case .screenshot?: exportRequested = true
             case .quit?: stopRequested = true
+            case .zoom(let steps)?: view.zoom(by: steps, around: key.x, key.y)
+            case .resetView?: view.reset()
             case nil: break
             }
-        case .resize(let size, _): session.handle(.resize(size))
+        case .keyRelease(let key):
+            if key.name == "space" { spaceHeld = false }
+        case .resize:
+            // The canvas keeps its size: the window shows more or less of it.
+            session.windowChanged()
         case .expose: window.presentAll()
         case .close: stopRequested = true
         }
+    }
+
+    /// A sample as the session draws it: its pressure decided, its position on the canvas.
+    private func onCanvas(_ s: PointerSample) -> StrokeSample {
+        var sample = pressure.decide(s)
+        (sample.x, sample.y) = view.transform.canvasPoint(x: sample.x, y: sample.y)
+        return sample
+    }
+
+    /// Queues the view for the session (and so the record) when it moved: once per wake-up at
+    /// most, since a view changes no pixel of the canvas and its place among samples (already
+    /// mapped to the canvas) does not matter.
+    private func queueViewIfMoved() {
+        guard view.transform != queuedView else { return }
+        queuedView = view.transform
+        session.handle(.view(view.transform))
     }
 
     /// Records and journals the events `frame` played, each stamped with the middle of that
@@ -123,7 +190,7 @@ public final class PaintApp: FrameLoopDelegate {
             journal?.record(timed)
             switch event {
             case .pointerUp, .command: ended = true
-            case .pointerDown, .pointerMove, .resize: break
+            case .pointerDown, .pointerMove, .resize, .view: break
             }
         }
         return ended
@@ -151,6 +218,7 @@ public final class PaintApp: FrameLoopDelegate {
     private func updateTitle(status: String?) {
         let b = session.brush
         var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) pressure \(String(format: "%.2f", pressure.simulated))"
+            + " — \(view.transform.percent)"
         if let status { t += " — \(status)" }
         if t != title {
             title = t

@@ -10,8 +10,11 @@ public enum SessionEvent: Sendable, Equatable {
     case pointerUp(StrokeSample)
     /// A document command (brush change, undo, …).
     case command(Command)
-    /// The window, and so the visible canvas, changed size.
+    /// The visible canvas changed size (recordings from before the canvas kept its size: the
+    /// window's size then was the canvas's).
     case resize(Size)
+    /// The window's view of the canvas changed (zoom and pan). Changes no pixel of the canvas.
+    case view(ViewTransform)
 
     /// True for events that change the picture (or may: an undo); brush changes, the view
     /// filters and sizes do not. A session journal starts at the first one.
@@ -23,7 +26,7 @@ public enum SessionEvent: Sendable, Equatable {
             case .undo, .redo, .clear: true
             case .brush, .channel, .invert, .pulse, .exit: false
             }
-        case .resize: false
+        case .resize, .view: false
         }
     }
 }

@@ -16,6 +16,12 @@ public struct ComposeKernel: Sendable {
     public var stroke: Stroke?
     /// How the result is shown; nil bakes into the canvas (alpha kept, no filters).
     public var view: View?
+    /// Where the canvas sits in the output (a shown frame only): zoomed and moved. Output
+    /// pixels that show no canvas are the desk.
+    public var transform: ViewTransform = .identity
+
+    /// What the window shows around the canvas: a neutral grey, neither paper nor ink.
+    public static let desk: UInt32 = 0xFF3A_3D42
 
     /// The view filters of the compose pass, applied in the same pass (no extra full pass).
     public struct View: Sendable, Equatable {
@@ -46,8 +52,8 @@ public struct ComposeKernel: Sendable {
         }
     }
 
-    public init(canvas: Texture<UInt32>, output: Texture<UInt32>, stroke: Stroke?, view: View?) {
-        self.canvas = canvas; self.output = output; self.stroke = stroke; self.view = view
+    public init(canvas: Texture<UInt32>, output: Texture<UInt32>, stroke: Stroke?, view: View?, transform: ViewTransform = .identity) {
+        self.canvas = canvas; self.output = output; self.stroke = stroke; self.view = view; self.transform = transform
     }
 
     /// Compose streams memory row by row, so its threadgroups are wide: 256x16 keeps each
@@ -55,30 +61,124 @@ public struct ComposeKernel: Sendable {
     /// per-row set-up over 256 pixels instead of 16.
     public static let threadsPerThreadgroup = Size(width: 256, height: 16)
 
-    /// Composes `region` (clipped to the canvas and the output) across the compute context.
+    /// Composes `region` of the output across the compute context. Without a transform the
+    /// output's pixels are the canvas's own (a region outside the canvas is the desk, or left
+    /// alone when baking); with one, each output pixel shows the canvas pixel under it (zoom ≥ 1,
+    /// nearest) or the average of the block of canvas pixels under it (zoom < 1), in one pass.
     public func run(over region: Rect, on compute: ComputeContext) {
-        let r = region.intersection(canvas.bounds).intersection(output.bounds)
+        let out = region.intersection(output.bounds)
         let tg = Self.threadsPerThreadgroup
+        let r = transform == .identity ? out.intersection(canvas.bounds) : out
         compute.dispatchThreadgroups(ComputeContext.threadgroups(covering: r.size, threadsPerThreadgroup: tg),
-                                     threadsPerThreadgroup: tg, grid: r) { group in self.execute(group) }
+                                     threadsPerThreadgroup: tg, grid: r) { group in
+            if transform == .identity { self.execute(group) } else { self.executeTransformed(group) }
+        }
+        if transform == .identity, view != nil {
+            // The canvas's corner is the output's: what is right of it and below it is desk.
+            output.fill(Rect(minX: max(out.minX, canvas.width), minY: out.minY, maxX: out.maxX, maxY: out.maxY), with: Self.desk)
+            output.fill(Rect(minX: out.minX, minY: max(out.minY, canvas.height), maxX: min(out.maxX, canvas.width), maxY: out.maxY), with: Self.desk)
+        }
     }
 
     /// One threadgroup: `group.threadPositions` is already cut to the grid.
     public func execute(_ group: Threadgroup) {
         let g = group.threadPositions
-        let blended = stroke.map { g.intersection($0.bounds) } ?? .empty
-        for y in g.ys {
-            let src = canvas.row(y), dst = output.row(y)
-            if let stroke, y >= blended.minY, y < blended.maxY {
-                Self.blendRow(src: src, dst: dst, committed: stroke.committed.row(y), tail: stroke.tail.row(y),
-                              xs: blended.xs, color: stroke.color)
-                // Around the stroke the canvas is read as it is; under it, the blend's result.
-                finish(from: src, to: dst, xs: g.minX..<blended.minX)
-                finish(from: dst, to: dst, xs: blended.xs)
-                finish(from: src, to: dst, xs: blended.maxX..<g.maxX)
-            } else {
-                finish(from: src, to: dst, xs: g.xs)
+        for y in g.ys { composeRow(y, xs: g.xs, into: output.row(y)) }
+    }
+
+    /// Composes canvas row `y` over `xs` into `dst` (indexed by canvas x).
+    @inline(__always)
+    private func composeRow(_ y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) {
+        let src = canvas.row(y)
+        if let stroke, y >= stroke.bounds.minY, y < stroke.bounds.maxY,
+           case let b = xs.clamped(to: stroke.bounds.minX..<max(stroke.bounds.minX, stroke.bounds.maxX)), !b.isEmpty {
+            Self.blendRow(src: src, dst: dst, committed: stroke.committed.row(y), tail: stroke.tail.row(y), xs: b, color: stroke.color)
+            // Around the stroke the canvas is read as it is; under it, the blend's result.
+            finish(from: src, to: dst, xs: xs.lowerBound..<b.lowerBound)
+            finish(from: dst, to: dst, xs: b)
+            finish(from: src, to: dst, xs: b.upperBound..<xs.upperBound)
+        } else {
+            finish(from: src, to: dst, xs: xs)
+        }
+    }
+
+    /// One threadgroup of a transformed view: each output row from the canvas row under it.
+    public func executeTransformed(_ group: Threadgroup) {
+        let g = group.threadPositions
+        let s = transform.scale, ox = transform.x, oy = transform.y
+        let bounds = canvas.bounds
+        if s >= 0 {
+            // Zoom ≥ 1: output x shows canvas x (x − ox) >> s; each canvas pixel is composed
+            // once into a scratch row, then repeated.
+            let cx0 = max(bounds.minX, (g.minX - ox) >> s), cx1 = min(bounds.maxX, ((g.maxX - 1 - ox) >> s) + 1)
+            let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, cx1 - cx0))
+            defer { scratch.deallocate() }
+            var composedRow: Int?, previousY: Int?
+            for y in g.ys {
+                let dst = output.row(y)
+                let cy = (y - oy) >> s
+                guard cy >= bounds.minY, cy < bounds.maxY, cx0 < cx1 else {
+                    (dst + g.minX).update(repeating: Self.desk, count: g.width)
+                    continue
+                }
+                if let p = previousY, composedRow == cy {
+                    // The same canvas row as the row above: copy it.
+                    (dst + g.minX).update(from: output.row(p) + g.minX, count: g.width)
+                } else {
+                    composeRow(cy, xs: cx0..<cx1, into: scratch - cx0)
+                    var x = g.minX
+                    let first = cx0 << s + ox, last = cx1 << s + ox  // where the canvas shows
+                    while x < min(first, g.maxX) { dst[x] = Self.desk; x &+= 1 }
+                    while x < min(last, g.maxX) { dst[x] = scratch[((x &- ox) >> s) &- cx0]; x &+= 1 }
+                    while x < g.maxX { dst[x] = Self.desk; x &+= 1 }
+                    composedRow = cy
+                }
+                previousY = y
             }
+        } else {
+            // Zoom < 1: output pixel (x, y) is the average of the f×f canvas block from
+            // ((x − ox)·f, (y − oy)·f); canvas pixels off the canvas count as desk.
+            let f = 1 << -s
+            let bx0 = (g.minX - ox) * f, width = g.width * f
+            let rows = UnsafeMutablePointer<UInt32>.allocate(capacity: width * f)
+            defer { rows.deallocate() }
+            let cx0 = max(bounds.minX, bx0), cx1 = min(bounds.maxX, bx0 + width)
+            for y in g.ys {
+                let by0 = (y - oy) * f
+                for k in 0..<f {
+                    let row = rows + k * width
+                    let cy = by0 + k
+                    if cy >= bounds.minY, cy < bounds.maxY, cx0 < cx1 {
+                        if bx0 < cx0 { row.update(repeating: Self.desk, count: cx0 - bx0) }
+                        composeRow(cy, xs: cx0..<cx1, into: row - bx0)
+                        if cx1 < bx0 + width { (row + (cx1 - bx0)).update(repeating: Self.desk, count: bx0 + width - cx1) }
+                    } else {
+                        row.update(repeating: Self.desk, count: width)
+                    }
+                }
+                Self.averageBlocks(rows, width: width, f: f, into: output.row(y) + g.minX, count: g.width)
+            }
+        }
+    }
+
+    /// Each output pixel the rounded mean of an f×f block of `rows` (f rows of `width`), per
+    /// channel, opaque. Integer sums in a fixed order: the same bytes on every thread count.
+    @inline(__always)
+    static func averageBlocks(_ rows: UnsafeMutablePointer<UInt32>, width: Int, f: Int, into dst: UnsafeMutablePointer<UInt32>, count: Int) {
+        let shift = UInt32(2 * f.trailingZeroBitCount), half = UInt32(1) << (shift - 1)
+        for i in 0..<count {
+            var rb: UInt64 = 0, g: UInt32 = 0
+            for k in 0..<f {
+                let p = rows + k * width + i * f
+                for j in 0..<f {
+                    let v = p[j]
+                    rb &+= UInt64(v & 0x00FF_00FF)
+                    g &+= (v >> 8) & 0xFF
+                }
+            }
+            // Red sums in the upper half and blue in the lower, 16 bits apart: at most 64 × 255.
+            let r = (UInt32(truncatingIfNeeded: rb >> 16) &+ half) >> shift, b = (UInt32(truncatingIfNeeded: rb & 0xFFFF) &+ half) >> shift
+            dst[i] = 0xFF00_0000 | r << 16 | ((g &+ half) >> shift) << 8 | b
         }
     }
 

@@ -22,6 +22,11 @@ public final class Canvas {
     public var texture: Texture<UInt32> { storage.texture }
     /// The shown part.
     public var bounds: Rect { Rect(size: visibleSize) }
+    /// The shown part as a texture of its own size (rows as stored).
+    public var visibleTexture: Texture<UInt32> {
+        let t = storage.texture
+        return Texture(base: t.base, width: visibleSize.width, height: visibleSize.height, rowStride: t.rowStride)
+    }
 
     public init(size: Size, background: Color) {
         self.background = Color(r: background.r, g: background.g, b: background.b)

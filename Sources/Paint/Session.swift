@@ -27,6 +27,10 @@ public final class Session {
     private lazy var emboss = Emboss()
     /// Canvas area whose presented image is stale.
     private var damage: Rect
+    /// The whole window is stale (the view moved, the window was resized or exposed).
+    private var windowIsStale = true
+    /// How the window shows the canvas.
+    public private(set) var viewTransform = ViewTransform.identity
     /// The view filters: invert, and the pulsing background with the frame it started at.
     public private(set) var invert = false
     public private(set) var pulse: Pulse?
@@ -95,7 +99,7 @@ public final class Session {
 
     /// True when a frame would change what is shown: the frame clock may pause otherwise.
     public var needsDraw: Bool {
-        if !pending.isEmpty || !damage.isEmpty || pulse != nil { return true }
+        if !pending.isEmpty || !damage.isEmpty || windowIsStale || pulse != nil { return true }
         if case .embossing = live { return true }
         return false
     }
@@ -113,6 +117,9 @@ public final class Session {
     public var mercurialCounts: (samples: Int, batches: Int) {
         (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0)
     }
+
+    /// The window changed size or must be shown again whole: the next frame redraws it all.
+    public func windowChanged() { windowIsStale = true }
 
     /// Runs one frame: plays the queued events, then composes and presents the damaged region.
     @discardableResult
@@ -136,10 +143,12 @@ public final class Session {
             layer.didDrawTail(drawn)
             damage = damage.union(cleared).union(drawn)
         }
-        let region = damage.intersection(canvas.bounds).intersection(Rect(size: presenter.size))
+        let window = Rect(size: presenter.size)
+        let region = windowIsStale ? window : viewTransform.windowRect(covering: damage.intersection(canvas.bounds)).intersection(window)
         damage = .empty
+        windowIsStale = false
         guard !region.isEmpty else { return Frame(played: events, presented: .empty) }
-        compose(region, into: presenter.frameTarget())
+        compose(region, into: presenter.frameTarget(), transform: viewTransform)
         presenter.present(region)
         return Frame(played: events, presented: region)
     }
@@ -168,10 +177,12 @@ public final class Session {
         }
     }
 
-    /// Composes `region` of what the session shows (canvas plus live stroke) into `target`.
-    public func compose(_ region: Rect, into target: Texture<UInt32>) {
+    /// Composes `region` (of `target`) of what the session shows, the canvas plus the live
+    /// stroke, seen through `transform` (the canvas at 100 % in the top-left corner by default).
+    public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity) {
         let stroke = liveColor.map { layer.kernelStroke(color: $0) }
-        ComposeKernel(canvas: canvas.texture, output: target, stroke: stroke, view: view).run(over: region, on: compute)
+        ComposeKernel(canvas: canvas.visibleTexture, output: target, stroke: stroke, view: view, transform: transform)
+            .run(over: region, on: compute)
     }
 
     // MARK: - Playing events
@@ -214,7 +225,10 @@ public final class Session {
                 mercurialBuffers?.grow(to: canvas.texture.size)
             }
             layer.clip = canvas.bounds
-            damage = damage.union(canvas.bounds)
+            windowIsStale = true
+        case .view(let transform):
+            viewTransform = transform
+            windowIsStale = true
         }
     }
 

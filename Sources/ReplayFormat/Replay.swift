@@ -99,6 +99,7 @@ extension Replay {
         case .pointerMove(let s): return pointer("move", s)
         case .pointerUp(let s): return pointer("up", s)
         case .resize(let size): return t + "\"resize\", \"width\": \(size.width), \"height\": \(size.height)}"
+        case .view(let v): return t + "\"view\", \"zoom\": \(number(v.zoom)), \"x\": \(v.x), \"y\": \(v.y)}"
         case .command(let c):
             switch c {
             case .brush(let kind, let size, let color):

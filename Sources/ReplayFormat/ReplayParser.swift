@@ -17,6 +17,9 @@ public struct ReplayParser {
 
     public init() {}
 
+    /// Where a view may put the canvas's corner, in window pixels.
+    static let offsets = -1_000_000_000...1_000_000_000
+
     /// Parses the next line (without its newline).
     public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReplayError) {
         line += 1
@@ -177,6 +180,14 @@ public struct ReplayParser {
             try f.rejectUnknown(what: "an \"exit\" event")
             exitLine = line
             return Replay.TimedEvent(t: t, event: .command(.exit))
+        case "view":
+            let zooms = ViewTransform.scales.map { ViewTransform(scale: $0, x: 0, y: 0).zoom }
+            guard let zoom = try f.number("zoom") else { throw fail("\"view\" needs \"zoom\"") }
+            guard let scale = zooms.firstIndex(of: zoom).map({ ViewTransform.scales.lowerBound + $0 }) else {
+                throw fail("\"zoom\" must be one of \(zooms.map { Replay.number($0) }.joined(separator: ", ")), got \(Replay.number(zoom))")
+            }
+            let x = try f.int("x", in: ReplayParser.offsets) ?? 0, y = try f.int("y", in: ReplayParser.offsets) ?? 0
+            event = .view(ViewTransform(scale: scale, x: Int(x), y: Int(y)))
         case "resize":
             let w = try f.requiredInt("width", in: Replay.Header.sizes)
             let h = try f.requiredInt("height", in: Replay.Header.sizes)

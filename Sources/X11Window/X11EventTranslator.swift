@@ -5,10 +5,12 @@ import Input
 /// The one switch from X events to `InputEvent`s, with the little state it needs (whether
 /// button 1 is down, which modifier keys are held, the first timestamp, the size last reported).
 ///
-/// - Button 1 press / release → `.pointerDown` / `.pointerUp`; motion while it is down →
-///   `.pointerMove` (every MotionNotify, none merged). Other buttons are ignored.
-/// - KeyPress → `.key` (keysym name of the unshifted key); Shift/Control press or release
-///   also → `.modifiers` (the state after the change).
+/// - Button 1 press / release → `.pointerDown` / `.pointerUp`; motion while it or the middle
+///   button is down → `.pointerMove` (every MotionNotify, none merged). Buttons 2 to 7 →
+///   `.button` (the wheel, 4 to 7: its presses only).
+/// - KeyPress / KeyRelease → `.key` / `.keyRelease` (keysym name of the unshifted key, with
+///   the pointer's position); Shift/Control press or release also → `.modifiers` (the state
+///   after the change). An autorepeated key reports its presses only.
 /// - Expose (last of a series) → `.expose`; a ConfigureNotify with a new size → `.resize`;
 ///   WM_DELETE_WINDOW → `.close`.
 ///
@@ -28,6 +30,7 @@ struct X11EventTranslator {
     private var firstTimestamp: UInt32?
     private var lastEventTime = 0.0
     private var pointerIsDown = false
+    private var middleIsDown = false
     private var heldModifierKeys: Set<KeySym> = []
 
     init(window: Window, size: Size, wmProtocols: Atom, wmDeleteWindow: Atom, keysym: @escaping (XKeyEvent) -> KeySym) {
@@ -48,15 +51,22 @@ struct X11EventTranslator {
             guard pointerIsDown else { return }
             pointerIsDown = false
             out.append(.pointerUp(sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
+        case ButtonPress, ButtonRelease:
+            guard let button = PointerButton(rawValue: Int(ev.xbutton.button)) else { return }
+            let down = ev.type == ButtonPress
+            if button.isWheel && !down { return }
+            if button == .middle { middleIsDown = down }
+            out.append(.button(button, isDown: down, sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
         case MotionNotify:
-            guard pointerIsDown else { return }
+            guard pointerIsDown || middleIsDown else { return }
             out.append(.pointerMove(sample(ev.xmotion.x, ev.xmotion.y, ev.xmotion.state, ev.xmotion.time)))
         case KeyPress, KeyRelease:
             let sym = keysym(ev.xkey)
             let time = seconds(ev.xkey.time)
             var mods = modifiers(ev.xkey.state)   // the state before this key
-            if ev.type == KeyPress, let name = Self.name(of: sym) {
-                out.append(.key(KeyPress(name: name, mods: mods, time: time)))
+            if let name = Self.name(of: sym) {
+                let key = KeyPress(name: name, mods: mods, time: time, x: Double(ev.xkey.x), y: Double(ev.xkey.y))
+                out.append(ev.type == KeyPress ? .key(key) : .keyRelease(key))
             }
             let modifierKeys: [(KeySym, KeySym, Modifiers)] = [
                 (KeySym(XK_Shift_L), KeySym(XK_Shift_R), .shift),

@@ -134,6 +134,8 @@ public final class X11Window: Presenter {
         XCalls.setProtocols(d, window, [atoms.wmDeleteWindow])
         let gc = XCreateGC(d, window, 0, nil)!
         XSetGraphicsExposures(d, gc, False)
+        // A held key repeats its presses without releases in between (Space held to pan).
+        _ = XkbSetDetectableAutoRepeat(d, True, nil)
 
         self.display = d
         self.window = window

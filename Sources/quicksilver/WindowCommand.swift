@@ -117,8 +117,9 @@ struct WindowCommand: ParsableCommand {
             printError("quicksilver: \(error)")
             throw Exit.failure
         }
+        // The canvas keeps its size (the window's at the start, or the picture's or session's):
+        // the window is a view onto it.
         let session = started.session ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
-        if session.canvas.visibleSize != window.size { session.handle(.resize(window.size)) }
         var recorder: LineWriter?
         if let record {
             do {
@@ -132,8 +133,6 @@ struct WindowCommand: ParsableCommand {
         }
         var journal: Journal?
         if let store {
-            // Frame 0 plays the resize queued above, so the journal starts from what is shown.
-            session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
             let now = Date()
             do {
                 journal = try Journal(path: store.newSessionPath(started: now), session: session,
@@ -155,7 +154,8 @@ struct WindowCommand: ParsableCommand {
         }
         let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
-                           startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
+                           startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [],
+                           view: .opening(canvas: session.canvas.visibleSize, window: window.size))
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(), fds: [window.connectionFileDescriptor, signals.fileDescriptor])
         loop.run(app)
         app.finish(loop)

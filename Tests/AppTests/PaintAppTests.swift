@@ -153,12 +153,12 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
 
     @Test func keysBecomeCommandsAndTheTitleFollows() throws {
         let h = try Harness()
-        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50")
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 — 100 %")
         h.input([h.key("bracketright"), h.key("x"), h.key("3")])
         h.draw(frame: 1)
         #expect(h.session.brush.tip == BrushTip(kind: .pixel, size: 8), "each kind keeps its own size")
         #expect(h.session.brush.size(for: .pen) == 16)
-        #expect(h.window.titles.last == "Quicksilver — pixel 8 #e53935 pressure 0.50")
+        #expect(h.window.titles.last == "Quicksilver — pixel 8 #e53935 pressure 0.50 — 100 %")
         #expect(!h.app.shouldStop)
         h.input([h.key("q", .control)])
         #expect(h.app.shouldStop)
@@ -180,7 +180,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(png.width == 200 && png.height == 120)
         let diff = pixelDifference(png.pixels, h.window.image.pixels, width: 200)
         #expect(diff == nil, "\(diff ?? "")")
-        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 — saved \(path)")
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 — 100 % — saved \(path)")
     }
 
     @Test func aFailedExportSaysSoInTheTitleAndOnStderr() throws {
@@ -198,13 +198,15 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(h.window.wholePresents == 1)
     }
 
-    @Test func aResizeIsPlayedAndRecorded() throws {
+    @Test func aResizedWindowIsRedrawnWholeAndTheCanvasKeepsItsSize() throws {
         let h = try Harness()
+        h.draw(frame: 1)
         h.input([.resize(Size(width: 300, height: 90), time: 0.1)])
         h.draw(frame: 2)
         h.app.finish(h.loop)
-        #expect(h.session.canvas.visibleSize == Size(width: 300, height: 90))
-        #expect(try h.recorded().map(\.event) == [.resize(Size(width: 300, height: 90))])
+        #expect(h.session.canvas.visibleSize == Size(width: 200, height: 120))
+        #expect(h.window.presents.last == Rect(x: 0, y: 0, width: 200, height: 120), "the whole window again")
+        #expect(try h.recorded().isEmpty, "a window's size is not the picture's")
     }
 
     @Test func finishingPlaysWhatIsStillQueuedAndMarksTheJournalClean() throws {
@@ -217,6 +219,66 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(journal.endedCleanly)
         #expect(journal.events.contains { $0.event == .pointerUp(StrokeSample(x: 150, y: 100, pressure: 0.5)) && $0.t == 2.5 / 60 })
         #expect(h.session.canvasPixels().pixels.contains(0xFF00_0000), "the stroke was baked in")
+    }
+}
+
+@Suite struct ViewTests {
+    private func pointer(_ events: [Replay.TimedEvent]) -> [Double] {
+        events.compactMap { if case .pointerDown(let s) = $0.event { s.x } else if case .pointerMove(let s) = $0.event { s.x } else { nil } }
+    }
+
+    @Test func zoomKeysZoomAroundThePointerAndStrokesLandOnTheCanvas() throws {
+        let h = try Harness()
+        h.input([.key(KeyPress(name: "equal", mods: .shift, time: 0, x: 100, y: 60))])   // "+"
+        #expect(h.draw(frame: 1) == false)
+        #expect(h.window.titles.last?.hasSuffix("— 200 %") == true)
+        // Canvas (100, 60) stays under the pointer: a drag there starts at canvas (100, 60), and
+        // 50 window pixels are 25 canvas pixels.
+        h.input([.pointerDown(sample(100, 60, t: 0.1)), .pointerMove(sample(150, 60, t: 0.11)), .pointerUp(sample(150, 60, t: 0.12))])
+        h.draw(frame: 2)
+        h.input([h.key("minus"), h.key("minus")])
+        h.draw(frame: 3)
+        #expect(h.window.titles.last?.hasSuffix("— 50 %") == true)
+        h.input([h.key("0")])
+        h.draw(frame: 4)
+        h.app.finish(h.loop)
+        let recorded = try h.recorded()
+        #expect(pointer(recorded) == [100, 125])
+        let views = recorded.compactMap { if case .view(let v) = $0.event { v } else { nil } }
+        #expect(views == [ViewTransform(scale: 1, x: -100, y: -60), ViewTransform(scale: -1, x: -25, y: -15), .identity])
+        // What the window shows at 200 %: canvas pixel (112, 60), on the stroke, is window (124, 60).
+        let shot = h.session.snapshot()
+        #expect(shot.width == 200 && shot.height == 120, "exports are the whole canvas at 100 %")
+        #expect(shot.texture[112, 60] == 0xFF00_0000)
+    }
+
+    @Test func panningMovesTheCanvasWithTheHandAtAnyZoom() throws {
+        let h = try Harness()
+        h.input([.key(KeyPress(name: "plus", time: 0, x: 0, y: 0))])
+        h.draw(frame: 1)
+        h.input([.button(.middle, isDown: true, sample(10, 10, t: 0.1)), .pointerMove(sample(60, 30, t: 0.2)),
+                 .pointerMove(sample(110, 10, t: 0.3)), .button(.middle, isDown: false, sample(110, 10, t: 0.3))])
+        h.draw(frame: 2)
+        #expect(h.session.viewTransform == ViewTransform(scale: 1, x: 100, y: 0), "a 100 px drag moves the canvas 100 px")
+        // Space held: button 1 pans instead of drawing.
+        h.input([.key(KeyPress(name: "space", time: 0.4)), .pointerDown(sample(0, 0, t: 0.4)), .pointerMove(sample(-30, 40, t: 0.5)),
+                 .pointerUp(sample(-30, 40, t: 0.5)), .keyRelease(KeyPress(name: "space", time: 0.6))])
+        h.draw(frame: 3)
+        #expect(h.session.viewTransform == ViewTransform(scale: 1, x: 70, y: 40))
+        #expect(!h.session.canvasPixels().pixels.contains(0xFF00_0000), "nothing was drawn")
+        // The wheel: down shows what is below, Shift sideways, Control zooms around the pointer.
+        h.input([.button(.wheelDown, isDown: true, sample(5, 5, t: 0.7)), .button(.wheelUp, isDown: true, sample(5, 5, t: 0.7, [.shift])),
+                 .button(.wheelUp, isDown: true, sample(70, 40, t: 0.8, [.control]))])
+        h.draw(frame: 4)
+        // (70, 40) → down 64: (70, −24); sideways: (134, −24); then ×2 around (70, 40), where
+        // canvas (−32, 32) is: it stays there.
+        #expect(h.session.viewTransform == ViewTransform(scale: 2, x: 198, y: -88))
+    }
+
+    @Test func theOpeningViewShowsABigCanvasWhole() {
+        #expect(ViewControl.opening(canvas: Size(width: 400, height: 300), window: Size(width: 400, height: 300)).transform == .identity)
+        #expect(ViewControl.opening(canvas: Size(width: 1000, height: 500), window: Size(width: 400, height: 300)).transform.scale == -2)
+        #expect(ViewControl.opening(canvas: Size(width: 16384, height: 16384), window: Size(width: 800, height: 600)).transform.scale == -3)
     }
 }
 

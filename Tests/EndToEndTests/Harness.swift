@@ -264,7 +264,15 @@ final class PaintWindow {
     }
 }
 
+/// What the window shows around the canvas (Kernels' `ComposeKernel.desk`).
+let deskColour: UInt32 = 0xFF3A_3D42
+
 extension PNGImage {
+    /// The top-left `width`x`height` pixels.
+    func cropped(width: Int, height: Int) -> PNGImage {
+        PNGImage(width: width, height: height, pixels: (0..<height).flatMap { y in pixels[(y * self.width)..<(y * self.width + width)] })
+    }
+
     /// Darkness 0…255 of a pixel (255 − the mean of its channels).
     func ink(_ x: Int, _ y: Int) -> Int {
         let p = self[x, y]

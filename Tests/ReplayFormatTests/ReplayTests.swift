@@ -1,9 +1,11 @@
+import Compute
 import Events
 import Geometry
 import Kernels
 import Paint
 import ReplayFormat
 import Testing
+import TestSupport
 
 private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
 
@@ -134,5 +136,43 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         #expect(throws: JSON.ParseError.self) { try JSON.parse("\"\\ud800\"") }
         #expect(throws: JSON.ParseError.self) { try JSON.parse("1.") }
         #expect(throws: JSON.ParseError.self) { try JSON.parse("tru") }
+    }
+}
+
+@Suite struct ViewEventTests {
+    @Test func viewsReadAndWriteBack() throws {
+        let text = """
+        {"quicksilver": 1, "width": 64, "height": 48}
+        {"t": 0.1, "type": "view", "zoom": 0.125, "x": -3, "y": 7}
+        {"t": 0.2, "type": "view", "zoom": 32, "x": 0, "y": 0}
+
+        """
+        let r = try ReplayParser.parse(text)
+        #expect(r.events.map(\.event) == [.view(ViewTransform(scale: -3, x: -3, y: 7)), .view(ViewTransform(scale: 5, x: 0, y: 0))])
+        #expect(r.text == text)
+    }
+
+    @Test(arguments: [
+        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 3}", "\"zoom\" must be one of 0.125, 0.25, 0.5, 1, 2, 4, 8, 16, 32, got 3"),
+        ("{\"t\": 0, \"type\": \"view\", \"x\": 3}", "\"view\" needs \"zoom\""),
+        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 1, \"x\": 1.5}", "\"x\" must be an integer"),
+        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 1, \"y\": 1e12}", "\"y\" must be an integer"),
+    ])
+    func badViews(line: String, message: String) {
+        #expect(throws: ReplayError.self) { try ReplayParser.parse("{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n" + line + "\n") }
+        do { _ = try ReplayParser.parse("{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n" + line + "\n") } catch {
+            #expect(error.line == 2 && error.message.contains(message), "\(error.message)")
+        }
+    }
+
+    @Test func aViewChangesNoPixelOfTheCanvas() throws {
+        let plain = try render(strokeReplay([(20, 50), (180, 50)]))
+        var lines = strokeReplay([(20, 50), (180, 50)]).split(separator: "\n").map(String.init)
+        lines.insert("{\"t\": 0, \"type\": \"view\", \"zoom\": 4, \"x\": -50, \"y\": 3}", at: 2)
+        let replay = try ReplayParser.parse(lines.joined(separator: "\n") + "\n")
+        let session = Session(size: replay.header.size, compute: ComputeContext(threads: 1))
+        ReplayPlayer.play(replay.events, session: session, presenter: OffscreenPresenter(size: replay.header.size))
+        #expect(session.viewTransform == ViewTransform(scale: 2, x: -50, y: 3))
+        expectSamePixels(session.snapshot().pixels, plain.pixels, width: plain.width, "a view event changes no canvas pixel")
     }
 }

@@ -55,7 +55,7 @@ import Testing
             button(ButtonPress, Button1, x: 10, y: 20, time: 1000),
             motion(x: 11, y: 21, state: ShiftMask, time: 1004),
             motion(x: 12, y: 22, time: 1008),
-            button(ButtonPress, Button3, x: 12, y: 22, time: 1010),         // other buttons: ignored
+            button(ButtonPress, Button3, x: 12, y: 22, time: 1010),         // another button
             button(ButtonRelease, Button1, x: 13, y: 23, state: Button1Mask | ControlMask, time: 1016),
             motion(x: 14, y: 24, time: 1020),                                // released: ignored
             button(ButtonRelease, Button1, x: 14, y: 24, time: 1030),        // a second release: ignored
@@ -64,8 +64,31 @@ import Testing
             .pointerDown(PointerSample(x: 10, y: 20, time: 0)),
             .pointerMove(PointerSample(x: 11, y: 21, time: 0.004, mods: .shift)),
             .pointerMove(PointerSample(x: 12, y: 22, time: 0.008)),
+            .button(.right, isDown: true, PointerSample(x: 12, y: 22, time: 0.01)),
             .pointerUp(PointerSample(x: 13, y: 23, time: 0.016, mods: .control)),
         ], "times count from the first event reported")
+    }
+
+    @Test func theMiddleButtonDragsAndTheWheelClicks() {
+        var t = translator()
+        var key = self.key(KeyPress, XK_plus, time: 5)
+        key.xkey.x = 33; key.xkey.y = 44
+        let out = run([
+            button(ButtonPress, 2, x: 5, y: 6, time: 0),
+            motion(x: 7, y: 8, time: 1),                                      // the middle button drags
+            button(ButtonRelease, 2, x: 7, y: 8, time: 2),
+            motion(x: 9, y: 9, time: 3),                                      // nothing held: ignored
+            button(ButtonPress, 5, x: 9, y: 9, state: ControlMask, time: 4),
+            button(ButtonRelease, 5, x: 9, y: 9, time: 4),                    // a wheel click's release: ignored
+            key,
+        ], &t)
+        #expect(out == [
+            .button(.middle, isDown: true, PointerSample(x: 5, y: 6, time: 0)),
+            .pointerMove(PointerSample(x: 7, y: 8, time: 0.001)),
+            .button(.middle, isDown: false, PointerSample(x: 7, y: 8, time: 0.002)),
+            .button(.wheelDown, isDown: true, PointerSample(x: 9, y: 9, time: 0.004, mods: .control)),
+            .key(KeyPress(name: "plus", time: 0.005, x: 33, y: 44)),
+        ])
     }
 
     @Test func timestampsWrapAround() {
@@ -88,8 +111,8 @@ import Testing
             .key(KeyPress(name: "bracketleft", time: 0)),
             .key(KeyPress(name: "Shift_L", time: 0.01)), .modifiers(.shift, time: 0.01),
             .key(KeyPress(name: "Shift_R", mods: .shift, time: 0.02)), .modifiers(.shift, time: 0.02),
-            .modifiers(.shift, time: 0.03),
-            .modifiers([], time: 0.04),
+            .keyRelease(KeyPress(name: "Shift_L", mods: .shift, time: 0.03)), .modifiers(.shift, time: 0.03),
+            .keyRelease(KeyPress(name: "Shift_R", mods: .shift, time: 0.04)), .modifiers([], time: 0.04),
             .key(KeyPress(name: "z", mods: .control, time: 0.05)),
         ])
     }
