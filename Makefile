@@ -5,7 +5,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
 BUILD_DEBS := libx11-dev libxext-dev libpng-dev pkg-config
-TEST_DEBS  := xvfb xdotool
+TEST_DEBS  := xvfb xdotool xclip
 
 SOAK_MINUTES ?= 30
 FUZZ_INPUTS  ?= 1000000
@@ -61,6 +61,7 @@ deps:
 
 test-deps:
 	@missing=""; command -v Xvfb >/dev/null || missing="$$missing xvfb"; command -v xdotool >/dev/null || missing="$$missing xdotool"; \
+	command -v xclip >/dev/null || missing="$$missing xclip"; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 

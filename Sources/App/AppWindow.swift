@@ -13,4 +13,10 @@ public protocol AppWindow: Presenter {
     func presentAll()
     /// Waits until everything presented so far is on screen (for `--stats`).
     func waitForPresentCompletion()
+    /// Puts `png` on the clipboard as image/png, served until another client takes it or the
+    /// window closes. False when the clipboard could not be taken.
+    @discardableResult
+    func offerClipboard(png: [UInt8]) -> Bool
+    /// Asks the clipboard for an image; the answer arrives as a `.paste` input event.
+    func requestClipboardImage()
 }

@@ -9,6 +9,10 @@ public enum KeyAction: Equatable, Sendable {
     case command(Command)
     case screenshot
     case quit
+    /// The canvas, as a screenshot would save it, onto the clipboard.
+    case copy
+    /// The clipboard's image onto the canvas, centred at the pointer.
+    case paste
     /// Zoom in (+1) or out (−1) by a factor of two around the pointer.
     case zoom(Int)
     /// Back to 100 %, the canvas's corner at the window's.
@@ -38,6 +42,8 @@ public enum KeyMap {
       0                100 %, the canvas's top-left corner in the window's
       middle drag      pan (or Space held while dragging); the wheel pans too (Shift: sideways)
       Ctrl+S           save a screenshot PNG
+      Ctrl+C           copy the canvas to the clipboard (image/png, as Ctrl+S saves it)
+      Ctrl+V           paste the clipboard's image, centred at the pointer (one undo step)
       Ctrl+Q           quit
     """
 
@@ -48,6 +54,8 @@ public enum KeyMap {
         case ("z", true): return .command(shift ? .redo : .undo)
         case ("y", true): return .command(.redo)
         case ("s", true): return .screenshot
+        case ("c", true): return .copy
+        case ("v", true): return .paste
         case ("q", true): return .quit
         case (_, true): return nil
         case ("bracketleft", false): return .command(.brush(size: max(BrushTip.sizes.lowerBound, brush.tip.size / 2)))

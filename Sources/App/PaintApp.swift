@@ -32,6 +32,13 @@ public final class PaintApp: FrameLoopDelegate {
     private var panningWithButton1 = false
     private var stopRequested = false
     private var exportRequested = false
+    private var copyRequested = false
+    /// Where a paste asked for goes (canvas point under the pointer at Ctrl+V).
+    private var pasteAt: (x: Double, y: Double)?
+    /// Pastes so far: each one's picture is kept as `<journal>.paste-N.png` (and beside the recording).
+    private var pastes = 0
+    /// What the title says once the frame is drawn ("saved …", "pasted …"), then forgets.
+    private var status: String?
     private var title = ""
     private var stats: FrameStats?
     /// The index of the last frame drawn (the final one after the loop ends comes after it).
@@ -70,7 +77,7 @@ public final class PaintApp: FrameLoopDelegate {
         for event in events { handle(event) }
         queueViewIfMoved()
         journal?.tick(now: loop.now)
-        return session.needsDraw || exportRequested
+        return session.needsDraw || exportRequested || copyRequested || status != nil
     }
 
     public func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
@@ -85,9 +92,13 @@ public final class PaintApp: FrameLoopDelegate {
         if exportRequested {
             exportRequested = false
             export()
-        } else {
-            updateTitle(status: nil)
         }
+        if copyRequested {
+            copyRequested = false
+            copy()
+        }
+        updateTitle(status: status)
+        status = nil
         return session.needsDraw
     }
 
@@ -146,6 +157,10 @@ public final class PaintApp: FrameLoopDelegate {
             switch KeyMap.action(for: key, brush: session.brush) {
             case .command(let c)?: session.handle(.command(c))
             case .screenshot?: exportRequested = true
+            case .copy?: copyRequested = true
+            case .paste?:
+                pasteAt = view.transform.canvasPoint(x: key.x, y: key.y)
+                window.requestClipboardImage()
             case .quit?: stopRequested = true
             case .zoom(let steps)?: view.zoom(by: steps, around: key.x, key.y)
             case .resetView?: view.reset()
@@ -158,7 +173,36 @@ public final class PaintApp: FrameLoopDelegate {
             session.windowChanged()
         case .expose: window.presentAll()
         case .close: stopRequested = true
+        case .paste(let answer):
+            guard let at = pasteAt else { return }
+            pasteAt = nil
+            paste(answer, at: at)
         }
+    }
+
+    /// Pastes the clipboard's image centred at `at` (canvas), as one undo step; its PNG is kept
+    /// beside the journal and the recording, which name it, so a replay pastes it again.
+    private func paste(_ answer: ClipboardImage, at: (x: Double, y: Double)) {
+        guard case .image(let bytes) = answer else {
+            if case .nothing(let why) = answer { status = why }
+            return
+        }
+        let image: PNGImage
+        do { image = try PNGImage.decode(bytes, maxSide: SessionStart.maxSide) } catch {
+            status = "the clipboard's image cannot be read: \(error.message)"
+            return
+        }
+        pastes += 1
+        let name = "paste-\(pastes).png"
+        for path in [journal?.path, recorder?.path].compactMap({ $0 }) {
+            do { try AtomicFile.write(bytes, to: path + "." + name) } catch {
+                console.err("quicksilver: cannot keep the pasted picture: \(error)")
+            }
+        }
+        let size = Size(width: image.width, height: image.height)
+        let x = Int((at.x - Double(size.width) / 2).rounded()), y = Int((at.y - Double(size.height) / 2).rounded())
+        session.handle(.command(.paste(PastedImage(file: name, x: x, y: y, size: size, pixels: image.pixels))))
+        status = "pasted \(size)"
     }
 
     /// A sample as the session draws it: its pressure decided, its position on the canvas.
@@ -185,9 +229,8 @@ public final class PaintApp: FrameLoopDelegate {
         let t = (Double(frame.index) + 0.5) / ReplayPlayer.framesPerSecond
         var ended = false
         for event in played {
-            let timed = Replay.TimedEvent(t: t, event: event)
-            recorder?.append(Replay.line(for: timed))
-            journal?.record(timed)
+            if let recorder { recorder.append(Replay.line(for: Replay.TimedEvent(t: t, event: Self.event(event, besides: recorder.path)))) }
+            if let journal { journal.record(Replay.TimedEvent(t: t, event: Self.event(event, besides: journal.path))) }
             switch event {
             case .pointerUp, .command: ended = true
             case .pointerDown, .pointerMove, .resize, .view: break
@@ -196,22 +239,44 @@ public final class PaintApp: FrameLoopDelegate {
         return ended
     }
 
+    /// `event` as written to the file at `path`: a paste names its picture after that file.
+    private static func event(_ event: SessionEvent, besides path: String) -> SessionEvent {
+        guard case .command(.paste(var p)) = event else { return event }
+        p.file = FilePath.baseName(of: path) + "." + p.file
+        return .command(.paste(p))
+    }
+
     /// A stroke or command has been played: sync the journal (and maybe compact it).
     private func strokeEnded(now: Double) {
         try? recorder?.flush()
         journal?.strokeEnded(now: now, session: session)
     }
 
-    private func export() {
+    /// The canvas as a screenshot saves it and the clipboard serves it: whole, at 100 %.
+    private func picture() -> PNGImage {
         let shot = session.snapshot()
-        let image = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
+        return PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
+    }
+
+    private func export() {
         do {
-            let path = try exporter.save(image)
+            let path = try exporter.save(picture())
             console.out(path)
-            updateTitle(status: "saved \(path)")
+            status = "saved \(path)"
         } catch {
             console.err("quicksilver: screenshot failed: \(error)")
-            updateTitle(status: "screenshot failed")
+            status = "screenshot failed"
+        }
+    }
+
+    private func copy() {
+        let image = picture()
+        do {
+            status = window.offerClipboard(png: try image.encode()) ? "copied \(image.width)x\(image.height) to the clipboard"
+                : "the clipboard could not be taken"
+        } catch {
+            console.err("quicksilver: copy failed: \(error)")
+            status = "copy failed"
         }
     }
 

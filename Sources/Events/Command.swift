@@ -17,6 +17,8 @@ public enum Command: Sendable, Equatable {
     case invert(Bool?)
     /// Turns the pulsing background on or off (nil: toggles) and sets any of its parameters.
     case pulse(on: Bool?, hue: Double? = nil, centre: Double? = nil, range: Double? = nil)
+    /// A picture pasted onto the canvas (one undo step).
+    case paste(PastedImage)
     /// The session closed cleanly (a journal's last line). Changes nothing.
     case exit
 }

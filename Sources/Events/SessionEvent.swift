@@ -23,7 +23,7 @@ public enum SessionEvent: Sendable, Equatable {
         case .pointerDown, .pointerMove, .pointerUp: true
         case .command(let c):
             switch c {
-            case .undo, .redo, .clear: true
+            case .undo, .redo, .clear, .paste: true
             case .brush, .channel, .invert, .pulse, .exit: false
             }
         case .resize, .view: false

@@ -21,4 +21,6 @@ public enum InputEvent: Sendable, Equatable {
     case expose
     /// The user asked to close the window (WM_DELETE_WINDOW).
     case close
+    /// The answer to a request for the clipboard's image.
+    case paste(ClipboardImage)
 }

@@ -44,6 +44,8 @@ public final class Journal: @unchecked Sendable {
     private var bytesSinceSnapshot = 0
     private var lastT = 0.0
     private var generation = 0
+    /// Pasted pictures this file names (beside it): a compaction bakes them into its snapshot.
+    private var pastedFiles: [String] = []
     /// Queue-only state: the open file, the current snapshot's name, the first write error.
     private var file: LineWriter?
     private var snapshotName: String?
@@ -95,6 +97,7 @@ public final class Journal: @unchecked Sendable {
         pending.append(contentsOf: Replay.line(for: event).utf8)
         pending.append(0x0a)
         lastT = max(lastT, event.t)
+        if case .command(.paste(let p)) = event.event { pastedFiles.append(p.file) }
         if !isStarted, event.event.changesThePicture, let opening {
             isStarted = true
             self.opening = nil
@@ -167,6 +170,8 @@ public final class Journal: @unchecked Sendable {
         let gen = generation
         var header = firstHeader
         header.size = size
+        let baked = pastedFiles
+        pastedFiles = []
         queue.async { [self, header] in
             let png: [UInt8]
             do throws(PNGError) { png = try PNGImage(width: size.width, height: size.height, pixels: pixels).encode() } catch {
@@ -177,6 +182,7 @@ public final class Journal: @unchecked Sendable {
             switch Self.startFile(path: path, opening, generation: gen) {
             case .success(let (writer, name)):
                 if let old = snapshotName, old != name { AtomicFile.remove(FilePath.folder(of: path) + "/" + old) }
+                for file in baked { AtomicFile.remove(FilePath.folder(of: path) + "/" + file) }
                 file = writer
                 snapshotName = name
             case .failure(let e):

@@ -53,8 +53,15 @@ public enum Playback {
         var player = ReplayPlayer(session: session, presenter: OffscreenPresenter(size: Size(width: 0, height: 0)))
         var strokes = 0
         while let chunk = channel.next() {
-            for e in chunk { if case .pointerUp = e.event { strokes += 1 } }
-            player.feed(chunk)
+            var events = chunk
+            for (i, e) in chunk.enumerated() {
+                switch e.event {
+                case .pointerUp: strokes += 1
+                case .command(.paste(let p)): events[i].event = .command(.paste(try picture(p, beside: path)))
+                default: break
+                }
+            }
+            player.feed(events)
         }
         if let failure = channel.failure { throw failure }
         player.finish()
@@ -77,6 +84,20 @@ public enum Playback {
             }
         }
         return session
+    }
+
+    /// A paste's picture, read from the file its line names, beside the replay at `path`.
+    static func picture(_ paste: PastedImage, beside path: String) throws(Failure) -> PastedImage {
+        let file = FilePath.folder(of: path) + "/" + paste.file
+        do {
+            let image = try PNGImage.read(from: file, maxSide: Replay.Header.sizes.upperBound)
+            var p = paste
+            p.size = Size(width: image.width, height: image.height)
+            p.pixels = image.pixels
+            return p
+        } catch {
+            throw .file(FileError(path: file, message: "cannot read the pasted picture: \(error.message)"))
+        }
     }
 
     /// The parsing thread: streams lines through the parser, hands events over in chunks.

@@ -53,6 +53,19 @@ public final class Canvas {
     /// Every stored pixel back to the background.
     public func clear() { texture.fill(texture.bounds, with: barePixel) }
 
+    /// Blends a picture (0xAARRGGBB, straight alpha, `size`) with its top-left corner at (x, y)
+    /// over the canvas, source-over, within `region` (already clipped to the canvas).
+    public func paste(_ pixels: [UInt32], size: Size, at x: Int, _ y: Int, over region: Rect) {
+        let t = texture
+        for cy in region.ys {
+            let row = t.row(cy), from = (cy - y) * size.width - x
+            for cx in region.xs {
+                let p = pixels[from + cx]
+                row[cx] = Blend.over(row[cx], r: (p >> 16) & 0xff, g: (p >> 8) & 0xff, b: p & 0xff, alpha: p >> 24)
+            }
+        }
+    }
+
     /// A picture's pixels (0xAARRGGBB, straight alpha) as canvas pixels painted on
     /// `background`: each one's colour over the background, its alpha how painted it is (a
     /// transparent pixel is bare canvas, where a pulsing background shows).

@@ -326,6 +326,14 @@ public final class Session {
             history.record(canvas.texture.bounds, of: canvas.texture)
             canvas.clear()
             damage = damage.union(canvas.bounds)
+        case .paste(let picture):
+            endStroke(at: nil)
+            settleEmboss()
+            let covered = picture.bounds.intersection(canvas.bounds)
+            guard !covered.isEmpty, picture.pixels.count == picture.size.area else { return }
+            history.record(covered, of: canvas.texture)
+            canvas.paste(picture.pixels, size: picture.size, at: picture.x, picture.y, over: covered)
+            damage = damage.union(covered)
         }
     }
 }

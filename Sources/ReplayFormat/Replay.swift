@@ -113,6 +113,7 @@ extension Replay {
             case .redo: return t + "\"redo\"}"
             case .clear: return t + "\"clear\"}"
             case .exit: return t + "\"exit\"}"
+            case .paste(let p): return t + "\"paste\", \"image\": \"\(JSON.escaped(p.file))\", \"x\": \(p.x), \"y\": \(p.y)}"
             case .invert(let on): return t + "\"invert\"" + (on.map { ", \"on\": \($0)" } ?? "") + "}"
             case .pulse(let on, let hue, let centre, let range):
                 var fields: [String] = []

@@ -180,6 +180,12 @@ public struct ReplayParser {
             try f.rejectUnknown(what: "an \"exit\" event")
             exitLine = line
             return Replay.TimedEvent(t: t, event: .command(.exit))
+        case "paste":
+            guard let file = try f.string("image") else { throw fail("\"paste\" needs \"image\", a PNG file beside the replay") }
+            if file.isEmpty || file.contains("/") { throw fail("\"image\" must name a PNG file beside the replay, got \(JSON.quoted(file))") }
+            guard let x = try f.int("x", in: ReplayParser.offsets) else { throw fail("\"paste\" needs \"x\"") }
+            guard let y = try f.int("y", in: ReplayParser.offsets) else { throw fail("\"paste\" needs \"y\"") }
+            event = .command(.paste(PastedImage(file: file, x: Int(x), y: Int(y))))
         case "view":
             let zooms = ViewTransform.scales.map { ViewTransform(scale: $0, x: 0, y: 0).zoom }
             guard let zoom = try f.number("zoom") else { throw fail("\"view\" needs \"zoom\"") }

@@ -51,6 +51,20 @@ enum XCalls {
         XStoreName(d, w, latin1)
     }
 
+    /// Reads and deletes a property: its type and, for 8-bit data, its bytes (other formats give
+    /// none). Nil when the window has no such property.
+    static func takeProperty(_ d: DisplayHandle, _ w: Window, _ property: Atom) -> (type: Atom, bytes: [UInt8])? {
+        var type: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        // Length in 32-bit units: as much as a property can hold.
+        let status = XGetWindowProperty(d, w, property, 0, 0x1FFF_FFFF, True, 0 /* AnyPropertyType */,
+                                        &type, &format, &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, type != 0 else { return nil }
+        let bytes = format == 8 && count > 0 ? Array(UnsafeBufferPointer(start: data, count: Int(count))) : []
+        return (type, bytes)
+    }
+
     static func setClassHint(_ d: DisplayHandle, _ w: Window, name: String, className: String) {
         let n = strdup(name), c = strdup(className)
         defer { free(n); free(c) }

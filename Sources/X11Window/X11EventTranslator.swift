@@ -28,6 +28,8 @@ struct X11EventTranslator {
     /// The size last reported with `.resize` (or the window's first size).
     private(set) var size: Size
     private var firstTimestamp: UInt32?
+    /// The newest server timestamp seen (ICCCM wants a real one when taking a selection).
+    private(set) var lastServerTime: Time = 0 /* CurrentTime */
     private var lastEventTime = 0.0
     private var pointerIsDown = false
     private var middleIsDown = false
@@ -119,6 +121,7 @@ struct X11EventTranslator {
     /// An X timestamp (32-bit server milliseconds, wrapping) as seconds since the first one seen.
     private mutating func seconds(_ time: Time) -> Double {
         let t = UInt32(truncatingIfNeeded: time)
+        lastServerTime = time
         let first = firstTimestamp ?? t
         firstTimestamp = first
         lastEventTime = Double(t &- first) / 1000

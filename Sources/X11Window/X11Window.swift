@@ -49,6 +49,8 @@ public final class X11Window: Presenter {
 
     /// X events → `InputEvent`s.
     private var translator: X11EventTranslator
+    /// The CLIPBOARD selection: serving copies, asking for pastes.
+    private let clipboard: X11Clipboard
 
     private struct Atoms {
         let wmProtocols, wmDeleteWindow, netWMName, netWMPid, utf8String: Atom
@@ -126,7 +128,7 @@ public final class X11Window: Presenter {
         // No background: the server does not clear to black before each Expose (no flicker).
         XSetWindowBackgroundPixmap(d, window, 0 /* None */)
         XSelectInput(d, window, ExposureMask | KeyPressMask | KeyReleaseMask | ButtonPressMask
-                     | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask)
+                     | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask | PropertyChangeMask)
         let atoms = Atoms(d)
         XCalls.setClassHint(d, window, name: "quicksilver", className: "Quicksilver")
         XCalls.setInputHint(d, window)
@@ -148,6 +150,7 @@ public final class X11Window: Presenter {
         self.connectionFileDescriptor = XConnectionNumber(d)
         self.translator = X11EventTranslator(window: window, size: size, wmProtocols: atoms.wmProtocols,
                                              wmDeleteWindow: atoms.wmDeleteWindow, keysym: XCalls.lookupKeysym)
+        self.clipboard = X11Clipboard(display: d, window: window)
         setTitle(title)
 
         XMapWindow(d, window)
@@ -305,14 +308,29 @@ public final class X11Window: Presenter {
         while let ev = XCalls.nextEventIfPending(d) { translate(ev, into: &out) }
         // Only the newest size of a storm of ConfigureNotify events gets an image.
         if translator.size != size { resizeImage(to: translator.size) }
-        return out
+        return out + clipboard.pendingResults()
     }
 
-    /// Counts a ShmCompletion; hands every other event to the translator.
+    // MARK: The clipboard
+
+    /// Puts `png` on the CLIPBOARD selection as image/png, served until another client takes
+    /// the selection or the window closes. False when the server gave the selection to another.
+    @discardableResult
+    public func offerClipboard(png: [UInt8]) -> Bool {
+        let taken = clipboard.offer(png, at: translator.lastServerTime)
+        if let d = display { XFlush(d) }
+        return taken
+    }
+
+    /// Asks CLIPBOARD's owner for image/png; the answer comes as a `.paste` event.
+    public func requestClipboardImage() { clipboard.requestImage(at: translator.lastServerTime) }
+
+    /// Counts a ShmCompletion, lets the clipboard take its protocol's events, and hands every
+    /// other event to the translator.
     private func translate(_ ev: XEvent, into out: inout [InputEvent]) {
         if ev.type == shmCompletionType {
             outstandingPuts = max(0, outstandingPuts - 1)
-        } else {
+        } else if !clipboard.handle(ev) {
             translator.translate(ev, into: &out)
         }
     }

@@ -34,6 +34,11 @@ final class FakeWindow: AppWindow {
     func present(_ damage: Rect) { presents.append(damage) }
     func presentAll() { wholePresents += 1 }
     func waitForPresentCompletion() {}
+    /// What the app put on the clipboard, and how many times it asked for the clipboard's image.
+    private(set) var clipboard: [UInt8]?
+    private(set) var pasteRequests = 0
+    func offerClipboard(png: [UInt8]) -> Bool { clipboard = png; return true }
+    func requestClipboardImage() { pasteRequests += 1 }
 }
 
 /// Lines written to the console, kept for the test (the app writes from the frame loop's thread).
@@ -279,6 +284,64 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(ViewControl.opening(canvas: Size(width: 400, height: 300), window: Size(width: 400, height: 300)).transform == .identity)
         #expect(ViewControl.opening(canvas: Size(width: 1000, height: 500), window: Size(width: 400, height: 300)).transform.scale == -2)
         #expect(ViewControl.opening(canvas: Size(width: 16384, height: 16384), window: Size(width: 800, height: 600)).transform.scale == -3)
+    }
+}
+
+@Suite struct ClipboardTests {
+    /// A PNG of `size` filled with `colour`.
+    private func png(_ size: Size, _ colour: UInt32) throws -> [UInt8] {
+        try PNGImage(width: size.width, height: size.height, pixels: [UInt32](repeating: colour, count: size.area)).encode()
+    }
+
+    @Test func ctrlCPutsTheCanvasOnTheClipboardExactlyAsCtrlSSavesIt() throws {
+        let h = try Harness()
+        h.input([.key(KeyPress(name: "plus", time: 0, x: 50, y: 50)), .pointerDown(sample(30, 30, t: 0)),
+                 .pointerUp(sample(170, 90, t: 0.01)), h.key("c", .control), h.key("s", .control)])
+        h.draw(frame: 1)
+        let copied = try #require(h.window.clipboard)
+        let saved = try #require(h.out.all.last)
+        #expect(copied == Array(try Data(contentsOf: URL(fileURLWithPath: saved))), "the same bytes as the screenshot, whatever the view")
+        #expect(try PNGImage.decode(copied).width == 200)
+        #expect(h.window.titles.contains { $0.hasSuffix("— copied 200x120 to the clipboard") })
+    }
+
+    @Test func ctrlVPastesCentredAtThePointerAsOneUndoStepAndKeepsThePicture() throws {
+        let h = try Harness()
+        h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 100, y: 60))])
+        #expect(h.window.pasteRequests == 1)
+        h.input([.paste(.image(try png(Size(width: 20, height: 10), 0xFFFF_0000)))])
+        h.draw(frame: 1)
+        let canvas = h.session.canvasPixels().pixels
+        func at(_ x: Int, _ y: Int) -> UInt32 { canvas[y * 200 + x] }
+        #expect(at(90, 55) == 0xFFFF_0000 && at(109, 64) == 0xFFFF_0000, "the 20x10 picture from (90, 55)")
+        #expect(at(89, 55) == 0x00FF_FFFF && at(110, 60) == 0x00FF_FFFF && at(100, 65) == 0x00FF_FFFF)
+        #expect(h.window.titles.last?.hasSuffix("— pasted 20x10") == true)
+        h.input([h.key("z", .control)])
+        h.draw(frame: 2)
+        #expect(h.session.canvasPixels().pixels.allSatisfy { $0 == 0x00FF_FFFF }, "one undo step")
+        h.app.finish(h.loop)
+        // The recording names the picture it kept beside itself, and renders to what was shown.
+        let text = try String(contentsOfFile: h.recordPath, encoding: .utf8)
+        #expect(text.contains("\"type\": \"paste\", \"image\": \"record.jsonl.paste-1.png\", \"x\": 90, \"y\": 55"))
+        #expect(FileManager.default.fileExists(atPath: h.folder + "/record.jsonl.paste-1.png"))
+        #expect(FileManager.default.fileExists(atPath: h.journal.path + ".paste-1.png"))
+        let journal = try String(contentsOfFile: h.journal.path, encoding: .utf8)
+        #expect(journal.contains("\"image\": \"journal.jsonl.paste-1.png\""))
+        let pasted = try Playback.load(h.recordPath, compute: ComputeContext(threads: 1)).session
+        #expect(pasted.canvasPixels().pixels == h.session.canvasPixels().pixels)
+    }
+
+    @Test func noImageOnTheClipboardIsSaidInTheTitleAndChangesNothing() throws {
+        let h = try Harness()
+        h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 10, y: 10)), .paste(.nothing("the clipboard holds no image"))])
+        h.draw(frame: 1)
+        #expect(h.window.titles.last?.hasSuffix("— the clipboard holds no image") == true)
+        h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 10, y: 10)), .paste(.image(Array("not a png".utf8)))])
+        h.draw(frame: 2)
+        #expect(h.window.titles.last?.contains("the clipboard's image cannot be read") == true)
+        #expect(h.session.canvasPixels().pixels.allSatisfy { $0 == 0x00FF_FFFF })
+        h.app.finish(h.loop)
+        #expect(!FileManager.default.fileExists(atPath: h.recordPath + ".paste-1.png"))
     }
 }
 

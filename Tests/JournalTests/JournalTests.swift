@@ -135,4 +135,22 @@ import TestSupport
         journal.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
+
+    @Test func aCompactionBakesPastedPicturesIntoItsSnapshotAndRemovesTheirFiles() throws {
+        let dir = try folder()
+        let path = dir + "/journal.jsonl"
+        let session = Session(size: Size(width: 100, height: 80), compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: path, session: session, header: Replay.Header(size: Size(width: 100, height: 80)), compactAfterBytes: 200)
+        let red = [UInt32](repeating: 0xFFFF_0000, count: 12)
+        try PNGImage(width: 4, height: 3, pixels: red).write(to: path + ".paste-1.png")
+        let paste = SessionEvent.command(.paste(PastedImage(file: "journal.jsonl.paste-1.png", x: 10, y: 10, size: Size(width: 4, height: 3), pixels: red)))
+        journal.record(Replay.TimedEvent(t: 0, event: paste))
+        session.handle(paste)
+        stroke(session, journal, y: 40, t: 1)   // past 200 bytes: compacts
+        journal.flushNow()
+        #expect(!FileManager.default.fileExists(atPath: path + ".paste-1.png"), "baked into the snapshot")
+        let (recovered, _) = try recovered(path)
+        expectSamePixels(recovered, session.snapshot().pixels, width: 100, "the paste survives the compaction")
+        #expect(recovered[10 * 100 + 12] == 0xFFFF_0000)
+    }
 }

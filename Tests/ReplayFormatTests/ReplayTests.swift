@@ -176,3 +176,30 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         expectSamePixels(session.snapshot().pixels, plain.pixels, width: plain.width, "a view event changes no canvas pixel")
     }
 }
+
+@Suite struct PasteEventTests {
+    @Test func pastesReadAndWriteBack() throws {
+        let text = """
+        {"quicksilver": 1, "width": 64, "height": 48}
+        {"t": 0.1, "type": "paste", "image": "r.jsonl.paste-1.png", "x": -3, "y": 7}
+
+        """
+        let r = try ReplayParser.parse(text)
+        #expect(r.events.map(\.event) == [.command(.paste(PastedImage(file: "r.jsonl.paste-1.png", x: -3, y: 7)))])
+        #expect(r.text == text)
+    }
+
+    @Test(arguments: [
+        ("{\"t\": 0, \"type\": \"paste\", \"x\": 1, \"y\": 2}", "\"paste\" needs \"image\""),
+        ("{\"t\": 0, \"type\": \"paste\", \"image\": \"../a.png\", \"x\": 1, \"y\": 2}", "\"image\" must name a PNG file beside the replay"),
+        ("{\"t\": 0, \"type\": \"paste\", \"image\": \"a.png\", \"y\": 2}", "\"paste\" needs \"x\""),
+    ])
+    func badPastes(line: String, message: String) {
+        do {
+            _ = try ReplayParser.parse("{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n" + line + "\n")
+            Issue.record("accepted: \(line)")
+        } catch {
+            #expect(error.line == 2 && error.message.contains(message), "\(error.message)")
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import CX11
+import Foundation
+import Input
+
+/// The CLIPBOARD selection as ICCCM has it, for one window: owning it to serve a PNG, and
+/// asking its owner for one to paste.
+///
+/// Serving: TARGETS (what can be had: image/png, TIMESTAMP), TIMESTAMP, and image/png, sent
+/// whole when it fits in one request and in INCR chunks otherwise (the requestor deletes the
+/// property, the next chunk follows; a zero-length chunk ends it), until another client takes
+/// the selection. Pasting: image/png is asked for, received whole or in INCR chunks, and
+/// reported as a `.paste` input event. Every request on another client's window is checked for
+/// errors (that window may be gone), so a vanished requestor never takes the app down.
+final class X11Clipboard {
+    private let display: DisplayHandle
+    private let window: Window
+    private let clipboard, targets, timestamp, png, incr, pasteProperty: Atom
+    /// The most bytes one property change carries (below the server's maximum request size).
+    let chunkBytes: Int
+    /// What this window serves while it owns CLIPBOARD, and since when (ICCCM compares times).
+    private var offered: (bytes: [UInt8], since: Time)?
+    /// INCR transfers under way, by requestor window and property.
+    private var outgoing: [TransferKey: Outgoing] = [:]
+    /// The paste under way, if any.
+    private var incoming: Incoming?
+    /// A paste a new request replaced, or one that timed out: the answer to report.
+    private var finished: [InputEvent] = []
+
+    /// An outgoing transfer, forgotten when the requestor stays silent this long.
+    private static let stallSeconds = 10.0
+
+    private struct TransferKey: Hashable { let requestor: Window, property: Atom }
+    private struct Outgoing { var bytes: [UInt8]; var offset: Int; var lastProgress: Date }
+    private struct Incoming { var bytes: [UInt8] = []; var incremental = false; var lastProgress = Date() }
+
+    init(display: DisplayHandle, window: Window) {
+        self.display = display
+        self.window = window
+        clipboard = XCalls.internAtom(display, "CLIPBOARD")
+        targets = XCalls.internAtom(display, "TARGETS")
+        timestamp = XCalls.internAtom(display, "TIMESTAMP")
+        png = XCalls.internAtom(display, "image/png")
+        incr = XCalls.internAtom(display, "INCR")
+        pasteProperty = XCalls.internAtom(display, "QUICKSILVER_PASTE")
+        // Four bytes per unit, less room for the request's own header.
+        chunkBytes = max(4096, Int(XMaxRequestSize(display)) * 4 - 1024)
+    }
+
+    /// True while this window owns CLIPBOARD.
+    var isOwner: Bool { offered != nil }
+
+    /// Takes CLIPBOARD at server time `time` and serves `bytes` as image/png. False when the
+    /// server did not give it (another client took it with a later time).
+    @discardableResult
+    func offer(_ bytes: [UInt8], at time: Time) -> Bool {
+        XSetSelectionOwner(display, clipboard, window, time)
+        guard XGetSelectionOwner(display, clipboard) == window else { return false }
+        offered = (bytes, time)
+        return true
+    }
+
+    /// Asks CLIPBOARD's owner for image/png at server time `time`; the answer comes back as a
+    /// `.paste` event from `pendingResults()`.
+    func requestImage(at time: Time) {
+        if let offered {
+            // Our own: no round trip through the server.
+            finished.append(.paste(.image(offered.bytes)))
+            return
+        }
+        if incoming != nil { finished.append(.paste(.nothing("a newer paste replaced it"))) }
+        guard XGetSelectionOwner(display, clipboard) != 0 /* None */ else {
+            incoming = nil
+            finished.append(.paste(.nothing("the clipboard is empty")))
+            return
+        }
+        XDeleteProperty(display, window, pasteProperty)
+        XConvertSelection(display, clipboard, png, pasteProperty, window, time)
+        XFlush(display)
+        incoming = Incoming()
+    }
+
+    /// Pastes that ended since the last call (and one that stalled: the owner stopped answering).
+    func pendingResults() -> [InputEvent] {
+        if let i = incoming, Date().timeIntervalSince(i.lastProgress) > Self.stallSeconds {
+            incoming = nil
+            finished.append(.paste(.nothing("the clipboard's owner stopped answering")))
+        }
+        outgoing = outgoing.filter { Date().timeIntervalSince($0.value.lastProgress) <= Self.stallSeconds }
+        defer { finished.removeAll() }
+        return finished
+    }
+
+    /// Handles `ev` if it belongs to the selection protocol; false for any other event.
+    func handle(_ ev: XEvent) -> Bool {
+        switch ev.type {
+        case SelectionRequest where ev.xselectionrequest.owner == window:
+            answer(ev.xselectionrequest)
+        case SelectionClear where ev.xselectionclear.selection == clipboard:
+            offered = nil
+        case SelectionNotify where ev.xselection.requestor == window && ev.xselection.selection == clipboard:
+            received(ev.xselection)
+        case PropertyNotify where ev.xproperty.window == window && ev.xproperty.atom == pasteProperty:
+            if ev.xproperty.state == PropertyNewValue, incoming?.incremental == true { receivedChunk() }
+        case PropertyNotify where ev.xproperty.state == PropertyDelete:
+            let key = TransferKey(requestor: ev.xproperty.window, property: ev.xproperty.atom)
+            guard outgoing[key] != nil else { return false }
+            sendChunk(key)
+        default:
+            return false
+        }
+        return true
+    }
+
+    // MARK: Serving
+
+    private func answer(_ request: XSelectionRequestEvent) {
+        // An obsolete client names no property: the target is the property (ICCCM 2.2).
+        let property = request.property != 0 ? request.property : request.target
+        var answered: Atom = 0  // None: refused
+        if request.selection == clipboard, let offered, request.time == 0 /* CurrentTime */ || request.time >= offered.since {
+            let to = request.requestor
+            switch request.target {
+            case targets:
+                let ok = XCalls.trapErrors(display) {
+                    XCalls.setProperty(display, to, property, type: XA_ATOM, longs: [targets, timestamp, png].map { Int($0) })
+                } == nil
+                if ok { answered = property }
+            case timestamp:
+                if XCalls.trapErrors(display, { XCalls.setProperty(display, to, property, type: XA_INTEGER, longs: [Int(offered.since)]) }) == nil {
+                    answered = property
+                }
+            case png where offered.bytes.count <= chunkBytes:
+                if XCalls.trapErrors(display, { XCalls.setProperty(display, to, property, type: png, bytes: offered.bytes) }) == nil {
+                    answered = property
+                }
+            case png:
+                // Too big for one request: INCR. The requestor deletes the INCR property to
+                // start, and each chunk once read; we hear of each deletion.
+                let ok = XCalls.trapErrors(display) {
+                    XSelectInput(display, to, PropertyChangeMask)
+                    XCalls.setProperty(display, to, property, type: incr, longs: [offered.bytes.count])
+                } == nil
+                if ok {
+                    outgoing[TransferKey(requestor: to, property: property)] = Outgoing(bytes: offered.bytes, offset: 0, lastProgress: Date())
+                    answered = property
+                }
+            default:
+                break
+            }
+        }
+        var reply = XEvent()
+        reply.xselection.type = SelectionNotify
+        reply.xselection.send_event = True
+        reply.xselection.display = display
+        reply.xselection.requestor = request.requestor
+        reply.xselection.selection = request.selection
+        reply.xselection.target = request.target
+        reply.xselection.property = answered
+        reply.xselection.time = request.time
+        _ = XCalls.trapErrors(display) { _ = XSendEvent(display, request.requestor, False, 0, &reply) }
+    }
+
+    private func sendChunk(_ key: TransferKey) {
+        guard var t = outgoing[key] else { return }
+        let n = min(chunkBytes, t.bytes.count - t.offset)
+        let chunk = Array(t.bytes[t.offset..<(t.offset + n)])
+        let ok = XCalls.trapErrors(display) {
+            XCalls.setProperty(display, key.requestor, key.property, type: png, bytes: chunk)
+            if n == 0 { XSelectInput(display, key.requestor, NoEventMask) }
+        } == nil
+        t.offset += n
+        t.lastProgress = Date()
+        // The zero-length chunk ends the transfer; a requestor that vanished ends it too.
+        outgoing[key] = ok && n > 0 ? t : nil
+    }
+
+    // MARK: Pasting
+
+    private func received(_ notify: XSelectionEvent) {
+        guard incoming != nil else { return }
+        guard notify.property != 0 else {
+            incoming = nil
+            finished.append(.paste(.nothing("the clipboard holds no image")))
+            return
+        }
+        guard let (type, bytes) = XCalls.takeProperty(display, window, pasteProperty) else {
+            incoming = nil
+            finished.append(.paste(.nothing("the clipboard's image could not be read")))
+            return
+        }
+        if type == incr {
+            // Deleting the INCR property (done by reading it) asks for the first chunk.
+            incoming?.incremental = true
+            incoming?.lastProgress = Date()
+        } else if type == png {
+            incoming = nil
+            finished.append(.paste(.image(bytes)))
+        } else {
+            incoming = nil
+            finished.append(.paste(.nothing("the clipboard holds no image")))
+        }
+    }
+
+    private func receivedChunk() {
+        guard let (_, bytes) = XCalls.takeProperty(display, window, pasteProperty) else { return }
+        if bytes.isEmpty {
+            let all = incoming?.bytes ?? []
+            incoming = nil
+            finished.append(.paste(.image(all)))
+        } else {
+            incoming?.bytes.append(contentsOf: bytes)
+            incoming?.lastProgress = Date()
+        }
+    }
+}
