@@ -20,6 +20,7 @@ public struct ReplayFuzzer {
         "\"t\": ", "\"type\": ", "\"down\"", "\"move\"", "\"up\"", "\"brush\"", "\"exit\"", "\"resize\"", "\"clear\"",
         "\"undo\"", "\"x\": ", "\"y\": ", "\"pressure\": ", "\"mods\": [\"shift\"]", "\"kind\": \"pixel\"",
         "\"size\": 512", "\"color\": \"#ff00ff80\"", "\"width\": 16384", "\"height\": 1", "\"snapshot\": \"a.png\"",
+        "\"view\"", "\"zoom\": 32", "\"zoom\": 0.125", "\"paste\"", "\"image\": \"a.png\"", "\"started\": \"2026-01-01T00:00:00Z\"",
         "1e999", "-1e308", "1e-400", "0.5", "-0", "18446744073709551616", "9223372036854775807", "NaN",
         "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u0000", "\\ud800", "\u{7f}", "\n", "\r\n", "null", "true",
         String(repeating: "[", count: 40), String(repeating: "9", count: 400),

@@ -163,22 +163,47 @@ public struct ComposeKernel: Sendable {
 
     /// Each output pixel the rounded mean of an f×f block of `rows` (f rows of `width`), per
     /// channel, opaque. Integer sums in a fixed order: the same bytes on every thread count.
+    ///
+    /// Eight input columns at a time: masking with 0x00FF00FF leaves red and blue in the two
+    /// 16-bit halves of each lane (green, shifted down, in the low half of another), so one add
+    /// sums two channels; a block's 64 values at most (f = 8) stay under 2¹⁶. Adjacent lanes are
+    /// then added pairwise (`evenHalf + oddHalf`) until each lane holds one block.
     @inline(__always)
     static func averageBlocks(_ rows: UnsafeMutablePointer<UInt32>, width: Int, f: Int, into dst: UnsafeMutablePointer<UInt32>, count: Int) {
         let shift = UInt32(2 * f.trailingZeroBitCount), half = UInt32(1) << (shift - 1)
-        for i in 0..<count {
-            var rb: UInt64 = 0, g: UInt32 = 0
+        let mask = SIMD8<UInt32>(repeating: 0x00FF_00FF), perVector = 8 / f
+        func finish(_ rb: UInt32, _ ga: UInt32) -> UInt32 {
+            let rounded = (rb &+ (half << 16 | half)) >> shift & 0x00FF_00FF
+            return 0xFF00_0000 | rounded | (((ga & 0xFFFF) &+ half) >> shift) << 8
+        }
+        var i = 0
+        while i &+ perVector <= count {
+            var rb = SIMD8<UInt32>(), ga = SIMD8<UInt32>()
             for k in 0..<f {
-                let p = rows + k * width + i * f
-                for j in 0..<f {
-                    let v = p[j]
-                    rb &+= UInt64(v & 0x00FF_00FF)
-                    g &+= (v >> 8) & 0xFF
-                }
+                let v = UnsafeRawPointer(rows + k &* width + i &* f).loadUnaligned(as: SIMD8<UInt32>.self)
+                rb &+= v & mask
+                ga &+= (v &>> 8) & mask
             }
-            // Red sums in the upper half and blue in the lower, 16 bits apart: at most 64 × 255.
-            let r = (UInt32(truncatingIfNeeded: rb >> 16) &+ half) >> shift, b = (UInt32(truncatingIfNeeded: rb & 0xFFFF) &+ half) >> shift
-            dst[i] = 0xFF00_0000 | r << 16 | ((g &+ half) >> shift) << 8 | b
+            let rb4 = rb.evenHalf &+ rb.oddHalf, ga4 = ga.evenHalf &+ ga.oddHalf
+            switch f {
+            case 2: for j in 0..<4 { dst[i &+ j] = finish(rb4[j], ga4[j]) }
+            case 4:
+                let rb2 = rb4.evenHalf &+ rb4.oddHalf, ga2 = ga4.evenHalf &+ ga4.oddHalf
+                dst[i] = finish(rb2[0], ga2[0]); dst[i &+ 1] = finish(rb2[1], ga2[1])
+            default:
+                let rb2 = rb4.evenHalf &+ rb4.oddHalf, ga2 = ga4.evenHalf &+ ga4.oddHalf
+                dst[i] = finish(rb2[0] &+ rb2[1], ga2[0] &+ ga2[1])
+            }
+            i &+= perVector
+        }
+        while i < count {
+            var rb: UInt32 = 0, ga: UInt32 = 0
+            for k in 0..<f {
+                let p = rows + k &* width + i &* f
+                for j in 0..<f { rb &+= p[j] & 0x00FF_00FF; ga &+= (p[j] >> 8) & 0x00FF_00FF }
+            }
+            dst[i] = finish(rb, ga)
+            i &+= 1
         }
     }
 

@@ -4,9 +4,11 @@ import Compute
 import Events
 import Foundation
 import Geometry
+import Input
 import Journal
 import Kernels
 import Paint
+import PNGFile
 import ReplayFormat
 import Strokes
 import X11Window
@@ -27,8 +29,12 @@ struct BenchCommand: ParsableCommand {
         committed into the canvas), restore.300k (crash recovery of a 300,000-sample journal), \
         mercurial.frame (a batch of four, blur and threshold over the whole canvas), \
         mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame \
-        (a pulsing frame over a canvas with a stroke on it), and, when an X display is available, \
-        present.shm and present.putimage (a full-window present at 1920x1080, waiting for completion).
+        (a pulsing frame over a canvas with a stroke on it), view.zoom2 and view.zoom0.5 (the whole \
+        window composed at 200 % and at 50 %), clipboard.copy (what Ctrl+C costs: the canvas as a \
+        PNG), and, when an X display is available, present.shm and present.putimage (a full-window \
+        present at 1920x1080, waiting for completion) and clipboard.transfer (that PNG from one \
+        window to another through the X server's CLIPBOARD; .noisy: a canvas of noise, whose PNG \
+        of several MB crosses in INCR chunks).
         """
     )
 
@@ -54,12 +60,15 @@ struct BenchCommand: ParsableCommand {
             results.append((name, ms))
             if !json { printLine(Self.row(name, ms)) }
         }
-        if only.map({ "present".hasPrefix($0) || $0.hasPrefix("present") }) ?? true {
-            for (name, shared) in [("present.shm", true), ("present.putimage", false)] {
-                guard let ms = Benchmarks.present(shared: shared) else { continue }
-                results.append((name, ms))
-                if !json { printLine(Self.row(name, ms)) }
-            }
+        let displayCases: [(String, () -> Double?)] = [
+            ("present.shm", { Benchmarks.present(shared: true) }), ("present.putimage", { Benchmarks.present(shared: false) }),
+            ("clipboard.transfer", { bench.clipboardTransfer(noisy: false) }),
+            ("clipboard.transfer.noisy", { bench.clipboardTransfer(noisy: true) }),
+        ]
+        for (name, run) in displayCases where only.map({ name.hasPrefix($0) }) ?? true {
+            guard let ms = run() else { continue }
+            results.append((name, ms))
+            if !json { printLine(Self.row(name, ms)) }
         }
         if json {
             printLine("{" + results.map { "\"\($0.0)\": \(String(format: "%.4f", $0.1))" }.joined(separator: ", ") + "}")
@@ -69,7 +78,7 @@ struct BenchCommand: ParsableCommand {
 
 extension BenchCommand {
     static func row(_ name: String, _ ms: Double) -> String {
-        name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%9.3f ms", ms)
+        name.padding(toLength: max(26, name.count + 1), withPad: " ", startingAt: 0) + String(format: "%9.3f ms", ms)
     }
 }
 
@@ -99,7 +108,9 @@ struct Benchmarks {
          ("pen.8", 9, { penStroke(size: 8) }), ("pen.32", 9, { penStroke(size: 32) }),
          ("restore.300k", 5, { restore300k() }),
          ("mercurial.frame", 30, { mercurialFrame() }), ("mercurial.stroke", 200, { mercurialStroke() }),
-         ("blur.full", 30, { blurFull() }), ("emboss.full", 10, { embossFull() }), ("pulse.frame", 50, { pulseFrame() })]
+         ("blur.full", 30, { blurFull() }), ("emboss.full", 10, { embossFull() }), ("pulse.frame", 50, { pulseFrame() }),
+         ("view.zoom2", 50, { zoomedFrame(scale: 1) }), ("view.zoom0.5", 50, { zoomedFrame(scale: -1) }),
+         ("clipboard.copy", 9, { clipboardCopy() })]
     }
 
     /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole
@@ -240,16 +251,77 @@ struct Benchmarks {
     /// A frame while the background pulses: the whole window recomposed with the filter, over a
     /// canvas with a long 32 px stroke on it (bare, painted and edge pixels all occur).
     private func pulseFrame() -> () -> Void {
-        let session = Session(size: size, compute: compute, historyBytes: 0)
+        let session = drawnSession(color: .black)
         let presenter = OffscreenPresenter(size: size)
-        session.handle(.command(.brush(size: 32)))
-        queueStroke(randomWalk(segments: 10_000), into: session)
         session.handle(.command(.pulse(on: true)))
         var frame = 0
         return {
             frame += 1
             session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
         }
+    }
+
+    /// A canvas with a long 32 px random-walk stroke on it, committed.
+    private func drawnSession(color: Color = Color(r: 30, g: 90, b: 200, a: 200)) -> Session {
+        let session = Session(size: size, compute: compute, historyBytes: 0)
+        session.handle(.command(.brush(size: 32, color: color)))
+        queueStroke(randomWalk(segments: 10_000), into: session)
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: size))
+        return session
+    }
+
+    /// A full-window frame at a zoom: the view moved (so the whole window is redrawn), composed
+    /// through the transform.
+    private func zoomedFrame(scale: Int) -> () -> Void {
+        let session = drawnSession()
+        let presenter = OffscreenPresenter(size: size)
+        var frame = 0
+        return {
+            frame += 1
+            session.handle(.view(ViewTransform(scale: scale, x: -(frame % 7), y: -(frame % 5))))
+            session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+        }
+    }
+
+    /// What Ctrl+C costs the frame loop: the canvas at 100 % as a PNG (its offer to the server
+    /// is one request).
+    private func clipboardCopy() -> () -> Void {
+        let session = drawnSession()
+        return {
+            let shot = session.snapshot()
+            _ = try? PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels).encode()
+        }
+    }
+
+    /// That PNG from one window, which owns CLIPBOARD, to another, which asks for image/png:
+    /// from the request to the last byte received. `noisy`: a canvas of noise instead, a PNG of
+    /// several MB, sent in INCR chunks. Nil without a display.
+    func clipboardTransfer(noisy: Bool) -> Double? {
+        let session = drawnSession()
+        if noisy {
+            var state: UInt32 = 1
+            session.load(pixels: (0..<size.area).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }, size: size)
+        }
+        let shot = session.snapshot()
+        guard let png = try? PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels).encode(),
+              let owner = try? X11Window(display: nil, size: Size(width: 64, height: 64), title: "Quicksilver bench owner"),
+              let asker = try? X11Window(display: nil, size: Size(width: 64, height: 64), title: "Quicksilver bench asker")
+        else { return nil }
+        defer { owner.close(); asker.close() }
+        guard owner.offerClipboard(png: png) else { return nil }
+        var received = 0
+        let ms = Self.median(runs: 20) {
+            asker.requestClipboardImage()
+            while true {
+                _ = owner.pendingEvents()
+                if let answer = asker.pendingEvents().lazy.compactMap({ e -> ClipboardImage? in if case .paste(let a) = e { a } else { nil } }).first {
+                    if case .image(let bytes) = answer { received = bytes.count }
+                    break
+                }
+                _ = Poll.wait([owner.connectionFileDescriptor, asker.connectionFileDescriptor], timeoutMS: 1000)
+            }
+        }
+        return received == png.count ? ms : nil
     }
 
     /// Where `restore300k` writes its journal (removed when the benchmarks end).

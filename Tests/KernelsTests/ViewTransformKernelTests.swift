@@ -85,4 +85,30 @@ import Testing
             if wx < size.width && wy >= 0 && wy < size.height { #expect(one[wy * size.width + wx] == 0xFFFF_0000) }
         }
     }
+
+    @Test(arguments: [-1, -2, -3])
+    func zoomOutIsTheRoundedMeanOfEachBlockEverywhere(scale: Int) {
+        // Random opaque colours; the window covers the canvas and desk beyond it.
+        var state: UInt32 = 7
+        let c = TextureStorage<UInt32>(width: 93, height: 61, filledWith: 0)
+        for y in 0..<61 { for x in 0..<93 { state = state &* 1_664_525 &+ 1_013_904_223; c.texture[x, y] = 0xFF00_0000 | state >> 8 } }
+        let f = 1 << -scale, size = Size(width: 40, height: 20)
+        let got = compose(c, into: size, ViewTransform(scale: scale, x: 1, y: 0))
+        for oy in 0..<size.height {
+            for ox in 0..<size.width {
+                var sums = [UInt32](repeating: 0, count: 3)
+                for dy in 0..<f {
+                    for dx in 0..<f {
+                        let cx = (ox - 1) * f + dx, cy = oy * f + dy
+                        let p = cx >= 0 && cx < 93 && cy < 61 ? c.texture[cx, cy] : desk
+                        for (k, shift) in [16, 8, 0].enumerated() { sums[k] += p >> UInt32(shift) & 0xff }
+                    }
+                }
+                let n = UInt32(f * f)
+                let want = 0xFF00_0000 | ((sums[0] + n / 2) / n) << 16 | ((sums[1] + n / 2) / n) << 8 | (sums[2] + n / 2) / n
+                #expect(got[oy * size.width + ox] == want, "output \(ox),\(oy) at 1/\(f)")
+                if got[oy * size.width + ox] != want { return }
+            }
+        }
+    }
 }
