@@ -123,8 +123,21 @@ struct WindowCommand: ParsableCommand {
         var recorder: LineWriter?
         if let record {
             do {
+                var header = Replay.Header(size: session.canvas.visibleSize, seed: session.seed, background: session.canvas.background)
+                // A session that starts from a picture or another session: the recording keeps
+                // that canvas beside it, so it renders to what the window showed.
+                if session.hasPaint {
+                    let (size, pixels) = session.canvasPixels()
+                    header.snapshot = FilePath.baseName(of: record) + ".snapshot.png"
+                    try PNGImage(width: size.width, height: size.height, pixels: pixels).write(to: record + ".snapshot.png")
+                    header.size = size
+                }
                 let writer = try LineWriter(creating: record)
-                writer.append(Replay.line(for: Replay.Header(size: window.size, seed: session.seed, background: session.canvas.background)))
+                writer.append(Replay.line(for: header))
+                if session.canvas.visibleSize != header.size {
+                    writer.append(Replay.line(for: Replay.TimedEvent(t: 0, event: .resize(session.canvas.visibleSize))))
+                }
+                if session.brush != Brush() { for line in Replay.lines(for: session.brush, t: 0) { writer.append(line) } }
                 recorder = writer
             } catch {
                 printError("quicksilver: cannot record to \(error)")

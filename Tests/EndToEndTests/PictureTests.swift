@@ -25,7 +25,7 @@ struct PictureTests {
         let path = dir + "/shot.png"
         let original = try picture(width: 360, height: 240, at: path)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let w = try PaintWindow(on: x, extraArgs: [path])
+        let w = try PaintWindow(on: x, extraArgs: [path, "--record", dir + "/session.jsonl"])
         let opened = try w.screenshot().image
         #expect(opened.width == 360 && opened.height == 240)
         // Opaque pixels as they are; transparent ones are bare canvas: the white background.
@@ -34,6 +34,9 @@ struct PictureTests {
         let annotated = try w.screenshot().image
         #expect(annotated.ink(180, 120) > 200 && annotated[180, 60] == original[180, 60])
         #expect(try w.grab(width: 360, height: 240) == annotated, "the window is the picture's size")
+        // The recording starts from the picture too (flushed when the stroke ended).
+        #expect(try runProgram(binary, ["render", dir + "/session.jsonl", "-o", dir + "/recorded.png"]).status == 0)
+        #expect(try PNGImage.read(from: dir + "/recorded.png") == annotated)
         // Killed: the next start brings back the picture and the stroke, pixel for pixel.
         kill(w.process.pid, SIGKILL)
         _ = w.process.wait()
