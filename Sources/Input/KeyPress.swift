@@ -7,7 +7,9 @@ public struct KeyPress: Sendable, Equatable {
     public var time: Double
     public var x: Double
     public var y: Double
-    public init(name: String, mods: Modifiers = [], time: Double, x: Double = 0, y: Double = 0) {
-        self.name = name; self.mods = mods; self.time = time; self.x = x; self.y = y
+    /// What the key types with these modifiers ("#" for Shift+3 on a US keyboard), or "".
+    public var text: String
+    public init(name: String, mods: Modifiers = [], time: Double, x: Double = 0, y: Double = 0, text: String = "") {
+        self.name = name; self.mods = mods; self.time = time; self.x = x; self.y = y; self.text = text
     }
 }

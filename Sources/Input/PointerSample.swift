@@ -9,8 +9,10 @@ public struct PointerSample: Sendable, Equatable {
     /// Seconds on the window's clock (since the first event it saw).
     public var time: Double
     public var mods: Modifiers
+    /// The end of the stylus that made it.
+    public var tool: PointerTool
 
-    public init(x: Double, y: Double, pressure: Double? = nil, time: Double, mods: Modifiers = []) {
-        self.x = x; self.y = y; self.pressure = pressure; self.time = time; self.mods = mods
+    public init(x: Double, y: Double, pressure: Double? = nil, time: Double, mods: Modifiers = [], tool: PointerTool = .pen) {
+        self.x = x; self.y = y; self.pressure = pressure; self.time = time; self.mods = mods; self.tool = tool
     }
 }

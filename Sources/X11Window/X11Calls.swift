@@ -84,9 +84,14 @@ enum XCalls {
         XSetWMProtocols(d, w, &atoms, Int32(atoms.count))
     }
 
-    static func lookupKeysym(_ key: XKeyEvent) -> KeySym {
+    /// A key event's unshifted keysym, and the text it types with its modifiers.
+    static func lookupKey(_ key: XKeyEvent) -> (keysym: KeySym, text: String) {
         var key = key
-        return XLookupKeysym(&key, 0)
+        let keysym = XLookupKeysym(&key, 0)
+        var buffer = [CChar](repeating: 0, count: 16)
+        let n = XLookupString(&key, &buffer, Int32(buffer.count - 1), nil, nil)
+        let text = String(decoding: buffer.prefix(Int(max(0, n))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (keysym, text)
     }
 
     /// The next event, blocking.

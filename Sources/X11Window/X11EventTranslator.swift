@@ -2,29 +2,39 @@ import CX11
 import Geometry
 import Input
 
-/// The one switch from X events to `InputEvent`s, with the little state it needs (whether
-/// button 1 is down, which modifier keys are held, the first timestamp, the size last reported).
+/// The one switch from X events to `InputEvent`s, with the little state it needs (which buttons
+/// are down, which modifier keys are held, the first timestamp, the size last reported). Pointer
+/// input comes either as core events or, through XInput 2, as `DeviceEvent`s with valuators
+/// (see `PenDevices`); both end in the same pointer logic.
 ///
 /// - Button 1 press / release → `.pointerDown` / `.pointerUp`; motion while it or the middle
-///   button is down → `.pointerMove` (every MotionNotify, none merged). Buttons 2 to 7 →
+///   button is down → `.pointerMove` (every motion event, none merged). Buttons 2 to 7 →
 ///   `.button` (the wheel, 4 to 7: its presses only).
-/// - KeyPress / KeyRelease → `.key` / `.keyRelease` (keysym name of the unshifted key, with
-///   the pointer's position); Shift/Control press or release also → `.modifiers` (the state
-///   after the change). An autorepeated key reports its presses only.
+/// - XInput 2 adds each sample's pressure from its device, and the stylus end that made it. A
+///   zero reading while the pen is down keeps the last good value (an evdev quirk), and a press
+///   without pressure yet waits, with the motion after it, for the first non-zero reading (at
+///   most a frame, 17 ms), so a stroke starts without a blot. A device unplugged mid-stroke ends
+///   the stroke where it was.
+/// - KeyPress / KeyRelease → `.key` / `.keyRelease` (keysym name of the unshifted key, what it
+///   types, the pointer's position); Shift/Control press or release also → `.modifiers` (the
+///   state after the change). An autorepeated key reports its presses only.
 /// - Expose (last of a series) → `.expose`; a ConfigureNotify with a new size → `.resize`;
 ///   WM_DELETE_WINDOW → `.close`.
 ///
 /// Times are seconds since the first reported event's X timestamp (server milliseconds,
-/// wrapping at 2³²); events without a timestamp carry the latest one. Pure: no X call is made here, so tests
-/// feed it synthetic events.
+/// wrapping at 2³²); events without a timestamp carry the latest one. Pure: no X call is made
+/// here, so tests feed it synthetic events.
 struct X11EventTranslator {
     /// The window whose events these are (a ConfigureNotify of another window is ignored).
     let window: Window
     let wmProtocols: Atom
     let wmDeleteWindow: Atom
-    /// The unshifted keysym of a key event (XLookupKeysym, which reads the display's keymap).
-    let keysym: (XKeyEvent) -> KeySym
+    /// A key event's unshifted keysym and the text it types (XLookupKeysym and XLookupString,
+    /// which read the display's keymap).
+    let key: (XKeyEvent) -> (keysym: KeySym, text: String)
 
+    /// The pointing devices XInput 2 reports (empty on core input).
+    private(set) var devices = PenDevices()
     /// The size last reported with `.resize` (or the window's first size).
     private(set) var size: Size
     private var firstTimestamp: UInt32?
@@ -34,13 +44,115 @@ struct X11EventTranslator {
     private var pointerIsDown = false
     private var middleIsDown = false
     private var heldModifierKeys: Set<KeySym> = []
+    /// The device drawing the stroke, its last good (non-zero) pressure and newest sample.
+    private var stroke: (source: Int32, lastGood: Double?, last: PointerSample)?
+    /// A press waiting for its first pressure, with the motion since, and its server time.
+    private var held: (samples: [PointerSample], since: Time)?
 
-    init(window: Window, size: Size, wmProtocols: Atom, wmDeleteWindow: Atom, keysym: @escaping (XKeyEvent) -> KeySym) {
+    /// How long a press waits for its first non-zero pressure: a frame.
+    static let pressureWaitMS: Time = 17
+
+    /// One XInput 2 pointer event as plain values (read out of its event cookie).
+    struct DeviceEvent: Sendable {
+        enum Kind: Sendable { case press, release, motion }
+        var kind: Kind
+        /// The slave device that made it.
+        var source: Int32
+        /// The button, for a press or release.
+        var button: Int = 0
+        var x: Double, y: Double
+        var time: Time
+        /// Modifier state (ShiftMask, ControlMask).
+        var state: UInt32 = 0
+        /// The valuator mask's bytes, and the values of the valuators set in it, in order.
+        var mask: [UInt8] = []
+        var values: [Double] = []
+    }
+
+    init(window: Window, size: Size, wmProtocols: Atom, wmDeleteWindow: Atom,
+         key: @escaping (XKeyEvent) -> (keysym: KeySym, text: String)) {
         self.window = window
         self.size = size
         self.wmProtocols = wmProtocols
         self.wmDeleteWindow = wmDeleteWindow
-        self.keysym = keysym
+        self.key = key
+    }
+
+    /// Appends what an XInput 2 pointer event means to `out`.
+    mutating func translate(_ e: DeviceEvent, into out: inout [InputEvent]) {
+        let reading = devices.pressure(of: e.source, mask: e.mask, values: e.values)
+        var s = PointerSample(x: e.x, y: e.y, time: seconds(e.time), mods: modifiers(e.state),
+                              tool: devices.isEraser(e.source) ? .eraser : .pen)
+        let pen = devices.hasPressure(e.source)
+        switch e.kind {
+        case .press where e.button == 1:
+            guard !pointerIsDown else { return }
+            pointerIsDown = true
+            let good = reading.flatMap { $0 > 0 ? $0 : nil }
+            s.pressure = good
+            stroke = (e.source, good, s)
+            if pen && good == nil {
+                held = ([s], e.time)   // wait for the first reading
+            } else {
+                out.append(.pointerDown(s))
+            }
+        case .release where e.button == 1:
+            guard pointerIsDown else { return }
+            s.pressure = pen ? good(reading) : nil
+            releaseHeld(into: &out)
+            pointerIsDown = false
+            stroke = nil
+            out.append(.pointerUp(s))
+        case .press, .release:
+            button(e.button, down: e.kind == .press, s, into: &out)
+        case .motion:
+            guard pointerIsDown || middleIsDown else { return }
+            if pointerIsDown, pen { s.pressure = good(reading) }
+            if held != nil {
+                held?.samples.append(s)
+                if s.pressure != nil || e.time &- (held?.since ?? e.time) >= Self.pressureWaitMS { releaseHeld(into: &out) }
+                return
+            }
+            if pointerIsDown { stroke?.last = s }
+            out.append(.pointerMove(s))
+        }
+    }
+
+    /// The devices changed (one plugged in or out): a stroke whose device is gone ends where it was.
+    mutating func devicesChanged(_ list: [PenDevices.Device], into out: inout [InputEvent]) {
+        devices.replace(with: list)
+        guard pointerIsDown, let stroke, devices.byID[stroke.source] == nil else { return }
+        releaseHeld(into: &out)
+        pointerIsDown = false
+        self.stroke = nil
+        out.append(.pointerUp(stroke.last))
+    }
+
+    /// A reading while the pen is down: zero keeps the last good value.
+    private mutating func good(_ reading: Double?) -> Double? {
+        if let r = reading, r > 0 { stroke?.lastGood = r }
+        return stroke?.lastGood
+    }
+
+    /// Sends a held press and the motion after it, all with the first good pressure (nil when
+    /// none came: the app then simulates one).
+    private mutating func releaseHeld(into out: inout [InputEvent]) {
+        guard let h = held else { return }
+        held = nil
+        let pressure = stroke?.lastGood
+        for (i, var sample) in h.samples.enumerated() {
+            sample.pressure = pressure
+            out.append(i == 0 ? .pointerDown(sample) : .pointerMove(sample))
+            stroke?.last = sample
+        }
+    }
+
+    /// Buttons other than the first, core or XInput 2.
+    private mutating func button(_ number: Int, down: Bool, _ s: PointerSample, into out: inout [InputEvent]) {
+        guard let button = PointerButton(rawValue: number) else { return }
+        if button.isWheel && !down { return }
+        if button == .middle { middleIsDown = down }
+        out.append(.button(button, isDown: down, s))
     }
 
     /// Appends what `ev` means to `out` (nothing, for events the app does not care about).
@@ -54,21 +166,18 @@ struct X11EventTranslator {
             pointerIsDown = false
             out.append(.pointerUp(sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
         case ButtonPress, ButtonRelease:
-            guard let button = PointerButton(rawValue: Int(ev.xbutton.button)) else { return }
-            let down = ev.type == ButtonPress
-            if button.isWheel && !down { return }
-            if button == .middle { middleIsDown = down }
-            out.append(.button(button, isDown: down, sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
+            button(Int(ev.xbutton.button), down: ev.type == ButtonPress, sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time),
+                   into: &out)
         case MotionNotify:
             guard pointerIsDown || middleIsDown else { return }
             out.append(.pointerMove(sample(ev.xmotion.x, ev.xmotion.y, ev.xmotion.state, ev.xmotion.time)))
         case KeyPress, KeyRelease:
-            let sym = keysym(ev.xkey)
+            let (sym, text) = key(ev.xkey)
             let time = seconds(ev.xkey.time)
             var mods = modifiers(ev.xkey.state)   // the state before this key
             if let name = Self.name(of: sym) {
-                let key = KeyPress(name: name, mods: mods, time: time, x: Double(ev.xkey.x), y: Double(ev.xkey.y))
-                out.append(ev.type == KeyPress ? .key(key) : .keyRelease(key))
+                let press = KeyPress(name: name, mods: mods, time: time, x: Double(ev.xkey.x), y: Double(ev.xkey.y), text: text)
+                out.append(ev.type == KeyPress ? .key(press) : .keyRelease(press))
             }
             let modifierKeys: [(KeySym, KeySym, Modifiers)] = [
                 (KeySym(XK_Shift_L), KeySym(XK_Shift_R), .shift),

@@ -49,6 +49,11 @@ public final class X11Window: Presenter {
 
     /// X events → `InputEvent`s.
     private var translator: X11EventTranslator
+    /// XInput 2's major opcode, when the pointer comes through it.
+    private let xinput2Opcode: Int32?
+
+    /// True when pointer input comes through XInput 2.2 (device pressure), false for core events.
+    public var usesXInput2: Bool { xinput2Opcode != nil }
     /// The CLIPBOARD selection: serving copies, asking for pastes.
     private let clipboard: X11Clipboard
 
@@ -71,8 +76,10 @@ public final class X11Window: Presenter {
     ///   32-bit little-endian xRGB (depth 24 or 32, masks ff0000/ff00/ff, LSBFirst).
     /// - Parameter sharedMemory: false skips MIT-SHM and presents with XPutImage (benchmarks).
     /// - Parameter fittingScreen: true makes a window larger than the screen the screen's size.
+    /// - Parameter coreInput: true reads the pointer from core events even where XInput 2.2 is
+    ///   there (no device pressure); without XInput 2.2 that happens anyway, with a line on stderr.
     public init(display name: String?, size: Size, title: String, sharedMemory: Bool = true,
-                fittingScreen: Bool = false) throws(X11Error) {
+                fittingScreen: Bool = false, coreInput: Bool = false) throws(X11Error) {
         precondition(size.width > 0 && size.height > 0, "window size must be positive")
         guard let d = XCalls.openDisplay(name) else {
             throw X11Error.cannotOpenDisplay(XCalls.displayName(name))
@@ -127,8 +134,19 @@ public final class X11Window: Presenter {
                                          UInt32(size.height), 0, XBlackPixel(d, screen), XBlackPixel(d, screen))
         // No background: the server does not clear to black before each Expose (no flicker).
         XSetWindowBackgroundPixmap(d, window, 0 /* None */)
-        XSelectInput(d, window, ExposureMask | KeyPressMask | KeyReleaseMask | ButtonPressMask
-                     | ButtonReleaseMask | PointerMotionMask | StructureNotifyMask | PropertyChangeMask)
+        // The pointer through XInput 2.2 (device pressure, the stylus's eraser end), else core events.
+        var pointerMask = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
+        var opcode: Int32?
+        if !coreInput {
+            switch XInput2.setUp(d, window: window) {
+            case .success(let o):
+                opcode = o
+                pointerMask = 0
+            case .failure(let why):
+                OSCalls.printError("quicksilver: XInput 2.2 unavailable (\(why)); the pointer comes from core events, pressure simulated")
+            }
+        }
+        XSelectInput(d, window, ExposureMask | KeyPressMask | KeyReleaseMask | StructureNotifyMask | PropertyChangeMask | pointerMask)
         let atoms = Atoms(d)
         XCalls.setClassHint(d, window, name: "quicksilver", className: "Quicksilver")
         XCalls.setInputHint(d, window)
@@ -148,8 +166,13 @@ public final class X11Window: Presenter {
         self.image = firstImage
         self.size = size
         self.connectionFileDescriptor = XConnectionNumber(d)
+        self.xinput2Opcode = opcode
         self.translator = X11EventTranslator(window: window, size: size, wmProtocols: atoms.wmProtocols,
-                                             wmDeleteWindow: atoms.wmDeleteWindow, keysym: XCalls.lookupKeysym)
+                                             wmDeleteWindow: atoms.wmDeleteWindow, key: XCalls.lookupKey)
+        if xinput2Opcode != nil {
+            var ignored: [InputEvent] = []
+            translator.devicesChanged(XInput2.devices(d), into: &ignored)
+        }
         self.clipboard = X11Clipboard(display: d, window: window)
         setTitle(title)
 
@@ -330,6 +353,12 @@ public final class X11Window: Presenter {
     private func translate(_ ev: XEvent, into out: inout [InputEvent]) {
         if ev.type == shmCompletionType {
             outstandingPuts = max(0, outstandingPuts - 1)
+        } else if let opcode = xinput2Opcode, ev.type == GenericEvent, let d = display {
+            switch XInput2.read(d, ev, opcode: opcode) {
+            case .pointer(let e)?: translator.translate(e, into: &out)
+            case .hierarchyChanged?: translator.devicesChanged(XInput2.devices(d), into: &out)
+            case nil: break
+            }
         } else if !clipboard.handle(ev) {
             translator.translate(ev, into: &out)
         }

@@ -8,10 +8,10 @@ import Testing
 @Suite struct X11EventTranslatorTests {
     private let window: Window = 0x40_0001
     private let protocols: Atom = 301, delete: Atom = 302
-    /// Keycodes of the fake keyboard: the keycode is the keysym.
+    /// Keycodes of the fake keyboard: the keycode is the keysym; a printable one types itself.
     private func translator() -> X11EventTranslator {
         X11EventTranslator(window: window, size: Size(width: 400, height: 300), wmProtocols: protocols, wmDeleteWindow: delete,
-                           keysym: { KeySym($0.keycode) })
+                           key: { e in (KeySym(e.keycode), e.keycode < 0x7f ? String(UnicodeScalar(UInt8(e.keycode))) : "") })
     }
 
     private func button(_ type: Int32, _ button: Int32, x: Int32, y: Int32, state: Int32 = 0, time: Time) -> XEvent {
@@ -87,7 +87,7 @@ import Testing
             .pointerMove(PointerSample(x: 7, y: 8, time: 0.001)),
             .button(.middle, isDown: false, PointerSample(x: 7, y: 8, time: 0.002)),
             .button(.wheelDown, isDown: true, PointerSample(x: 9, y: 9, time: 0.004, mods: .control)),
-            .key(KeyPress(name: "plus", time: 0.005, x: 33, y: 44)),
+            .key(KeyPress(name: "plus", time: 0.005, x: 33, y: 44, text: "+")),
         ])
     }
 
@@ -108,12 +108,12 @@ import Testing
             key(KeyPress, XK_z, state: ControlMask, time: 50),
         ], &t)
         #expect(out == [
-            .key(KeyPress(name: "bracketleft", time: 0)),
+            .key(KeyPress(name: "bracketleft", time: 0, text: "[")),
             .key(KeyPress(name: "Shift_L", time: 0.01)), .modifiers(.shift, time: 0.01),
             .key(KeyPress(name: "Shift_R", mods: .shift, time: 0.02)), .modifiers(.shift, time: 0.02),
             .keyRelease(KeyPress(name: "Shift_L", mods: .shift, time: 0.03)), .modifiers(.shift, time: 0.03),
             .keyRelease(KeyPress(name: "Shift_R", mods: .shift, time: 0.04)), .modifiers([], time: 0.04),
-            .key(KeyPress(name: "z", mods: .control, time: 0.05)),
+            .key(KeyPress(name: "z", mods: .control, time: 0.05, text: "z")),
         ])
     }
 
