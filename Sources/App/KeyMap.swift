@@ -30,7 +30,7 @@ public enum KeyMap {
     public static let help = """
     Keys:
       [ / ]            halve / double the brush size (1…512)
-      p / x / m        pen / pixel pen / mercurial brush
+      p / x / m / e    pen / pixel pen / mercurial brush / eraser (each keeps its own size)
       r / g / b        flip the red / green / blue channel of the colour
       i                invert view on / off
       o                pulsing background on / off
@@ -63,6 +63,7 @@ public enum KeyMap {
         case ("p", false): return .command(.brush(kind: .pen))
         case ("x", false): return .command(.brush(kind: .pixel))
         case ("m", false): return .command(.brush(kind: .mercurial))
+        case ("e", false): return .command(.brush(kind: .eraser))
         case ("i", false): return .command(.invert(nil))
         case ("o", false): return .command(.pulse(on: nil))
         case ("r", false): return .command(.channel(.r))

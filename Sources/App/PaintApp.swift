@@ -9,6 +9,7 @@ import Journal
 import Paint
 import PNGFile
 import ReplayFormat
+import Strokes
 
 /// The window's app: input events → (pressure, key bindings) → session → frames, then the
 /// record and the journal of exactly what each frame played. The frame loop calls it; it sees
@@ -30,6 +31,8 @@ public final class PaintApp: FrameLoopDelegate {
     private var spaceHeld = false
     /// Button 1 went down to pan (Space held), not to draw.
     private var panningWithButton1 = false
+    /// A stylus's eraser end is erasing: the brush kind to go back to when it lifts.
+    private var kindBeforeEraser: BrushKind?
     private var stopRequested = false
     private var exportRequested = false
     private var copyRequested = false
@@ -123,6 +126,11 @@ public final class PaintApp: FrameLoopDelegate {
                 panningWithButton1 = true
                 view.beginPan(at: s.x, s.y)
             } else {
+                // The eraser end erases whatever brush is selected, for this stroke.
+                if s.tool == .eraser, session.brush.tip.kind != .eraser {
+                    kindBeforeEraser = session.brush.tip.kind
+                    session.handle(.command(.brush(kind: .eraser)))
+                }
                 session.handle(.pointerDown(onCanvas(s)))
             }
         case .pointerMove(let s):
@@ -133,6 +141,10 @@ public final class PaintApp: FrameLoopDelegate {
                 view.endPan()
             } else {
                 session.handle(.pointerUp(onCanvas(s)))
+                if let kind = kindBeforeEraser {
+                    kindBeforeEraser = nil
+                    session.handle(.command(.brush(kind: kind)))
+                }
             }
         case .button(let button, let down, let s):
             switch button {
@@ -282,7 +294,7 @@ public final class PaintApp: FrameLoopDelegate {
 
     private func updateTitle(status: String?) {
         let b = session.brush
-        var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) pressure \(String(format: "%.2f", pressure.simulated))"
+        var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) \(pressure.shown)"
             + " — \(view.transform.percent)"
         if let status { t += " — \(status)" }
         if t != title {

@@ -1,16 +1,25 @@
 import Events
 import Input
+import Strokes
 
 /// Decides the pressure of every pointer sample, in one place: the device's own when it has
 /// one, else simulated from the modifier keys (`PressureSimulator`). What it returns is what the
 /// session draws with, the journal keeps and a recording stores, so replays are exact.
 public struct Pressure: Sendable {
     private var simulator = PressureSimulator()
+    /// The last decided sample's pressure came from its device (a tablet's pen).
+    public private(set) var fromDevice = false
+    private var lastDevicePressure = BrushTip.nominalPressure
 
     public init() {}
 
-    /// The simulated pressure now (shown in the title).
+    /// The simulated pressure now.
     public var simulated: Double { simulator.value }
+
+    /// What the title shows: the pressure now, and where it comes from.
+    public var shown: String {
+        String(format: "pressure %.2f ", fromDevice ? lastDevicePressure : simulator.value) + (fromDevice ? "(pen)" : "(simulated)")
+    }
 
     /// The modifier keys changed at `t` with no pointer motion: the simulation follows.
     public mutating func modifiersChanged(_ mods: Modifiers, at t: Double) {
@@ -20,6 +29,8 @@ public struct Pressure: Sendable {
     /// The sample as the session draws it.
     public mutating func decide(_ s: PointerSample) -> StrokeSample {
         let p = s.pressure ?? simulator.pressure(shift: s.mods.contains(.shift), control: s.mods.contains(.control), at: s.time)
+        fromDevice = s.pressure != nil
+        if let device = s.pressure { lastDevicePressure = device }
         // Four decimals: the journal stores it short and reads it back exactly.
         return StrokeSample(x: s.x, y: s.y, pressure: (p * 10_000).rounded() / 10_000, mods: s.mods)
     }

@@ -47,8 +47,11 @@ public struct ComposeKernel: Sendable {
         public var committed: Texture<UInt8>
         public var tail: Texture<UInt8>
         public var bounds: Rect
-        public init(color: Color, committed: Texture<UInt8>, tail: Texture<UInt8>, bounds: Rect) {
-            self.color = color; self.committed = committed; self.tail = tail; self.bounds = bounds
+        /// False for an eraser: `color` is then the canvas's background, and coverage takes
+        /// paint away (`Blend.over(paints: false)`).
+        public var paints: Bool
+        public init(color: Color, committed: Texture<UInt8>, tail: Texture<UInt8>, bounds: Rect, paints: Bool = true) {
+            self.color = color; self.committed = committed; self.tail = tail; self.bounds = bounds; self.paints = paints
         }
     }
 
@@ -92,7 +95,8 @@ public struct ComposeKernel: Sendable {
         let src = canvas.row(y)
         if let stroke, y >= stroke.bounds.minY, y < stroke.bounds.maxY,
            case let b = xs.clamped(to: stroke.bounds.minX..<max(stroke.bounds.minX, stroke.bounds.maxX)), !b.isEmpty {
-            Self.blendRow(src: src, dst: dst, committed: stroke.committed.row(y), tail: stroke.tail.row(y), xs: b, color: stroke.color)
+            Self.blendRow(src: src, dst: dst, committed: stroke.committed.row(y), tail: stroke.tail.row(y), xs: b, color: stroke.color,
+                          paints: stroke.paints)
             // Around the stroke the canvas is read as it is; under it, the blend's result.
             finish(from: src, to: dst, xs: xs.lowerBound..<b.lowerBound)
             finish(from: dst, to: dst, xs: b)
@@ -305,11 +309,12 @@ public struct ComposeKernel: Sendable {
     @inline(__always)
     static func blendRow(src: UnsafeMutablePointer<UInt32>, dst: UnsafeMutablePointer<UInt32>,
                          committed: UnsafeMutablePointer<UInt8>, tail: UnsafeMutablePointer<UInt8>,
-                         xs: Range<Int>, color: Color) {
+                         xs: Range<Int>, color: Color, paints: Bool = true) {
         let r = UInt32(color.r), g = UInt32(color.g), b = UInt32(color.b), a = UInt32(color.a)
-        // The colour in the same two layouts: [B, R] and [G, 255] per pixel.
+        // The colour in the same two layouts: [B, R] and [G, 255] per pixel (an eraser's
+        // alpha lane is 0: paint goes away).
         let colourBR = unsafeBitCast(SIMD8<UInt32>(repeating: r << 16 | b), to: SIMD16<UInt16>.self)
-        let colourGA = unsafeBitCast(SIMD8<UInt32>(repeating: 0xff << 16 | g), to: SIMD16<UInt16>.self)
+        let colourGA = unsafeBitCast(SIMD8<UInt32>(repeating: (paints ? 0xff : 0) << 16 | g), to: SIMD16<UInt16>.self)
         let a16 = SIMD16<UInt16>(repeating: UInt16(a)), full = SIMD16<UInt16>(repeating: 255)
         let low = SIMD8<UInt32>(repeating: 0x00ff_00ff)
         var x = xs.lowerBound
@@ -337,7 +342,7 @@ public struct ComposeKernel: Sendable {
         }
         while x < xs.upperBound {
             let coverage = UInt32(max(committed[x], tail[x]))
-            dst[x] = Blend.over(src[x], r: r, g: g, b: b, alpha: Blend.mul255(a, coverage))
+            dst[x] = Blend.over(src[x], r: r, g: g, b: b, alpha: Blend.mul255(a, coverage), paints: paints)
             x &+= 1
         }
     }

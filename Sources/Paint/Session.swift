@@ -167,20 +167,25 @@ public final class Session {
         ComposeKernel.View(background: shownBackground ?? canvas.background, over: canvas.background, invert: invert)
     }
 
-    /// The colour the live stroke layer shows in, if anything is live.
-    private var liveColor: Color? {
+    /// The live stroke layer as the compose kernel shows it, if anything is live.
+    private var liveStroke: ComposeKernel.Stroke? {
         switch live {
         case .none: nil
-        case .pen(_, let brush, _): brush.color
-        case .mercurial(let m): m.brush.color
-        case .embossing(let job): job.color
+        case .pen(_, let brush, _): kernelStroke(brush)
+        case .mercurial(let m): layer.kernelStroke(color: m.brush.color)
+        case .embossing(let job): layer.kernelStroke(color: job.color)
         }
+    }
+
+    /// The stroke layer in `brush`'s colour; an eraser's is the background's, taking paint away.
+    private func kernelStroke(_ brush: Brush) -> ComposeKernel.Stroke {
+        brush.tip.kind == .eraser ? layer.kernelStroke(color: canvas.background, paints: false) : layer.kernelStroke(color: brush.color)
     }
 
     /// Composes `region` (of `target`) of what the session shows, the canvas plus the live
     /// stroke, seen through `transform` (the canvas at 100 % in the top-left corner by default).
     public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity) {
-        let stroke = liveColor.map { layer.kernelStroke(color: $0) }
+        let stroke = liveStroke
         ComposeKernel(canvas: canvas.visibleTexture, output: target, stroke: stroke, view: view, transform: transform)
             .run(over: region, on: compute)
     }
@@ -251,7 +256,7 @@ public final class Session {
             if !bounds.isEmpty {
                 history.record(bounds, of: canvas.texture)
                 ComposeKernel(canvas: canvas.texture, output: canvas.texture,
-                              stroke: layer.kernelStroke(color: brush.color), view: nil).run(over: bounds, on: compute)
+                              stroke: kernelStroke(brush), view: nil).run(over: bounds, on: compute)
             }
             layer.reset()
             live = .none

@@ -65,8 +65,8 @@ final class StrokeLayer {
     }
 
     /// The compose kernel's view of this layer.
-    func kernelStroke(color: Color) -> ComposeKernel.Stroke {
-        ComposeKernel.Stroke(color: color, committed: committed, tail: tail, bounds: bounds)
+    func kernelStroke(color: Color, paints: Bool = true) -> ComposeKernel.Stroke {
+        ComposeKernel.Stroke(color: color, committed: committed, tail: tail, bounds: bounds, paints: paints)
     }
 }
 

@@ -7,7 +7,18 @@ public enum BrushKind: String, Sendable, CaseIterable {
     /// Liquid metal: particles sprayed around each sample, blurred and thresholded into
     /// metaballs, embossed when the stroke ends (Simon Gladman's MercurialPaint).
     case mercurial
+    /// Brings back the background: the pen's anti-aliased, smoothed dabs, taking paint away.
+    case eraser
 
     /// The size a brush of this kind starts at.
-    public var defaultSize: Int { self == .mercurial ? 200 : 8 }
+    public var defaultSize: Int {
+        switch self {
+        case .pen, .pixel: 8
+        case .mercurial: 200
+        case .eraser: 24
+        }
+    }
+
+    /// Anti-aliased dabs along a smoothed curve (the pen and the eraser).
+    public var isSmooth: Bool { self == .pen || self == .eraser }
 }

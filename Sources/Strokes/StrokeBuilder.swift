@@ -31,7 +31,7 @@ public struct StrokeBuilder: Sendable {
         toNextDab = 0
         pixel = (PixelPen.cell(start.x), PixelPen.cell(start.y))
         switch tip.kind {
-        case .pen:
+        case .pen, .eraser:
             var walker = PenWalker(tip: tip, toNextDab: 0)
             damage = damage.union(walker.line(from: start, to: start, into: &sink))
             toNextDab = walker.toNextDab
@@ -47,7 +47,7 @@ public struct StrokeBuilder: Sendable {
     @discardableResult
     public mutating func add<S: StrokeSink>(_ p: StrokePoint, into sink: inout S) -> Rect {
         switch tip.kind {
-        case .pen:
+        case .pen, .eraser:
             let end = StrokePoint.mid(last, p)
             var walker = PenWalker(tip: tip, toNextDab: toNextDab)
             let damage = walker.quad(from: committedEnd, control: last, to: end, into: &sink)
@@ -69,7 +69,7 @@ public struct StrokeBuilder: Sendable {
 
     /// Draws the live tail (last committed point → newest sample) without committing it.
     public func tail<S: StrokeSink>(into sink: inout S) -> Rect {
-        guard tip.kind == .pen else { return .empty }
+        guard tip.kind.isSmooth else { return .empty }
         var walker = PenWalker(tip: tip, toNextDab: toNextDab)
         return walker.line(from: committedEnd, to: last, into: &sink)
     }
@@ -78,7 +78,7 @@ public struct StrokeBuilder: Sendable {
     @discardableResult
     public mutating func finish<S: StrokeSink>(at p: StrokePoint, into sink: inout S) -> Rect {
         var damage = add(p, into: &sink)
-        if tip.kind == .pen {
+        if tip.kind.isSmooth {
             var walker = PenWalker(tip: tip, toNextDab: toNextDab)
             damage = damage.union(walker.line(from: committedEnd, to: last, into: &sink))
             toNextDab = walker.toNextDab

@@ -131,11 +131,12 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
             .pointerMove(StrokeSample(x: 60, y: 40, pressure: 0.5)), .pointerUp(StrokeSample(x: 80, y: 50, pressure: 0.5)),
             .command(.brush(size: 16)),
         ])
-        // The journal starts with the brush (three lines: each kind's size, then the current
-        // one), then holds the same events in the same order, then the clean exit.
+        // The journal starts with the brush (a line per kind: each one's size, the current one
+        // last), then holds the same events in the same order, then the clean exit.
         let journal = try ReplayParser.parse(String(contentsOfFile: h.journal.path, encoding: .utf8))
-        #expect(journal.events.prefix(3).allSatisfy { if case .command(.brush) = $0.event { $0.t == 0 } else { false } })
-        #expect(Array(journal.events.dropFirst(3).dropLast()) == recorded)
+        let kinds = BrushKind.allCases.count
+        #expect(journal.events.prefix(kinds).allSatisfy { if case .command(.brush) = $0.event { $0.t == 0 } else { false } })
+        #expect(Array(journal.events.dropFirst(kinds).dropLast()) == recorded)
         #expect(journal.events.last?.event == .command(.exit) && journal.endedCleanly)
     }
 
@@ -158,12 +159,12 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
 
     @Test func keysBecomeCommandsAndTheTitleFollows() throws {
         let h = try Harness()
-        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 — 100 %")
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — 100 %")
         h.input([h.key("bracketright"), h.key("x"), h.key("3")])
         h.draw(frame: 1)
         #expect(h.session.brush.tip == BrushTip(kind: .pixel, size: 8), "each kind keeps its own size")
         #expect(h.session.brush.size(for: .pen) == 16)
-        #expect(h.window.titles.last == "Quicksilver — pixel 8 #e53935 pressure 0.50 — 100 %")
+        #expect(h.window.titles.last == "Quicksilver — pixel 8 #e53935 pressure 0.50 (simulated) — 100 %")
         #expect(!h.app.shouldStop)
         h.input([h.key("q", .control)])
         #expect(h.app.shouldStop)
@@ -185,7 +186,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(png.width == 200 && png.height == 120)
         let diff = pixelDifference(png.pixels, h.window.image.pixels, width: 200)
         #expect(diff == nil, "\(diff ?? "")")
-        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 — 100 % — saved \(path)")
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — 100 % — saved \(path)")
     }
 
     @Test func aFailedExportSaysSoInTheTitleAndOnStderr() throws {
@@ -224,6 +225,35 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(journal.endedCleanly)
         #expect(journal.events.contains { $0.event == .pointerUp(StrokeSample(x: 150, y: 100, pressure: 0.5)) && $0.t == 2.5 / 60 })
         #expect(h.session.canvasPixels().pixels.contains(0xFF00_0000), "the stroke was baked in")
+    }
+}
+
+@Suite struct TabletTests {
+    @Test func theStylusEraserEndErasesForItsStrokeWhateverTheBrush() throws {
+        let h = try Harness()
+        h.input([.pointerDown(sample(20, 60, t: 0)), .pointerUp(sample(180, 60, t: 0.01))])
+        h.draw(frame: 1)
+        h.input([.pointerDown(PointerSample(x: 100, y: 20, pressure: 0.9, time: 0.1, tool: .eraser)),
+                 .pointerUp(PointerSample(x: 100, y: 100, pressure: 0.9, time: 0.2, tool: .eraser)),
+                 .pointerDown(sample(20, 90, t: 0.3)), .pointerUp(sample(180, 90, t: 0.31))])
+        h.draw(frame: 2)
+        h.app.finish(h.loop)
+        let canvas = h.session.canvasPixels().pixels
+        #expect(canvas[60 * 200 + 100] == 0x00FF_FFFF && canvas[60 * 200 + 50] == 0xFF00_0000, "erased across the first line")
+        #expect(canvas[90 * 200 + 100] == 0xFF00_0000, "the next stroke draws with the pen again")
+        let kinds = try h.recorded().compactMap { e -> BrushKind? in if case .command(.brush(let k?, _, _)) = e.event { k } else { nil } }
+        #expect(kinds == [.eraser, .pen], "recorded, so a replay erases too")
+        #expect(h.session.brush.tip.kind == .pen)
+    }
+
+    @Test func theTitleSaysWhereThePressureComesFrom() throws {
+        let h = try Harness()
+        h.input([.pointerDown(PointerSample(x: 10, y: 10, pressure: 0.73, time: 0))])
+        h.draw(frame: 1)
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.73 (pen) — 100 %")
+        h.input([.pointerUp(sample(10, 10, t: 0.1, [.shift]))])
+        h.draw(frame: 2)
+        #expect(h.window.titles.last?.contains("(simulated)") == true)
     }
 }
 
