@@ -58,7 +58,7 @@ let package = Package(
                                                         "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "TestSupport"]),
         .testTarget(name: "PNGFileTests", dependencies: ["Files", "PNGFile"]),
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
-                                                    "Files", "PNGFile", "Journal", "App", "Strokes", "TestSupport"]),
+                                                    "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
         // Depends on the executable so that `swift test` builds the binary it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver"], exclude: ["Support"]),

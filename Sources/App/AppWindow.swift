@@ -19,4 +19,6 @@ public protocol AppWindow: Presenter {
     func offerClipboard(png: [UInt8]) -> Bool
     /// Asks the clipboard for an image; the answer arrives as a `.paste` input event.
     func requestClipboardImage()
+    /// Shows a crosshair pointer over the window (the colour picker is armed), or the usual one.
+    func setCrosshair(_ on: Bool)
 }

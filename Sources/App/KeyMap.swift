@@ -13,6 +13,8 @@ public enum KeyAction: Equatable, Sendable {
     case copy
     /// The clipboard's image onto the canvas, centred at the pointer.
     case paste
+    /// Arms the colour picker: the next button-1 press takes the colour under it.
+    case pickColor
     /// Zoom in (+1) or out (−1) by a factor of two around the pointer.
     case zoom(Int)
     /// Back to 100 %, the canvas's corner at the window's.
@@ -32,6 +34,8 @@ public enum KeyMap {
       [ / ]            halve / double the brush size (1…512)
       p / x / m / e    pen / pixel pen / mercurial brush / eraser (each keeps its own size)
       r / g / b        flip the red / green / blue channel of the colour
+      # rrggbb Return  set any colour (#rrggbbaa with alpha); Escape cancels
+      c                pick a colour: the next click takes the colour under the pointer
       i                invert view on / off
       o                pulsing background on / off
       1 … 9            palette: black, white, red, orange, yellow, green, blue, purple, grey
@@ -64,6 +68,7 @@ public enum KeyMap {
         case ("x", false): return .command(.brush(kind: .pixel))
         case ("m", false): return .command(.brush(kind: .mercurial))
         case ("e", false): return .command(.brush(kind: .eraser))
+        case ("c", false): return .pickColor
         case ("i", false): return .command(.invert(nil))
         case ("o", false): return .command(.pulse(on: nil))
         case ("r", false): return .command(.channel(.r))

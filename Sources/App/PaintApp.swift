@@ -33,6 +33,19 @@ public final class PaintApp: FrameLoopDelegate {
     private var panningWithButton1 = false
     /// A stylus's eraser end is erasing: the brush kind to go back to when it lifts.
     private var kindBeforeEraser: BrushKind?
+    /// A colour being typed (`#` …).
+    private var colorEntry = ColorEntry()
+    /// The colour picker: armed by `c`, it takes the next button-1 press.
+    private var picker = Picker.off
+    /// Input that arrived after a pick's click, held until the pick is made (at the next frame,
+    /// once everything before the click has been played), so that order is kept.
+    private var heldBack: [InputEvent] = []
+
+    private enum Picker: Equatable {
+        case off, armed
+        /// Clicked at this canvas point: the colour is taken at the next frame.
+        case picking(x: Double, y: Double)
+    }
     private var stopRequested = false
     private var exportRequested = false
     private var copyRequested = false
@@ -77,16 +90,20 @@ public final class PaintApp: FrameLoopDelegate {
         if signals?.take() != nil { stopRequested = true }
         let events = window.pendingEvents()
         if !events.isEmpty { stats?.inputArrived(at: loop.now) }
-        for event in events { handle(event) }
+        for event in events {
+            if case .picking = picker { heldBack.append(event) } else { handle(event) }
+        }
         queueViewIfMoved()
         journal?.tick(now: loop.now)
-        return session.needsDraw || exportRequested || copyRequested || status != nil
+        if case .picking = picker { return true }
+        return session.needsDraw || exportRequested || copyRequested || status != nil || titleIsStale
     }
 
     public func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
         let start = loop.now
         let drawn = session.draw(frame, to: window)
         if record(drawn.played, in: frame) { strokeEnded(now: loop.now) }
+        if case .picking(let x, let y) = picker { pick(at: x, y) }
         if var s = stats, !drawn.presented.isEmpty {
             window.waitForPresentCompletion()
             s.presented(started: start, completed: loop.now)
@@ -102,6 +119,7 @@ public final class PaintApp: FrameLoopDelegate {
         }
         updateTitle(status: status)
         status = nil
+        titleIsStale = false
         return session.needsDraw
     }
 
@@ -121,6 +139,14 @@ public final class PaintApp: FrameLoopDelegate {
 
     private func handle(_ event: InputEvent) {
         switch event {
+        case .pointerDown(let s) where picker == .armed:
+            let at = view.transform.canvasPoint(x: s.x, y: s.y)
+            picker = .picking(x: at.x, y: at.y)
+            swallowing = true
+        case .pointerMove where swallowing:
+            break
+        case .pointerUp where swallowing:
+            swallowing = false
         case .pointerDown(let s):
             if spaceHeld {
                 panningWithButton1 = true
@@ -165,6 +191,20 @@ public final class PaintApp: FrameLoopDelegate {
             }
         case .modifiers(let mods, let t): pressure.modifiersChanged(mods, at: t)
         case .key(let key):
+            switch colorEntry.key(key) {
+            case .typed, .cancelled:
+                titleIsStale = true
+                return
+            case .accepted(let color):
+                session.handle(.command(.brush(color: color)))
+                return
+            case .passed:
+                break
+            }
+            if key.name == "Escape", picker == .armed {
+                setPicker(.off)
+                return
+            }
             if key.name == "space" { spaceHeld = true }
             switch KeyMap.action(for: key, brush: session.brush) {
             case .command(let c)?: session.handle(.command(c))
@@ -176,6 +216,7 @@ public final class PaintApp: FrameLoopDelegate {
             case .quit?: stopRequested = true
             case .zoom(let steps)?: view.zoom(by: steps, around: key.x, key.y)
             case .resetView?: view.reset()
+            case .pickColor?: setPicker(.armed)
             case nil: break
             }
         case .keyRelease(let key):
@@ -215,6 +256,36 @@ public final class PaintApp: FrameLoopDelegate {
         let x = Int((at.x - Double(size.width) / 2).rounded()), y = Int((at.y - Double(size.height) / 2).rounded())
         session.handle(.command(.paste(PastedImage(file: name, x: x, y: y, size: size, pixels: image.pixels))))
         status = "pasted \(size)"
+    }
+
+    /// The pick's click and the motion until its release draw nothing.
+    private var swallowing = false
+    /// The title must be redrawn though nothing else changed (typing a colour).
+    private var titleIsStale = false
+
+    private func setPicker(_ new: Picker) {
+        if (picker == .off) != (new == .off) { window.setCrosshair(new != .off) }
+        picker = new
+        titleIsStale = true
+    }
+
+    /// Takes the colour at canvas point (x, y), now that everything before the click has been
+    /// played, as a brush colour command (recorded, so replays pick it too); then the input
+    /// held back meanwhile goes on, in order.
+    private func pick(at x: Double, _ y: Double) {
+        setPicker(.off)
+        if let color = session.color(at: x, y) {
+            session.handle(.command(.brush(color: color)))
+            status = "picked \(color)"
+        } else {
+            status = "no colour outside the canvas"
+        }
+        let held = heldBack
+        heldBack = []
+        for event in held {
+            if case .picking = picker { heldBack.append(event) } else { handle(event) }
+        }
+        queueViewIfMoved()
     }
 
     /// A sample as the session draws it: its pressure decided, its position on the canvas.
@@ -296,6 +367,8 @@ public final class PaintApp: FrameLoopDelegate {
         let b = session.brush
         var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) \(pressure.shown)"
             + " — \(view.transform.percent)"
+        if let prompt = colorEntry.prompt { t += " — \(prompt)" }
+        if picker != .off { t += " — pick a colour: click on the canvas (Escape cancels)" }
         if let status { t += " — \(status)" }
         if t != title {
             title = t

@@ -91,6 +91,17 @@ public final class Session {
         return !canvas.storage.pixels.allSatisfy { $0 == bg }
     }
 
+    /// The colour at canvas point (x, y), opaque: the paint there over the background, or the
+    /// background where the canvas is bare. Nil outside the canvas. Call between frames: it
+    /// reads the canvas as the last frame left it.
+    public func color(at x: Double, _ y: Double) -> Color? {
+        settleEmboss()
+        guard x.isFinite, y.isFinite, case let (cx, cy) = (Int(x.rounded(.down)), Int(y.rounded(.down))),
+              canvas.bounds.contains(x: cx, y: cy) else { return nil }
+        let p = canvas.texture[cx, cy]
+        return Color(r: UInt8(p >> 16 & 0xff), g: UInt8(p >> 8 & 0xff), b: UInt8(p & 0xff))
+    }
+
     /// Forgets every undo and redo step (a compacted journal cannot replay them).
     public func dropHistory() { history.removeAll() }
 

@@ -49,6 +49,8 @@ public final class X11Window: Presenter {
 
     /// X events → `InputEvent`s.
     private var translator: X11EventTranslator
+    /// The crosshair cursor, made on first use.
+    private var crosshair: Cursor = 0
     /// XInput 2's major opcode, when the pointer comes through it.
     private let xinput2Opcode: Int32?
 
@@ -207,6 +209,7 @@ public final class X11Window: Presenter {
         guard let d = display else { return }
         image?.release(d)
         image = nil
+        if crosshair != 0 { XFreeCursor(d, crosshair) }
         XFreeGC(d, gc)
         XDestroyWindow(d, window)
         XCloseDisplay(d)
@@ -332,6 +335,18 @@ public final class X11Window: Presenter {
         // Only the newest size of a storm of ConfigureNotify events gets an image.
         if translator.size != size { resizeImage(to: translator.size) }
         return out + clipboard.pendingResults()
+    }
+
+    /// Shows a crosshair pointer over the window, or the usual one.
+    public func setCrosshair(_ on: Bool) {
+        guard let d = display else { return }
+        if on {
+            if crosshair == 0 { crosshair = XCreateFontCursor(d, UInt32(XC_crosshair)) }
+            XDefineCursor(d, window, crosshair)
+        } else {
+            XUndefineCursor(d, window)
+        }
+        XFlush(d)
     }
 
     // MARK: The clipboard

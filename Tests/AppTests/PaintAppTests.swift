@@ -7,6 +7,7 @@ import Foundation
 import Geometry
 import Input
 import Journal
+import Kernels
 import Paint
 import PNGFile
 import ReplayFormat
@@ -39,6 +40,9 @@ final class FakeWindow: AppWindow {
     private(set) var pasteRequests = 0
     func offerClipboard(png: [UInt8]) -> Bool { clipboard = png; return true }
     func requestClipboardImage() { pasteRequests += 1 }
+    /// Whether the crosshair pointer is shown.
+    private(set) var crosshair = false
+    func setCrosshair(_ on: Bool) { crosshair = on }
 }
 
 /// Lines written to the console, kept for the test (the app writes from the frame loop's thread).
@@ -254,6 +258,76 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         h.input([.pointerUp(sample(10, 10, t: 0.1, [.shift]))])
         h.draw(frame: 2)
         #expect(h.window.titles.last?.contains("(simulated)") == true)
+    }
+}
+
+@Suite struct ColorTests {
+    private func typed(_ text: String, _ name: String? = nil, mods: Modifiers = []) -> KeyPress {
+        KeyPress(name: name ?? text, mods: mods, time: 0, text: text)
+    }
+
+    @Test func typingAColour() {
+        var entry = ColorEntry()
+        #expect(entry.key(typed("1")) == .passed, "a digit alone is the palette")
+        #expect(entry.key(typed("#", "3", mods: .shift)) == .typed)
+        for c in "12aB9f" { #expect(entry.key(typed(String(c))) == .typed) }
+        #expect(entry.prompt == "colour #12ab9f_ (Return sets it, Escape cancels)")
+        #expect(entry.key(typed("g")) == .typed, "refused, still typing")
+        #expect(entry.prompt == "colour #12ab9f_ ('g' is not a hex digit)")
+        #expect(entry.key(typed("", "Shift_L")) == .typed && entry.refused == nil, "a modifier types nothing")
+        #expect(entry.key(typed("\r", "Return")) == .accepted(Color(r: 0x12, g: 0xab, b: 0x9f)))
+        #expect(!entry.isTyping)
+    }
+
+    @Test func eightDigitsCarryAlphaAndOtherCountsAreRefused() {
+        var entry = ColorEntry()
+        _ = entry.key(typed("#"))
+        for c in "ff000080" { _ = entry.key(typed(String(c))) }
+        #expect(entry.key(typed("0")) == .typed && entry.digits == "ff000080", "a ninth digit is refused")
+        #expect(entry.key(typed("\r", "Return")) == .accepted(Color(r: 255, g: 0, b: 0, a: 0x80)))
+        _ = entry.key(typed("#"))
+        for c in "1234" { _ = entry.key(typed(String(c))) }
+        #expect(entry.key(typed("\r", "Return")) == .typed && entry.prompt?.contains("needs 6 or 8 digits") == true)
+        _ = entry.key(typed("\u{8}", "BackSpace"))
+        #expect(entry.digits == "123")
+        #expect(entry.key(typed("\u{1b}", "Escape")) == .cancelled && !entry.isTyping)
+    }
+
+    @Test func theTypedColourIsABrushColourAndDigitsDoNotReachThePalette() throws {
+        let h = try Harness()
+        h.input(["#", "0", "0", "8", "0", "f", "f"].map { .key(KeyPress(name: $0 == "#" ? "3" : $0, mods: $0 == "#" ? .shift : [], time: 0, text: $0)) })
+        h.draw(frame: 1)
+        #expect(h.window.titles.last?.hasSuffix("— colour #0080ff_ (Return sets it, Escape cancels)") == true)
+        h.input([.key(KeyPress(name: "Return", time: 0, text: "\r"))])
+        h.draw(frame: 2)
+        h.app.finish(h.loop)
+        #expect(h.session.brush.color == Color(r: 0, g: 0x80, b: 0xff))
+        #expect(try h.recorded().map(\.event) == [.command(.brush(color: Color(r: 0, g: 0x80, b: 0xff)))], "one colour, no palette change")
+    }
+
+    @Test func thePickerTakesTheColourUnderTheNextClickAndDrawsNothing() throws {
+        let h = try Harness()
+        // A red line at y = 60, then the picker over it.
+        h.input([.key(KeyPress(name: "3", time: 0, text: "3")), .pointerDown(sample(20, 60, t: 0)), .pointerUp(sample(180, 60, t: 0.01)),
+                 .key(KeyPress(name: "1", time: 0, text: "1")), .key(KeyPress(name: "c", time: 0, text: "c"))])
+        h.draw(frame: 1)
+        #expect(h.window.crosshair && h.window.titles.last?.contains("pick a colour") == true)
+        let before = h.session.canvasPixels().pixels
+        // The click, and a key right after it: the key waits for the pick, so order is kept.
+        h.input([.pointerDown(sample(100, 60, t: 0.1)), .pointerMove(sample(150, 70, t: 0.11)), .pointerUp(sample(150, 70, t: 0.12)),
+                 .key(KeyPress(name: "bracketright", time: 0.13, text: "]"))])
+        h.draw(frame: 2)
+        h.draw(frame: 3)
+        #expect(!h.window.crosshair)
+        #expect(h.session.brush.color == Color(r: 0xe5, g: 0x39, b: 0x35) && h.session.brush.tip.size == 16)
+        #expect(h.session.canvasPixels().pixels == before, "the pick drew nothing")
+        h.app.finish(h.loop)
+        let commands = try h.recorded().compactMap { e -> Command? in if case .command(let c) = e.event { c } else { nil } }
+        #expect(commands.suffix(2) == [.brush(color: Color(r: 0xe5, g: 0x39, b: 0x35)), .brush(size: 16)])
+        // Escape disarms.
+        let g = try Harness()
+        g.input([.key(KeyPress(name: "c", time: 0, text: "c")), .key(KeyPress(name: "Escape", time: 0, text: "\u{1b}"))])
+        #expect(!g.window.crosshair)
     }
 }
 

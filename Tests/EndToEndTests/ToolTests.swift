@@ -1,0 +1,59 @@
+import Foundation
+import PNGFile
+import Testing
+
+/// The eraser, a typed colour and the colour picker in the real window, driven by xdotool.
+@Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
+struct ToolTests {
+    private func title(_ w: PaintWindow) throws -> String { try w.x.xdotool("getwindowname", w.id) }
+
+    @Test func theEraserBringsBackTheBackgroundAsOneUndoStep() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x, extraArgs: ["--background", "#f0e0d0"])
+        try w.key("bracketright")
+        try w.key("bracketright")   // a 32 px pen
+        try w.drag(PaintWindow.line(from: (40, 150), to: (360, 150)))
+        let drawn = try w.screenshot().image
+        try w.key("e")
+        #expect(try eventually { try title(w).contains("eraser 24 ") })
+        try w.drag(PaintWindow.line(from: (200, 20), to: (200, 280)))
+        let erased = try w.screenshot().image
+        #expect(erased[200, 150] == 0xFFF0_E0D0 && erased[100, 150] == 0xFF00_0000, "a gap down to the background")
+        #expect(Set((185...215).map { erased[$0, 150] }).count >= 3, "anti-aliased edges: neither paint nor background")
+        try w.key("ctrl+z")
+        #expect(try w.screenshot().image == drawn)
+        #expect(try w.quit().status == 0)
+    }
+
+    @Test func aTypedColourIsTheBrushColour() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        try x.xdotool("mousemove", "--window", w.id, "1", "1", "key", "numbersign", "1", "e", "8", "8", "e", "5")
+        #expect(try eventually { try title(w).hasSuffix("— colour #1e88e5_ (Return sets it, Escape cancels)") })
+        try x.xdotool("key", "z")   // refused: not a hex digit, and not a binding either
+        #expect(try eventually { try title(w).hasSuffix("('z' is not a hex digit)") })
+        try x.xdotool("key", "Return")
+        #expect(try eventually { try title(w).contains("pen 8 #1e88e5 ") })
+        try w.drag(PaintWindow.line(from: (40, 150), to: (360, 150)))
+        #expect(try w.screenshot().image[200, 150] == 0xFF1E_88E5)
+        #expect(try w.quit().status == 0)
+    }
+
+    @Test func thePickerTakesTheColourUnderTheClick() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        try w.key("bracketright")
+        try w.key("6")   // green
+        try w.drag(PaintWindow.line(from: (40, 100), to: (360, 100)))
+        try w.key("1")   // black again
+        try w.key("c")
+        #expect(try eventually { try title(w).contains("pick a colour") })
+        try x.xdotool("mousemove", "--window", w.id, "200", "100", "click", "1")
+        #expect(try eventually { try title(w).contains("pen 16 #43a047 ") }, "the green under the click")
+        try w.drag(PaintWindow.line(from: (40, 220), to: (360, 220)))
+        let shot = try w.screenshot().image
+        #expect(shot[200, 220] == 0xFF43_A047, "drawing on in the picked colour")
+        #expect(shot[200, 150] == 0xFFFF_FFFF, "the click drew nothing")
+        #expect(try w.quit().status == 0)
+    }
+}
