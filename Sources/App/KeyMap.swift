@@ -36,6 +36,7 @@ public enum KeyMap {
       r / g / b        flip the red / green / blue channel of the colour
       # rrggbb Return  set any colour (#rrggbbaa with alpha); Escape cancels
       c                pick a colour: the next click takes the colour under the pointer
+      s                stabilizer: off → 1/3 → 2/3 → full → off (the pen follows a steadied path)
       i                invert view on / off
       o                pulsing background on / off
       1 … 9            palette: black, white, red, orange, yellow, green, blue, purple, grey
@@ -69,6 +70,7 @@ public enum KeyMap {
         case ("m", false): return .command(.brush(kind: .mercurial))
         case ("e", false): return .command(.brush(kind: .eraser))
         case ("c", false): return .pickColor
+        case ("s", false): return .command(.brush(stabilizer: brush.nextStabilizer))
         case ("i", false): return .command(.invert(nil))
         case ("o", false): return .command(.pulse(on: nil))
         case ("r", false): return .command(.channel(.r))

@@ -367,6 +367,7 @@ public final class PaintApp: FrameLoopDelegate {
         let b = session.brush
         var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) \(pressure.shown)"
             + " — \(view.transform.percent)"
+        if b.stabilizer > 0 { t += " — stabilizer \(Int((b.stabilizer * 3).rounded()))/3" }
         if let prompt = colorEntry.prompt { t += " — \(prompt)" }
         if picker != .off { t += " — pick a colour: click on the canvas (Escape cancels)" }
         if let status { t += " — \(status)" }

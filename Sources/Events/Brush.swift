@@ -5,6 +5,8 @@ import Strokes
 public struct Brush: Sendable, Equatable {
     public var tip: BrushTip
     public var color: Color
+    /// How much the pen steadies a shaky hand, 0…1 (0: off, no added lag). See `Stabilizer`.
+    public var stabilizer = 0.0
     /// Each kind keeps its own size: switching to the mercurial brush and back restores 8.
     private var sizes: [BrushKind: Int] = [:]
     /// Default: pen, size 8, black.
@@ -14,13 +16,23 @@ public struct Brush: Sendable, Equatable {
     public func size(for kind: BrushKind) -> Int { kind == tip.kind ? tip.size : sizes[kind] ?? kind.defaultSize }
 
     /// Applies a command's brush changes (nil leaves a part as it is).
-    public mutating func apply(kind: BrushKind?, size: Int?, color: Color?) {
+    public mutating func apply(kind: BrushKind?, size: Int?, color: Color?, stabilizer: Double? = nil) {
         if let kind, kind != tip.kind {
             sizes[tip.kind] = tip.size
             tip = BrushTip(kind: kind, size: sizes[kind] ?? kind.defaultSize)
         }
         if let size { tip = BrushTip(kind: tip.kind, size: size) }
         if let color { self.color = color }
+        if let stabilizer { self.stabilizer = min(max(stabilizer, 0), 1) }
+    }
+
+    /// The steps `s` goes through: off, then three strengths.
+    public static let stabilizerSteps = [0, 1.0 / 3, 2.0 / 3, 1]
+
+    /// The stabilizer step after the current one (off after the strongest).
+    public var nextStabilizer: Double {
+        let i = Self.stabilizerSteps.firstIndex { $0 > stabilizer + 1e-9 } ?? 0
+        return Self.stabilizerSteps[i]
     }
 
     /// Flips one channel of the colour between 0 and full.

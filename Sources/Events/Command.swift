@@ -6,8 +6,9 @@ public enum Channel: String, Sendable, CaseIterable { case r, g, b }
 
 /// What the user can ask of the document, from a key or a replay line.
 public enum Command: Sendable, Equatable {
-    /// Changes any of the brush's kind, size (1…512) and colour; nil leaves it as it is.
-    case brush(kind: BrushKind? = nil, size: Int? = nil, color: Color? = nil)
+    /// Changes any of the brush's kind, size (1…512), colour and stabilizer (0…1, 0 off); nil
+    /// leaves it as it is.
+    case brush(kind: BrushKind? = nil, size: Int? = nil, color: Color? = nil, stabilizer: Double? = nil)
     /// Flips one channel of the current colour between 0 and full (the aptpod demo's toggles).
     case channel(Channel)
     case undo

@@ -40,14 +40,23 @@ public final class Session {
     /// The states of the live stroke, each with what it needs.
     private enum LiveStroke {
         case none
-        /// A pen or pixel-pen stroke in progress: its geometry, the brush it started with and
-        /// the newest sample (where it ends if the pointer is lost).
-        case pen(StrokeBuilder, brush: Brush, last: StrokePoint)
+        /// A pen, pixel-pen or eraser stroke in progress.
+        case pen(PenStroke)
         /// A mercurial stroke in progress: the brush holds this frame's samples and the scaffold.
         case mercurial(MercurialBrush)
         /// A finished mercurial stroke whose emboss is still being computed; its live look stays
         /// in the stroke layer until the emboss is baked in.
         case embossing(EmbossJob)
+    }
+
+    /// A pen, pixel-pen or eraser stroke: its geometry, the brush it started with, the newest
+    /// sample (where it ends if the pointer is lost) and, when the brush has one, the stabilizer
+    /// the samples go through.
+    private struct PenStroke {
+        var builder: StrokeBuilder
+        let brush: Brush
+        var last: StrokePoint
+        var stabilizer: Stabilizer?
     }
 
     /// What a frame did: the events it played, in order (what the window records and journals),
@@ -147,7 +156,8 @@ public final class Session {
             shownBackground = pulse.color(loc: Pulse.loc(frames: frame.index - start))
             damage = canvas.bounds
         }
-        if case .pen(let builder, _, _) = live {
+        if case .pen(let stroke) = live {
+            let builder = stroke.builder
             let (sink, cleared) = layer.beginTail()
             var tailSink = sink
             let drawn = builder.tail(into: &tailSink)
@@ -182,7 +192,7 @@ public final class Session {
     private var liveStroke: ComposeKernel.Stroke? {
         switch live {
         case .none: nil
-        case .pen(_, let brush, _): kernelStroke(brush)
+        case .pen(let stroke): kernelStroke(stroke.brush)
         case .mercurial(let m): layer.kernelStroke(color: m.brush.color)
         case .embossing(let job): layer.kernelStroke(color: job.color)
         }
@@ -218,16 +228,19 @@ public final class Session {
             var sink = layer.committedSink()
             var d = Rect.empty
             let builder = StrokeBuilder(tip: brush.tip, start: s.point, into: &sink, damage: &d)
-            live = .pen(builder, brush: brush, last: s.point)
+            let stabilizer = brush.stabilizer > 0 ? Stabilizer(strength: brush.stabilizer, start: s.point) : nil
+            live = .pen(PenStroke(builder: builder, brush: brush, last: s.point, stabilizer: stabilizer))
             commit(d)
         case .pointerMove(let s):
             switch live {
             case .mercurial(let m):
                 m.add(s.point)
-            case .pen(var builder, let brush, _):
+            case .pen(var stroke):
                 var sink = layer.committedSink()
-                commit(builder.add(s.point, into: &sink))
-                live = .pen(builder, brush: brush, last: s.point)
+                let p = stroke.stabilizer?.add(s.point) ?? s.point
+                commit(stroke.builder.add(p, into: &sink))
+                stroke.last = s.point
+                live = .pen(stroke)
             case .none, .embossing:
                 break
             }
@@ -259,9 +272,11 @@ public final class Session {
         switch live {
         case .mercurial(let m):
             endMercurial(m)
-        case .pen(var builder, let brush, let last):
+        case .pen(var stroke):
+            let brush = stroke.brush
             var sink = layer.committedSink()
-            commit(builder.finish(at: p ?? last, into: &sink))
+            // With a stabilizer the stroke catches up with the last sample here, in this frame.
+            commit(stroke.builder.finish(at: p ?? stroke.last, into: &sink))
             damage = damage.union(layer.beginTail().cleared)
             let bounds = layer.bounds.intersection(canvas.texture.bounds)
             if !bounds.isEmpty {
@@ -306,8 +321,8 @@ public final class Session {
 
     private func run(_ command: Command) {
         switch command {
-        case .brush(let kind, let size, let color):
-            brush.apply(kind: kind, size: size, color: color)
+        case .brush(let kind, let size, let color, let stabilizer):
+            brush.apply(kind: kind, size: size, color: color, stabilizer: stabilizer)
         case .channel(let c):
             brush.flip(c)
         case .undo:

@@ -78,7 +78,8 @@ extension Replay {
     /// journal starts with them): the other kinds first, then the current one with its colour.
     public static func lines(for brush: Brush, t: Double) -> [String] {
         let others = BrushKind.allCases.filter { $0 != brush.tip.kind }.map { Command.brush(kind: $0, size: brush.size(for: $0)) }
-        let current = Command.brush(kind: brush.tip.kind, size: brush.tip.size, color: brush.color)
+        let current = Command.brush(kind: brush.tip.kind, size: brush.tip.size, color: brush.color,
+                                    stabilizer: brush.stabilizer == 0 ? nil : brush.stabilizer)
         return (others + [current]).map { line(for: TimedEvent(t: t, event: .command($0))) }
     }
 
@@ -102,11 +103,12 @@ extension Replay {
         case .view(let v): return t + "\"view\", \"zoom\": \(number(v.zoom)), \"x\": \(v.x), \"y\": \(v.y)}"
         case .command(let c):
             switch c {
-            case .brush(let kind, let size, let color):
+            case .brush(let kind, let size, let color, let stabilizer):
                 var fields: [String] = []
                 if let kind { fields.append("\"kind\": \"\(kind.rawValue)\"") }
                 if let size { fields.append("\"size\": \(size)") }
                 if let color { fields.append("\"color\": \"\(color)\"") }
+                if let stabilizer { fields.append("\"stabilizer\": \(number(stabilizer))") }
                 return t + "\"brush\"" + fields.map { ", " + $0 }.joined() + "}"
             case .channel(let ch): return t + "\"channel\", \"channel\": \"\(ch.rawValue)\"}"
             case .undo: return t + "\"undo\"}"

@@ -162,8 +162,11 @@ public struct ReplayParser {
             }
             let size = try f.int("size", in: BrushTip.sizes)
             let color = try f.color("color", alpha: true)
-            if kind == nil, size == nil, color == nil { throw fail("\"brush\" needs at least one of \"kind\", \"size\", \"color\"") }
-            event = .command(.brush(kind: kind, size: size.map { Int($0) }, color: color))
+            let stabilizer = try f.fraction("stabilizer")
+            if kind == nil, size == nil, color == nil, stabilizer == nil {
+                throw fail("\"brush\" needs at least one of \"kind\", \"size\", \"color\", \"stabilizer\"")
+            }
+            event = .command(.brush(kind: kind, size: size.map { Int($0) }, color: color, stabilizer: stabilizer))
         case "channel":
             guard let name = try f.string("channel") else { throw fail("\"channel\" needs \"channel\" (\"r\", \"g\" or \"b\")") }
             guard let c = Channel(rawValue: name) else { throw fail("\"channel\" must be \"r\", \"g\" or \"b\", got \(JSON.quoted(name))") }

@@ -58,6 +58,16 @@ struct PenWalker {
         return damage
     }
 
+    /// A dab exactly at the end of a stroke (or of its live tail), whatever the spacing left:
+    /// the round cap then reaches a full radius beyond the last sample, as the first dab's does
+    /// beyond the first.
+    /// Nothing when the last dab is already there (a tap, or a walk that ended on a dab).
+    mutating func endDab<S: StrokeSink>(at p: StrokePoint, into sink: inout S) -> Rect {
+        // Right after a dab the distance to the next is exactly the spacing.
+        guard toNextDab != BrushTip.spacing(diameter: tip.diameter(pressure: p.pressure)) else { return .empty }
+        return dab(at: p, into: &sink)
+    }
+
     private mutating func dab<S: StrokeSink>(at p: StrokePoint, into sink: inout S) -> Rect {
         let d = tip.diameter(pressure: p.pressure)
         let r = d / 2

@@ -71,7 +71,7 @@ public struct StrokeBuilder: Sendable {
     public func tail<S: StrokeSink>(into sink: inout S) -> Rect {
         guard tip.kind.isSmooth else { return .empty }
         var walker = PenWalker(tip: tip, toNextDab: toNextDab)
-        return walker.line(from: committedEnd, to: last, into: &sink)
+        return walker.line(from: committedEnd, to: last, into: &sink).union(walker.endDab(at: last, into: &sink))
     }
 
     /// Ends the stroke at `p`: adds it, then commits the tail. Returns the damaged rectangle.
@@ -80,7 +80,7 @@ public struct StrokeBuilder: Sendable {
         var damage = add(p, into: &sink)
         if tip.kind.isSmooth {
             var walker = PenWalker(tip: tip, toNextDab: toNextDab)
-            damage = damage.union(walker.line(from: committedEnd, to: last, into: &sink))
+            damage = damage.union(walker.line(from: committedEnd, to: last, into: &sink)).union(walker.endDab(at: last, into: &sink))
             toNextDab = walker.toNextDab
             committedEnd = last
         }

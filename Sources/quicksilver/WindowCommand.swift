@@ -75,6 +75,11 @@ struct WindowCommand: ParsableCommand {
     @Option(help: .hidden)
     var journalCompactBytes: Int = 64 << 20
 
+    /// Reads the pointer from core X events even where XInput 2.2 is there (as a server without
+    /// it does): for tests of that path.
+    @Flag(help: .hidden)
+    var coreInput = false
+
     func validate() throws {
         if Color(hex: background) == nil || background.utf8.count != 7 { throw ValidationError("--background must be #rrggbb") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -112,7 +117,7 @@ struct WindowCommand: ParsableCommand {
         let window: X11Window
         do {
             window = try X11Window(display: display, size: started.session?.canvas.visibleSize ?? size.size,
-                                   title: "Quicksilver", fittingScreen: started.session != nil)
+                                   title: "Quicksilver", fittingScreen: started.session != nil, coreInput: coreInput)
         } catch {
             printError("quicksilver: \(error)")
             throw Exit.failure

@@ -245,7 +245,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         let canvas = h.session.canvasPixels().pixels
         #expect(canvas[60 * 200 + 100] == 0x00FF_FFFF && canvas[60 * 200 + 50] == 0xFF00_0000, "erased across the first line")
         #expect(canvas[90 * 200 + 100] == 0xFF00_0000, "the next stroke draws with the pen again")
-        let kinds = try h.recorded().compactMap { e -> BrushKind? in if case .command(.brush(let k?, _, _)) = e.event { k } else { nil } }
+        let kinds = try h.recorded().compactMap { e -> BrushKind? in if case .command(.brush(let k?, _, _, _)) = e.event { k } else { nil } }
         #expect(kinds == [.eraser, .pen], "recorded, so a replay erases too")
         #expect(h.session.brush.tip.kind == .pen)
     }
@@ -328,6 +328,22 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         let g = try Harness()
         g.input([.key(KeyPress(name: "c", time: 0, text: "c")), .key(KeyPress(name: "Escape", time: 0, text: "\u{1b}"))])
         #expect(!g.window.crosshair)
+    }
+}
+
+@Suite struct StabilizerKeyTests {
+    @Test func sStepsThroughOffAndThreeStrengths() throws {
+        let h = try Harness()
+        var titles: [String] = []
+        for frame in 1...4 {
+            h.input([.key(KeyPress(name: "s", time: 0, text: "s"))])
+            h.draw(frame: frame)
+            titles.append(h.window.titles.last ?? "")
+        }
+        #expect(titles.map { $0.components(separatedBy: " — ").last ?? "" } == ["stabilizer 1/3", "stabilizer 2/3", "stabilizer 3/3", "100 %"])
+        h.app.finish(h.loop)
+        let steps = try h.recorded().compactMap { e -> Double? in if case .command(.brush(_, _, _, let s?)) = e.event { s } else { nil } }
+        #expect(steps == [1.0 / 3, 2.0 / 3, 1, 0])
     }
 }
 

@@ -57,3 +57,39 @@ struct ToolTests {
         #expect(try w.quit().status == 0)
     }
 }
+
+/// The stabilizer in the real window: the same shaky drag, with it off and at full strength.
+@Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
+struct StabilizerWindowTests {
+    /// Mean distance of the line's centre from y = 150, over the columns it inks (x 80…320).
+    private func meanDeviation(_ image: PNGImage) -> Double {
+        var total = 0.0, columns = 0
+        for x in 80...320 {
+            var weight = 0.0, sum = 0.0
+            for y in 100...200 { let ink = Double(image.ink(x, y)); weight += ink; sum += ink * Double(y) }
+            guard weight > 0 else { continue }
+            // Row y's centre is at y + 0.5: a line along y = 150 has its ink centred on 149.5.
+            total += abs(sum / weight + 0.5 - 150)
+            columns += 1
+        }
+        return total / Double(max(columns, 1))
+    }
+
+    @Test func theStrongestSettingDrawsAStraighterLine() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        // A shaky drag along y = 150: ±3 px zigzag every 4 px.
+        let shaky = (0...80).map { (40 + $0 * 4, 150 + ($0 % 2 == 0 ? 3 : -3) * ($0 % 3 == 0 ? 1 : 2) / 2) }
+        try w.drag(shaky)
+        let plain = try w.screenshot().image
+        try w.key("Delete")
+        for _ in 0..<3 { try w.key("s") }
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).hasSuffix("— stabilizer 3/3") })
+        try w.drag(shaky)
+        let steady = try w.screenshot().image
+        let before = meanDeviation(plain), after = meanDeviation(steady)
+        #expect(after <= 0.4 * before, "centre line \(after) px from the intended one, \(before) without")
+        #expect(steady.ink(360, 150) > 200, "and it still reaches the end")
+        #expect(try w.quit().status == 0)
+    }
+}

@@ -128,6 +128,16 @@ struct WindowTests {
         #expect(done.stderr.contains("MIT-SHM unavailable") && done.stderr.contains("XPutImage"))
     }
 
+    @Test func corePointerEventsStillDrawWhereXInput2IsNotUsed() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x, extraArgs: ["--core-input"])
+        try w.drag(PaintWindow.line(from: (40, 150), to: (360, 150)), shift: true)
+        let shot = try w.screenshot().image
+        #expect(shot.ink(200, 150) > 200 && shot.inkedRun(x: 300, ys: 130...170) >= 14, "Shift still presses hard")
+        let done = try w.quit()
+        #expect(done.status == 0 && !done.stderr.contains("XInput"), "asked for: no complaint")
+    }
+
     @Test func unopenableDisplayIsOneClearLine() throws {
         let r = try runProgram(binary, ["window", "--display", ":987"])
         #expect(r.status == 1)

@@ -22,11 +22,32 @@ let black: UInt32 = 0xFF00_0000
         }
     }
 
-    @Test func roundCaps() throws {
-        let img = try render(strokeReplay([(50, 50), (150, 50)]))
-        // Radius 4: the cap reaches 3 px past each end along the axis, but not the corners.
-        #expect(img[47, 50] != white && img[152, 50] != white)
-        #expect(img[46, 45] == white && img[153, 54] == white)
+    /// Strokes from x = 50 to 150 at y = 50: two samples or many, at three pressures.
+    static let capCases: [(samples: Int, pressure: Double)] = [(2, 0.5), (21, 0.5), (2, 1.0), (2, 0.2), (21, 0.2)]
+
+    @Test(arguments: capCases)
+    func bothCapsReachAFullRadiusBeyondTheEnds(samples: Int, pressure: Double) throws {
+        let points: [(Double, Double)] = (0..<samples).map { (50 + 100 * Double($0) / Double(samples - 1), 50) }
+        var lines = strokeReplay(points).split(separator: "\n").map(String.init)
+        for i in 1..<lines.count { lines[i] = lines[i].replacingOccurrences(of: "}", with: ", \"pressure\": \(pressure)}") }
+        let img = try render(lines.joined(separator: "\n") + "\n")
+        let r = max(0.5, 8 * pressure)   // size 8: diameter 16 × pressure, never below 1 px
+        // Pixel 50 − k has its centre k − 0.5 before the start; pixel 149 + k as far past the end.
+        // The caps are mirror images, full well inside the radius and bare from r + 0.5 on.
+        for k in 1...Int(r.rounded(.up)) + 1 {
+            let distance = Double(k) - 0.5
+            #expect(img[50 - k, 50] == img[149 + k, 50], "the end's cap as the start's, \(distance) px out")
+            if distance <= r - 1 { #expect(img[149 + k, 50] == black, "\(distance) px past the end, inside the radius") }
+            if distance >= r + 0.5 { #expect(img[149 + k, 50] == white, "\(distance) px past the end, outside it") }
+        }
+    }
+
+    @Test func aDiagonalStrokeEndsAsFarOutAsItStarts() throws {
+        let img = try render(strokeReplay([(40, 20), (140, 80)], width: 200, height: 100))
+        // Along the stroke's direction (5, 3)/√34, 4 px beyond each end: the same coverage.
+        let d = (5.0 / 34.squareRoot(), 3.0 / 34.squareRoot())
+        let before = img[Int(40 - 3.4 * d.0), Int(20 - 3.4 * d.1)], after = img[Int(140 + 3.4 * d.0), Int(80 + 3.4 * d.1)]
+        #expect(before != white && after != white)
     }
 
     @Test func tapPaintsADotOfTheBrushSize() throws {
@@ -141,5 +162,20 @@ let black: UInt32 = 0xFF00_0000
         for i in 0..<120 { text += line(Double(i), i % 70 + 5) }
         for i in 0..<120 { text += cmd(200 + Double(i), "undo") }
         #expect(try render(text).pixels.allSatisfy { $0 == 0xFF10_2030 })
+    }
+}
+
+@Suite struct StabilizedSessionTests {
+    @Test func aSteadiedStrokeIsTheSameWhateverTheFrameBatchingAndEndsOnItsLastSample() throws {
+        let points = wave(count: 60, x0: 10, dx: 3, y0: 50, amplitude: 3, period: 1.3)
+        let brush = "\"stabilizer\": 1, \"size\": 4"
+        let oneFrame = try render(strokeReplay(points, brush: brush, dt: 0))
+        let manyFrames = try render(strokeReplay(points, brush: brush, dt: 0.01))
+        expectSame(oneFrame, manyFrames, "stabilized strokes do not depend on batching")
+        let plain = try render(strokeReplay(points, brush: "\"size\": 4"))
+        #expect(plain.pixels != oneFrame.pixels, "the stabilizer changed the line")
+        // Both end with a cap around the last sample.
+        let last = points[points.count - 1]
+        #expect(oneFrame[Int(last.0), Int(last.1)] == plain[Int(last.0), Int(last.1)])
     }
 }

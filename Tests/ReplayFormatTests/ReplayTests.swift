@@ -203,3 +203,19 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         }
     }
 }
+
+@Suite struct StabilizerFieldTests {
+    @Test func theBrushCarriesAStabilizer() throws {
+        let text = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n{\"t\": 0, \"type\": \"brush\", \"stabilizer\": 0.5}\n"
+        let r = try ReplayParser.parse(text)
+        #expect(r.events.map(\.event) == [.command(.brush(stabilizer: 0.5))])
+        #expect(r.text == text)
+        #expect(throws: ReplayError(line: 2, message: "\"stabilizer\" must be in 0…1, got 1.5")) {
+            try ReplayParser.parse("{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n{\"t\": 0, \"type\": \"brush\", \"stabilizer\": 1.5}\n")
+        }
+        var brush = Brush()
+        #expect(brush.nextStabilizer == 1.0 / 3)
+        brush.apply(kind: nil, size: nil, color: nil, stabilizer: 1)
+        #expect(brush.nextStabilizer == 0, "after the strongest: off")
+    }
+}
