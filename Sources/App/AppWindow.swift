@@ -13,6 +13,11 @@ public protocol AppWindow: Presenter {
     func presentAll()
     /// Waits until everything presented so far is on screen (for `--stats`).
     func waitForPresentCompletion()
+    /// True while a present has not completed yet (the server still reads its pixels): the ink
+    /// path then waits, so that no more than one present is ever queued.
+    var isPresentPending: Bool { get }
+    /// True when events have been read from the server but not yet taken by `pendingEvents()`.
+    var hasBufferedEvents: Bool { get }
     /// Puts `png` on the clipboard as image/png, served until another client takes it or the
     /// window closes. False when the clipboard could not be taken.
     @discardableResult

@@ -59,6 +59,10 @@ public final class PaintApp: FrameLoopDelegate {
     private var stats: FrameStats?
     /// The index of the last frame drawn (the final one after the loop ends comes after it).
     private var lastFrame = 0
+    /// Pen samples are drawn and presented as they arrive.
+    private let lowLatency: Bool
+    /// Immediate (ink path) presents so far.
+    public private(set) var inkPresents = 0
 
     /// - Parameters:
     ///   - recorder: `--record`: the replay file, its header already written.
@@ -66,10 +70,14 @@ public final class PaintApp: FrameLoopDelegate {
     ///   - signals: SIGTERM, SIGINT and SIGHUP, which close the window cleanly.
     ///   - startCommands: commands played in the first frame (and recorded), e.g. `--pulse`.
     ///   - view: how the window first shows the canvas (see `ViewControl.opening`).
+    ///   - lowLatency: pen samples are drawn and presented as they arrive (the immediate ink
+    ///     path), not at the next frame.
     public init(window: AppWindow, session: Session, recorder: LineWriter? = nil, journal: Journal? = nil,
                 exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
-                console: Console = .standard, startCommands: [Command] = [], view: ViewControl = ViewControl()) {
+                console: Console = .standard, startCommands: [Command] = [], view: ViewControl = ViewControl(),
+                lowLatency: Bool = true) {
         self.view = view
+        self.lowLatency = lowLatency
         queuedView = session.viewTransform
         self.window = window
         self.session = session
@@ -86,6 +94,8 @@ public final class PaintApp: FrameLoopDelegate {
 
     public var shouldStop: Bool { stopRequested }
 
+    public var hasBufferedInput: Bool { window.hasBufferedEvents }
+
     public func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
         if signals?.take() != nil { stopRequested = true }
         let events = window.pendingEvents()
@@ -94,7 +104,10 @@ public final class PaintApp: FrameLoopDelegate {
             if case .picking = picker { heldBack.append(event) } else { handle(event) }
         }
         queueViewIfMoved()
+        let inked = lowLatency && drawInk(loop)
         journal?.tick(now: loop.now)
+        // While ink flows the clock keeps ticking: the title and everything else are its.
+        if inked { return true }
         if case .picking = picker { return true }
         return session.needsDraw || exportRequested || copyRequested || status != nil || titleIsStale
     }
@@ -106,7 +119,7 @@ public final class PaintApp: FrameLoopDelegate {
         if case .picking(let x, let y) = picker { pick(at: x, y) }
         if var s = stats, !drawn.presented.isEmpty {
             window.waitForPresentCompletion()
-            s.presented(started: start, completed: loop.now)
+            s.presented(started: start, completed: loop.now, by: .frame)
             stats = s
         }
         if exportRequested {
@@ -320,6 +333,31 @@ public final class PaintApp: FrameLoopDelegate {
             }
         }
         return ended
+    }
+
+    /// The immediate ink path: the pen samples just queued are drawn and presented now, if the
+    /// last present has completed (else they wait for the next wake-up, which its completion
+    /// brings). They are recorded with the frame that would have played them: the pixels, the
+    /// recording and the journal are those the frame path would have made.
+    private func drawInk(_ loop: FrameLoop) -> Bool {
+        guard !window.isPresentPending else { return false }
+        let started = loop.now
+        let drawn = session.drawInk(to: window)
+        guard !drawn.played.isEmpty else { return false }
+        let upcoming = max(loop.upcomingFrame, lastFrame)
+        if record(drawn.played, in: FrameInfo(index: upcoming, timestamp: loop.time(ofFrame: upcoming),
+                                              targetTimestamp: loop.time(ofFrame: upcoming + 1))) {
+            strokeEnded(now: loop.now)
+        }
+        if !drawn.presented.isEmpty {
+            inkPresents += 1
+            if var s = stats {
+                window.waitForPresentCompletion()
+                s.presented(started: started, completed: loop.now, by: .ink)
+                stats = s
+            }
+        }
+        return true
     }
 
     /// `event` as written to the file at `path`: a paste names its picture after that file.

@@ -16,6 +16,14 @@ public protocol FrameLoopDelegate: AnyObject {
 
     /// Checked after every input drain; true makes `run` return.
     var shouldStop: Bool { get }
+
+    /// True when input waits in a library's user-space buffer (read while drawing), which
+    /// poll() cannot see: the loop drains again instead of sleeping.
+    var hasBufferedInput: Bool { get }
+}
+
+extension FrameLoopDelegate {
+    public var hasBufferedInput: Bool { false }
 }
 
 /// A display-link stand-in: a grid of absolute deadlines `start + k/hz`, waited on together with
@@ -57,6 +65,10 @@ public final class FrameLoop {
 
     /// Seconds since the loop was created, on its clock.
     public var now: Double { Double(clock.nowNS - startNS) / 1e9 }
+
+    /// The index of the frame the clock draws next: the deadline it is set for, or, paused,
+    /// the one it would restart at.
+    public var upcomingFrame: Int { isPaused ? latestIndex(atNS: clock.nowNS) + 1 : nextIndex }
 
     /// Seconds of deadline `index` on the loop's clock (`index / hz`).
     public func time(ofFrame index: Int) -> Double { Double(index) / Double(hz) }
@@ -104,6 +116,7 @@ public final class FrameLoop {
                 if !delegate.frameLoop(self, draw: frame) { pause() }
                 continue  // drain again: drawing may have made a library buffer events
             }
+            if delegate.hasBufferedInput { continue }
             let wake = clock.wait(for: watched)
             // A descriptor that hung up or is invalid would make every wait return at once.
             let broken = Set(zip(watched, wake.broken).filter(\.1).map(\.0))

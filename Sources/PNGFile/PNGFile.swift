@@ -6,7 +6,7 @@ import CPNG
 import Files
 
 /// A 32-bit image in the X visual's order: 0xAARRGGBB per pixel, B, G, R, A in memory.
-public struct PNGImage: Equatable, Sendable {
+public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
     /// Row-major, `width * height` pixels.
@@ -18,6 +18,21 @@ public struct PNGImage: Equatable, Sendable {
     }
 
     public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
+
+    /// Its size and a checksum of its pixels (a failed comparison prints this, not every pixel).
+    public var description: String {
+        let sum = pixels.reduce(UInt64(1469598103934665603)) { ($0 ^ UInt64($1)) &* 1099511628211 }
+        return "\(width)x\(height) image #\(String(sum, radix: 16))"
+    }
+
+    /// nil when `other` has the same pixels; else how many differ and the first, with both values.
+    public func difference(from other: PNGImage) -> String? {
+        guard width == other.width, height == other.height else { return "\(width)x\(height), expected \(other.width)x\(other.height)" }
+        guard let first = pixels.indices.first(where: { pixels[$0] != other.pixels[$0] }) else { return nil }
+        let count = pixels.indices.filter { pixels[$0] != other.pixels[$0] }.count
+        func hex(_ v: UInt32) -> String { "0x" + String(v, radix: 16, uppercase: true) }
+        return "\(count) pixels differ; the first at (\(first % width), \(first / width)): \(hex(pixels[first])), expected \(hex(other.pixels[first]))"
+    }
 
     /// PNG bytes (8-bit RGBA, or RGB when every pixel is opaque).
     public func encode() throws(PNGError) -> [UInt8] {

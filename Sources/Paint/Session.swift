@@ -31,6 +31,8 @@ public final class Session {
     private var windowIsStale = true
     /// How the window shows the canvas.
     public private(set) var viewTransform = ViewTransform.identity
+    /// Samples were added to the live pen stroke since its tail was last drawn.
+    private var tailIsStale = false
     /// The view filters: invert, and the pulsing background with the frame it started at.
     public private(set) var invert = false
     public private(set) var pulse: Pulse?
@@ -156,22 +158,60 @@ public final class Session {
             shownBackground = pulse.color(loc: Pulse.loc(frames: frame.index - start))
             damage = canvas.bounds
         }
-        if case .pen(let stroke) = live {
-            let builder = stroke.builder
-            let (sink, cleared) = layer.beginTail()
-            var tailSink = sink
-            let drawn = builder.tail(into: &tailSink)
-            layer.didDrawTail(drawn)
-            damage = damage.union(cleared).union(drawn)
+        redrawTail()
+        return Frame(played: events, presented: present(to: presenter))
+    }
+
+    /// The immediate ink path: plays the queued events now, as long as they are samples of a pen,
+    /// pixel-pen or eraser stroke (up to the first that is not: a command, a mercurial stroke, a
+    /// view), and presents what they changed, between frames. The pixels are exactly those the
+    /// next frame would have drawn; everything else waits for it. Nothing happens while the
+    /// window must be redrawn whole. Returns what it played and presented.
+    @discardableResult
+    public func drawInk(to presenter: Presenter) -> Frame {
+        guard !windowIsStale else { return Frame(played: [], presented: .empty) }
+        var played: [SessionEvent] = []
+        while let event = pending.first, isInk(event) {
+            pending.removeFirst()
+            play(event)
+            played.append(event)
         }
+        guard !played.isEmpty else { return Frame(played: [], presented: .empty) }
+        redrawTail()
+        return Frame(played: played, presented: present(to: presenter))
+    }
+
+    /// A sample the ink path may draw: one of a pen-like stroke, started or going on.
+    private func isInk(_ event: SessionEvent) -> Bool {
+        switch (event, live) {
+        case (.pointerMove, .pen), (.pointerUp, .pen): true
+        case (.pointerDown, .none): brush.tip.kind != .mercurial
+        default: false
+        }
+    }
+
+    /// The live tail (last committed point → newest sample), redrawn only when samples came.
+    private func redrawTail() {
+        guard tailIsStale else { return }
+        tailIsStale = false
+        guard case .pen(let stroke) = live else { return }
+        let (sink, cleared) = layer.beginTail()
+        var tailSink = sink
+        let drawn = stroke.builder.tail(into: &tailSink)
+        layer.didDrawTail(drawn)
+        damage = damage.union(cleared).union(drawn)
+    }
+
+    /// Composes and presents what is stale; returns the window rectangle presented.
+    private func present(to presenter: Presenter) -> Rect {
         let window = Rect(size: presenter.size)
         let region = windowIsStale ? window : viewTransform.windowRect(covering: damage.intersection(canvas.bounds)).intersection(window)
         damage = .empty
         windowIsStale = false
-        guard !region.isEmpty else { return Frame(played: events, presented: .empty) }
+        guard !region.isEmpty else { return .empty }
         compose(region, into: presenter.frameTarget(), transform: viewTransform)
         presenter.present(region)
-        return Frame(played: events, presented: region)
+        return region
     }
 
     /// What the session shows now (canvas plus live stroke), as a new image of the visible size:
@@ -230,6 +270,7 @@ public final class Session {
             let builder = StrokeBuilder(tip: brush.tip, start: s.point, into: &sink, damage: &d)
             let stabilizer = brush.stabilizer > 0 ? Stabilizer(strength: brush.stabilizer, start: s.point) : nil
             live = .pen(PenStroke(builder: builder, brush: brush, last: s.point, stabilizer: stabilizer))
+            tailIsStale = true
             commit(d)
         case .pointerMove(let s):
             switch live {
@@ -241,6 +282,7 @@ public final class Session {
                 commit(stroke.builder.add(p, into: &sink))
                 stroke.last = s.point
                 live = .pen(stroke)
+                tailIsStale = true
             case .none, .embossing:
                 break
             }

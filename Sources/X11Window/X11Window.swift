@@ -253,6 +253,21 @@ public final class X11Window: Presenter {
         present(image.texture.bounds)
     }
 
+    /// True when events were read from the server (while waiting for a completion, say) that
+    /// `pendingEvents()` has not handed out yet: poll() cannot see them.
+    public var hasBufferedEvents: Bool {
+        guard let d = display else { return false }
+        return !queuedEvents.isEmpty || XEventsQueued(d, QueuedAlready) > 0
+    }
+
+    /// True while an XShmPutImage has not completed (XPutImage copies at once: never).
+    public var isPresentPending: Bool {
+        guard let d = display, outstandingPuts > 0 else { return false }
+        // Take in any completion already read or readable, without blocking.
+        while outstandingPuts > 0, let ev = XCalls.nextEventIfPending(d) { absorbWhileWaiting(ev) }
+        return outstandingPuts > 0
+    }
+
     /// Waits until the server has finished every present sent so far (its ShmCompletion; with
     /// XPutImage, until it has processed the request). Other events read meanwhile are kept.
     public func waitForPresentCompletion() {

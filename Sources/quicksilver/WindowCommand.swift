@@ -42,6 +42,9 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Print frame and latency statistics on exit.")
     var stats = false
 
+    @Flag(help: "Draw pen samples at the next frame instead of as they arrive (the immediate ink path, on by default).")
+    var noLowLatency = false
+
     @Option(help: "Worker threads for the compute pass (default: all cores).")
     var threads: Int?
 
@@ -173,7 +176,7 @@ struct WindowCommand: ParsableCommand {
         let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
                            startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [],
-                           view: .opening(canvas: session.canvas.visibleSize, window: window.size))
+                           view: .opening(canvas: session.canvas.visibleSize, window: window.size), lowLatency: !noLowLatency)
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(), fds: [window.connectionFileDescriptor, signals.fileDescriptor])
         loop.run(app)
         app.finish(loop)

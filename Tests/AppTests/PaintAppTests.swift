@@ -43,6 +43,9 @@ final class FakeWindow: AppWindow {
     /// Whether the crosshair pointer is shown.
     private(set) var crosshair = false
     func setCrosshair(_ on: Bool) { crosshair = on }
+    /// A present the server has not finished (the ink path waits for it).
+    var isPresentPending = false
+    var hasBufferedEvents: Bool { !queued.isEmpty }
 }
 
 /// Lines written to the console, kept for the test (the app writes from the frame loop's thread).
@@ -67,7 +70,8 @@ final class Harness {
     let journal: Journal
     private var frame = 0
 
-    init() throws {
+    /// - Parameter lowLatency: the immediate ink path (off: every sample waits for a frame).
+    init(lowLatency: Bool = false) throws {
         folder = NSTemporaryDirectory() + "qs-app-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         loop = FrameLoop(hz: 60, clock: clock, fds: [])
@@ -78,7 +82,8 @@ final class Harness {
         journal = try Journal(path: folder + "/journal.jsonl", session: session, header: Replay.Header(size: window.size))
         let (out, err) = (out, err)
         app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
-                       exporter: Exporter(folder: folder), console: Console(out: { out.append($0) }, err: { err.append($0) }))
+                       exporter: Exporter(folder: folder), console: Console(out: { out.append($0) }, err: { err.append($0) }),
+                       lowLatency: lowLatency)
     }
 
     /// Delivers `events` at time `t` (seconds on the window's clock) and lets the app take them.
@@ -344,6 +349,67 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         h.app.finish(h.loop)
         let steps = try h.recorded().compactMap { e -> Double? in if case .command(.brush(_, _, _, let s?)) = e.event { s } else { nil } }
         #expect(steps == [1.0 / 3, 2.0 / 3, 1, 0])
+    }
+}
+
+@Suite struct InkPathTests {
+    private let stroke: [InputEvent] = [.pointerDown(sample(20, 60, t: 0)), .pointerMove(sample(90, 40, t: 0.004)),
+                                        .pointerMove(sample(140, 80, t: 0.008)), .pointerMove(sample(180, 60, t: 0.012))]
+
+    @Test func penSamplesArePresentedAsTheyArriveBeforeAnyFrame() throws {
+        let h = try Harness(lowLatency: true)
+        h.draw(frame: 0)   // the window's first frame, as the loop draws at once
+        #expect(h.input(Array(stroke.prefix(2))), "the clock keeps ticking while ink flows")
+        #expect(h.app.inkPresents == 1 && !h.window.presents.isEmpty, "presented without a frame")
+        #expect(h.window.image.texture[55, 50] == 0xFF00_0000, "the line so far is on screen")
+        h.input(Array(stroke.dropFirst(2)))
+        #expect(h.app.inkPresents == 2)
+        #expect(h.window.image.texture[160, 70] == 0xFF00_0000)
+    }
+
+    @Test func theInkPathDrawsRecordsAndJournalsWhatTheFramePathWould() throws {
+        let ink = try Harness(lowLatency: true), frames = try Harness(lowLatency: false)
+        for h in [ink, frames] {
+            h.draw(frame: 0)
+            h.input(stroke)
+            h.input([h.key("3"), .pointerUp(sample(180, 60, t: 0.02))])
+            h.draw(frame: 1)
+            h.input([.pointerDown(sample(30, 100, t: 0.03)), .pointerUp(sample(170, 100, t: 0.04))])
+            h.draw(frame: 2)
+            h.app.finish(h.loop)
+        }
+        #expect(ink.app.inkPresents >= 2 && frames.app.inkPresents == 0)
+        expectSamePixels(ink.window.image.pixels, frames.window.image.pixels, width: 200, "what the window shows")
+        expectSamePixels(ink.session.snapshot().pixels, frames.session.snapshot().pixels, width: 200, "the canvas")
+        #expect(try ink.recorded() == frames.recorded(), "the same events, stamped with the same frames")
+    }
+
+    @Test func aPendingPresentHoldsTheInkUntilItCompletes() throws {
+        let h = try Harness(lowLatency: true)
+        h.draw(frame: 0)   // the window's first frame, as the loop draws at once
+        h.window.isPresentPending = true
+        let before = h.window.presents.count
+        h.input(Array(stroke.prefix(2)))
+        #expect(h.app.inkPresents == 0 && h.window.presents.count == before, "never more than one present queued")
+        h.window.isPresentPending = false
+        h.input([])   // the completion's wake-up
+        #expect(h.app.inkPresents == 1 && h.window.image.texture[55, 50] == 0xFF00_0000)
+    }
+
+    @Test func onlyPenLikeSamplesTakeTheInkPath() throws {
+        let h = try Harness(lowLatency: true)
+        h.draw(frame: 0)   // the window's first frame, as the loop draws at once
+        h.input([h.key("m"), .pointerDown(sample(100, 60, t: 0)), .pointerMove(sample(120, 60, t: 0.01))])
+        #expect(h.app.inkPresents == 0, "the mercurial brush stays on the frame clock")
+        h.input([.pointerUp(sample(120, 60, t: 0.02))])
+        h.draw(frame: 1)
+        let g = try Harness(lowLatency: true)
+        g.draw(frame: 0)
+        g.input([.pointerDown(sample(20, 60, t: 0)), g.key("3"), .pointerMove(sample(180, 60, t: 0.01))])
+        #expect(g.app.inkPresents == 1, "ink up to the command")
+        #expect(g.window.image.texture[150, 60] != 0xFF00_0000, "the move after the command waits for the frame")
+        g.draw(frame: 1)
+        #expect(g.window.image.texture[150, 60] == 0xFF00_0000)
     }
 }
 

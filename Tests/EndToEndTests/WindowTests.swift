@@ -128,6 +128,31 @@ struct WindowTests {
         #expect(done.stderr.contains("MIT-SHM unavailable") && done.stderr.contains("XPutImage"))
     }
 
+    @Test func inkIsPresentedAsItArrivesAndDrawsWhatFramesWould() throws {
+        let x = try XServer()
+        var shots: [PNGImage] = []
+        var reports: [String] = []
+        let dir = try temporaryFolder()
+        for (i, args) in [["--stats"], ["--stats", "--no-low-latency"]].enumerated() {
+            let w = try PaintWindow(on: x, extraArgs: args + ["--record", dir + "/\(i).jsonl"])
+            try w.drag(PaintWindow.line(from: (30, 30), to: (370, 270), steps: 60))
+            try w.key("3")
+            // No Shift: simulated pressure eases with the events' times, which differ run to run.
+            try w.drag([(30, 270), (120, 100), (250, 220), (370, 40)])
+            shots.append(try w.screenshot().image)
+            let done = try w.quit()
+            #expect(done.status == 0)
+            reports.append(done.stdout)
+            // And each renders from its own recording to exactly what it showed.
+            #expect(try runProgram(binary, ["render", dir + "/\(i).jsonl", "-o", dir + "/\(i).png"]).status == 0)
+            #expect(try PNGImage.read(from: dir + "/\(i).png").difference(from: shots[i]) == nil)
+        }
+        #expect(shots[0].difference(from: shots[1]) == nil, "the same pixels whichever path drew them")
+        let immediate = reports.map { r in r.split(separator: "\n").first { $0.hasPrefix("presents: ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1 }
+        #expect(immediate[0] > 10 && immediate[1] == 0, "\(reports)")
+        #expect(reports[0].contains("event-to-present, ink path p50: ") && reports[0].contains("clock: "))
+    }
+
     @Test func corePointerEventsStillDrawWhereXInput2IsNotUsed() throws {
         let x = try XServer()
         let w = try PaintWindow(on: x, extraArgs: ["--core-input"])
