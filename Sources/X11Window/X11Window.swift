@@ -43,8 +43,8 @@ public final class X11Window: Presenter {
     private let shmCompletionType: Int32
     /// XShmPutImage requests whose ShmCompletion has not arrived yet.
     private var outstandingPuts = 0
-    /// Events read while waiting for a ShmCompletion, for the next `pendingEvents()`.
-    private var queuedEvents: [XEvent] = []
+    /// What the events read while waiting for a ShmCompletion meant, for the next `pendingEvents()`.
+    private var queuedEvents: [InputEvent] = []
     private let atoms: Atoms
 
     /// X events → `InputEvent`s.
@@ -293,13 +293,11 @@ public final class X11Window: Presenter {
         }
     }
 
-    /// Counts a ShmCompletion, or queues any other event for `pendingEvents()`.
+    /// Counts a ShmCompletion, or translates any other event at once, queueing what it means
+    /// for `pendingEvents()`. At once: an XInput 2 event's data lives only until Xlib reads the
+    /// next event, so a raw event kept for later would lose its sample.
     private func absorbWhileWaiting(_ ev: XEvent) {
-        if ev.type == shmCompletionType {
-            outstandingPuts = max(0, outstandingPuts - 1)
-        } else {
-            queuedEvents.append(ev)
-        }
+        translate(ev, into: &queuedEvents)
     }
 
     /// A new image of `size`: shared if allowed and possible, else plain. On the plain path the
@@ -343,9 +341,8 @@ public final class X11Window: Presenter {
     public func pendingEvents() -> [InputEvent] {
         guard let d = display else { return [] }
         var out: [InputEvent] = []
-        let queued = queuedEvents
+        out = queuedEvents
         queuedEvents.removeAll()
-        for ev in queued { translate(ev, into: &out) }
         while let ev = XCalls.nextEventIfPending(d) { translate(ev, into: &out) }
         // Only the newest size of a storm of ConfigureNotify events gets an image.
         if translator.size != size { resizeImage(to: translator.size) }

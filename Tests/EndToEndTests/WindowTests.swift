@@ -153,6 +153,20 @@ struct WindowTests {
         #expect(reports[0].contains("event-to-present, ink path p50: ") && reports[0].contains("clock: "))
     }
 
+    @Test(arguments: [["--stats"], ["--stats", "--no-low-latency"]])
+    func everySampleOfAFastDragIsKept(extra: [String]) throws {
+        let x = try XServer()
+        let dir = try temporaryFolder()
+        let w = try PaintWindow(on: x, extraArgs: ["--record", dir + "/r.jsonl"] + extra)
+        // 1,600 motions as fast as XTest sends them: frames and presents go on meanwhile, and
+        // events read while a present is waited for must not lose their samples.
+        try x.xhelper("drag", w.id, "20", "100", "1600")
+        #expect(try w.quit().status == 0)
+        let lines = try String(contentsOfFile: dir + "/r.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.filter { $0.contains("\"type\": \"move\"") }.count == 1600, "every motion is a sample")
+        #expect(lines.filter { $0.contains("\"type\": \"up\"") }.count == 1)
+    }
+
     @Test func corePointerEventsStillDrawWhereXInput2IsNotUsed() throws {
         let x = try XServer()
         let w = try PaintWindow(on: x, extraArgs: ["--core-input"])

@@ -2,7 +2,9 @@
 """Test helper that speaks to the X server directly (ctypes over libX11), for what xdotool
 cannot do: `delete WID` sends the window manager's WM_DELETE_WINDOW message (the close button);
 `grab WID OUT` writes the window's pixels as read back from the server (XGetImage) to OUT as
-width, height (two little-endian uint32) then BGRA rows."""
+width, height (two little-endian uint32) then BGRA rows. `drag WID X Y COUNT` presses button 1
+at (X, Y) of the window and moves through COUNT distinct points as fast as XTest takes them
+(a zigzag to the right), then releases."""
 import ctypes, ctypes.util, struct, sys
 
 x = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
@@ -59,6 +61,25 @@ def main():
         rows = b"".join(raw[y * img.bytes_per_line:y * img.bytes_per_line + w * 4] for y in range(h))
         with open(sys.argv[3], "wb") as f:
             f.write(struct.pack("<II", w, h) + rows)
+    elif cmd == "drag":
+        xtst = ctypes.CDLL(ctypes.util.find_library("Xtst") or "libXtst.so.6")
+        xtst.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_ulong]
+        xtst.XTestFakeButtonEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
+        x.XTranslateCoordinates.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
+                                            ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_ulong)]
+        x.XDefaultRootWindow.restype = ctypes.c_ulong
+        x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+        x.XFlush.argtypes = [ctypes.c_void_p]
+        root = x.XDefaultRootWindow(dpy)
+        rx, ry, child = ctypes.c_int(), ctypes.c_int(), ctypes.c_ulong()
+        x.XTranslateCoordinates(dpy, wid, root, int(sys.argv[3]), int(sys.argv[4]), ctypes.byref(rx), ctypes.byref(ry), ctypes.byref(child))
+        xtst.XTestFakeMotionEvent(dpy, -1, rx.value, ry.value, 0)
+        xtst.XTestFakeButtonEvent(dpy, 1, 1, 0)
+        for i in range(1, int(sys.argv[5]) + 1):
+            xtst.XTestFakeMotionEvent(dpy, -1, rx.value + i // 4, ry.value + (i % 2) * 3, 0)
+            if i % 50 == 0: x.XFlush(dpy)
+        xtst.XTestFakeButtonEvent(dpy, 1, 0, 0)
+        x.XSync(dpy, 0)
     else:
         sys.exit("xhelper: unknown command " + cmd)
 
