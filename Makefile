@@ -44,8 +44,11 @@ fuzz: deps
 soak: release test-deps
 	python3 Tests/Soak/soak.py .build/release/quicksilver $(SOAK_MINUTES) --speed-gates
 
-bench: release
+# The benchmarks (the present and clipboard cases on $$DISPLAY when there is one), then event →
+# pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py).
+bench: release test-deps
 	.build/release/quicksilver bench
+	python3 Tests/Bench/latency.py .build/release/quicksilver
 
 build: deps
 	$(SWIFT) build
