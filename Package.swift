@@ -17,7 +17,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xi", providers: [.apt(["libx11-dev", "libxext-dev", "libxi-dev"])]),
+        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xi xpresent",
+                      providers: [.apt(["libx11-dev", "libxext-dev", "libxi-dev", "libxpresent-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLinux"),
         .target(name: "Geometry"),

@@ -1,3 +1,4 @@
+import Clock
 import Compute
 import Input
 
@@ -18,6 +19,12 @@ public protocol AppWindow: Presenter {
     var isPresentPending: Bool { get }
     /// True when events have been read from the server but not yet taken by `pendingEvents()`.
     var hasBufferedEvents: Bool { get }
+    /// True when the display reports its vertical blanks (the frame clock can follow them).
+    var reportsVBlanks: Bool { get }
+    /// Asks to hear of the next vertical blank.
+    func askForVBlank()
+    /// The vertical blanks heard of since the last call.
+    func takeVBlanks() -> [VBlank]
     /// Puts `png` on the clipboard as image/png, served until another client takes it or the
     /// window closes. False when the clipboard could not be taken.
     @discardableResult

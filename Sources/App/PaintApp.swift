@@ -63,6 +63,10 @@ public final class PaintApp: FrameLoopDelegate {
     private let lowLatency: Bool
     /// Immediate (ink path) presents so far.
     public private(set) var inkPresents = 0
+    /// The frame clock following the display's vertical blanks, where it reports them.
+    private var displaySync = DisplaySync()
+    /// The clock's source and period, as `--stats` says it.
+    public var clockDescription: String { displaySync.describe(reportsVBlanks: window.reportsVBlanks, hz: 60) }
 
     /// - Parameters:
     ///   - recorder: `--record`: the replay file, its header already written.
@@ -104,6 +108,8 @@ public final class PaintApp: FrameLoopDelegate {
             if case .picking = picker { heldBack.append(event) } else { handle(event) }
         }
         queueViewIfMoved()
+        let blanks = window.takeVBlanks()
+        if !blanks.isEmpty { displaySync.heard(blanks, loop: loop, nowNS: loop.nowNS) }
         let inked = lowLatency && drawInk(loop)
         journal?.tick(now: loop.now)
         // While ink flows the clock keeps ticking: the title and everything else are its.
@@ -133,6 +139,10 @@ public final class PaintApp: FrameLoopDelegate {
         updateTitle(status: status)
         status = nil
         titleIsStale = false
+        displaySync.frameDrawn(seconds: loop.now - start)
+        // The clock listens to the display's blanks, to tick just before each (one more is heard
+        // after the last frame of a burst: one wake-up, then sleep).
+        if window.reportsVBlanks { window.askForVBlank() }
         return session.needsDraw
     }
 
@@ -147,7 +157,10 @@ public final class PaintApp: FrameLoopDelegate {
         if let recorder {
             do { try recorder.sync() } catch { console.err("quicksilver: cannot record to \(error)") }
         }
-        if let stats { console.out(stats.report(framesDrawn: loop.framesDrawn, missed: loop.missedDeadlines)) }
+        if var stats {
+            stats.clock = clockDescription
+            console.out(stats.report(framesDrawn: loop.framesDrawn, missed: loop.missedDeadlines))
+        }
     }
 
     private func handle(_ event: InputEvent) {

@@ -49,6 +49,13 @@ public final class FrameLoop {
     private let startNS: Int64
     /// The index of the deadline the alarm is set for while running.
     private var nextIndex = 0
+    /// The grid: deadline `anchorIndex` is at `anchorNS`, the others `periodNS` apart. It starts
+    /// as `start + k/hz` and moves when the loop follows a display (`follow`).
+    private var anchorIndex = 0
+    private var anchorNS: Int64
+    public private(set) var periodNS: Int64
+    /// True once `follow` has moved the grid onto a display's.
+    public private(set) var followsDisplay = false
 
     /// - Parameters:
     ///   - hz: frames per second (60).
@@ -61,10 +68,30 @@ public final class FrameLoop {
         self.clock = clock
         self.fds = fds
         startNS = clock.nowNS
+        anchorNS = startNS
+        periodNS = 1_000_000_000 / Int64(hz)
+    }
+
+    /// Moves the grid onto the display's: deadlines `periodNS` apart, one at `deadlineNS` (a
+    /// vertical blank less the time a frame takes). Frame indices keep counting; a running
+    /// clock's next deadline is the first of the new grid from now on.
+    public func follow(periodNS: Int64, deadlineNS: Int64) {
+        guard periodNS > 0 else { return }
+        let now = clock.nowNS
+        var first = deadlineNS
+        if first > now { first -= (first - now) / periodNS * periodNS } else { first += ((now - first) / periodNS + 1) * periodNS }
+        anchorIndex = isPaused ? latestIndex(atNS: now) + 1 : nextIndex
+        anchorNS = first
+        self.periodNS = periodNS
+        followsDisplay = true
+        if !isPaused { clock.arm(at: self.deadlineNS(nextIndex)) }
     }
 
     /// Seconds since the loop was created, on its clock.
     public var now: Double { Double(clock.nowNS - startNS) / 1e9 }
+
+    /// Nanoseconds on the loop's clock (the timebase of `follow` and of vertical blanks).
+    public var nowNS: Int64 { clock.nowNS }
 
     /// The index of the frame the clock draws next: the deadline it is set for, or, paused,
     /// the one it would restart at.
@@ -73,13 +100,15 @@ public final class FrameLoop {
     /// Seconds of deadline `index` on the loop's clock (`index / hz`).
     public func time(ofFrame index: Int) -> Double { Double(index) / Double(hz) }
 
+    /// When deadline `index` is, on the grid (the start's `k/hz` until the loop follows a display).
     private func deadlineNS(_ index: Int) -> Int64 {
-        startNS + Int64(index) * 1_000_000_000 / Int64(hz)
+        followsDisplay ? anchorNS + Int64(index - anchorIndex) * periodNS
+            : startNS + Int64(index) * 1_000_000_000 / Int64(hz)   // exact to the nanosecond: k·10⁹/hz
     }
 
     /// The newest deadline at or before `ns`.
     private func latestIndex(atNS ns: Int64) -> Int {
-        var index = Int((ns - startNS) * Int64(hz) / 1_000_000_000)
+        var index = anchorIndex + Int((ns - anchorNS) / periodNS)
         while deadlineNS(index) > ns { index -= 1 }
         while deadlineNS(index + 1) <= ns { index += 1 }
         return index

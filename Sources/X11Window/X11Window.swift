@@ -58,6 +58,17 @@ public final class X11Window: Presenter {
     public var usesXInput2: Bool { xinput2Opcode != nil }
     /// The CLIPBOARD selection: serving copies, asking for pastes.
     private let clipboard: X11Clipboard
+    /// The display's vertical blanks (nil without the Present extension).
+    private let vblank: X11VBlank?
+
+    /// True when the server reports vertical blanks (the Present extension).
+    public var reportsVBlanks: Bool { vblank != nil }
+
+    /// Asks to hear of the next vertical blank; it comes back through `takeVBlanks()`.
+    public func askForVBlank() { vblank?.ask() }
+
+    /// The vertical blanks heard of since the last call (read with the other events).
+    public func takeVBlanks() -> [VBlank] { vblank?.take() ?? [] }
 
     private struct Atoms {
         let wmProtocols, wmDeleteWindow, netWMName, netWMPid, utf8String: Atom
@@ -176,6 +187,7 @@ public final class X11Window: Presenter {
             translator.devicesChanged(XInput2.devices(d), into: &ignored)
         }
         self.clipboard = X11Clipboard(display: d, window: window)
+        self.vblank = X11VBlank(display: d, window: window)
         setTitle(title)
 
         XMapWindow(d, window)
@@ -380,6 +392,8 @@ public final class X11Window: Presenter {
     private func translate(_ ev: XEvent, into out: inout [InputEvent]) {
         if ev.type == shmCompletionType {
             outstandingPuts = max(0, outstandingPuts - 1)
+        } else if let vblank, vblank.handle(ev) {
+            return
         } else if let opcode = xinput2Opcode, ev.type == GenericEvent, let d = display {
             switch XInput2.read(d, ev, opcode: opcode) {
             case .pointer(let e)?: translator.translate(e, into: &out)

@@ -46,6 +46,12 @@ final class FakeWindow: AppWindow {
     /// A present the server has not finished (the ink path waits for it).
     var isPresentPending = false
     var hasBufferedEvents: Bool { !queued.isEmpty }
+    /// Vertical blanks the test feeds (a display without them: none).
+    var blanks: [VBlank] = []
+    var reportsVBlanks = false
+    private(set) var blanksAsked = 0
+    func askForVBlank() { blanksAsked += 1 }
+    func takeVBlanks() -> [VBlank] { defer { blanks = [] }; return blanks }
 }
 
 /// Lines written to the console, kept for the test (the app writes from the frame loop's thread).
@@ -410,6 +416,24 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(g.window.image.texture[150, 60] != 0xFF00_0000, "the move after the command waits for the frame")
         g.draw(frame: 1)
         #expect(g.window.image.texture[150, 60] == 0xFF00_0000)
+    }
+}
+
+@Suite struct DisplayClockTests {
+    @Test func theClockFollowsTheBlanksTheDisplayReports() throws {
+        let h = try Harness()
+        h.window.reportsVBlanks = true
+        h.draw(frame: 1)
+        #expect(h.window.blanksAsked == 1, "each frame asks for the next blank")
+        #expect(h.app.clockDescription == "timerfd, 60 Hz (the display's blanks were not heard)")
+        // A 75 Hz display: blanks 13.333 ms apart, the last 1 ms from now.
+        let now = h.loop.nowNS
+        h.window.blanks = (0..<4).map { VBlank(nanoseconds: now - 1_000_000 - Int64(3 - $0) * 13_333_333, count: 100 + UInt64($0)) }
+        h.input([])
+        #expect(h.loop.followsDisplay && h.loop.periodNS == 13_333_333)
+        #expect(h.app.clockDescription.hasPrefix("Present: the display's blanks, period 13.33 ms, ticking "))
+        let none = try Harness()
+        #expect(none.app.clockDescription == "timerfd, 60 Hz (no Present extension)")
     }
 }
 

@@ -88,3 +88,39 @@ private final class Script: FrameLoopDelegate {
         #expect(clock.nowNS >= start + 2_000_000, "not before the alarm's time")
     }
 }
+
+@Suite struct FollowingTheDisplayTests {
+    @Test func theGridMovesOntoTheDisplaysAndIndicesKeepCounting() {
+        let clock = ManualClock()
+        let loop = FrameLoop(hz: 60, clock: clock, fds: [])
+        let script = Script(stopAfterFrames: 6)
+        script.draw = { frame in
+            if frame.index == 2 {
+                // A 50 Hz display whose next blank is 5 ms from now: tick 1 ms before it.
+                loop.follow(periodNS: 20_000_000, deadlineNS: clock.nowNS + 4_000_000)
+            }
+            return true
+        }
+        let start = clock.nowNS
+        var times: [Int64] = []
+        script.wake = { times.append(clock.nowNS - start); return false }
+        loop.run(script)
+        #expect(script.drawn.map(\.index) == [1, 2, 3, 4, 5, 6])
+        #expect(loop.missedDeadlines == 0 && loop.followsDisplay && loop.periodNS == 20_000_000)
+        // After frame 2 (at 2/60 s) the frames come every 20 ms from 4 ms later.
+        let frame2 = 2_000_000_000 / 60
+        #expect(clock.nowNS - start == Int64(frame2) + 4_000_000 + 3 * 20_000_000)
+    }
+
+    @Test func theEstimatorLearnsPeriodAndPhaseFromBlanks() {
+        var e = VBlankEstimator()
+        e.add(VBlank(nanoseconds: 1_000_000, count: 10))
+        e.add(VBlank(nanoseconds: 17_666_666, count: 11))
+        #expect(e.periodNS == nil, "three blanks first")
+        e.add(VBlank(nanoseconds: 51_000_000, count: 13))   // a report missed: no matter
+        e.add(VBlank(nanoseconds: 50_000_000, count: 12))   // out of order: ignored
+        #expect(e.periodNS == 16_666_666)
+        #expect(e.nextBlank(after: 60_000_000) == Int64(67_666_666))
+        #expect(e.nextBlank(after: 10_000_000) == 51_000_000, "never one before the newest seen")
+    }
+}
