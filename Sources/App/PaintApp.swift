@@ -61,6 +61,14 @@ public final class PaintApp: FrameLoopDelegate {
     private var lastFrame = 0
     /// Pen samples are drawn and presented as they arrive.
     private let lowLatency: Bool
+    /// How far ahead the pen's predicted tail reaches (0: none), and what predicts it.
+    private let predictSeconds: Double
+    private var predictor = Predictor()
+    /// Button 1 is down drawing (not panning, not picking).
+    private var drawing = false
+    /// A predicted tail is shown, since this time (loop seconds): it goes once its horizon has
+    /// passed with no sample (a mouse that stopped sends none).
+    private var predictedSince: Double?
     /// Immediate (ink path) presents so far.
     public private(set) var inkPresents = 0
     /// The frame clock following the display's vertical blanks, where it reports them.
@@ -79,9 +87,10 @@ public final class PaintApp: FrameLoopDelegate {
     public init(window: AppWindow, session: Session, recorder: LineWriter? = nil, journal: Journal? = nil,
                 exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
                 console: Console = .standard, startCommands: [Command] = [], view: ViewControl = ViewControl(),
-                lowLatency: Bool = true) {
+                lowLatency: Bool = true, predictMilliseconds: Double = 16) {
         self.view = view
         self.lowLatency = lowLatency
+        predictSeconds = max(0, predictMilliseconds) / 1000
         queuedView = session.viewTransform
         self.window = window
         self.session = session
@@ -108,6 +117,11 @@ public final class PaintApp: FrameLoopDelegate {
             if case .picking = picker { heldBack.append(event) } else { handle(event) }
         }
         queueViewIfMoved()
+        if predictSeconds > 0, !events.isEmpty {
+            let predicted = drawing ? predictor.predict(horizon: predictSeconds) : nil
+            session.predict(predicted)
+            predictedSince = predicted == nil ? nil : loop.now
+        }
         let blanks = window.takeVBlanks()
         if !blanks.isEmpty { displaySync.heard(blanks, loop: loop, nowNS: loop.nowNS) }
         let inked = lowLatency && drawInk(loop)
@@ -120,6 +134,10 @@ public final class PaintApp: FrameLoopDelegate {
 
     public func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
         let start = loop.now
+        if let since = predictedSince, start - since >= predictSeconds {
+            session.predict(nil)
+            predictedSince = nil
+        }
         let drawn = session.draw(frame, to: window)
         if record(drawn.played, in: frame) { strokeEnded(now: loop.now) }
         if case .picking(let x, let y) = picker { pick(at: x, y) }
@@ -143,7 +161,7 @@ public final class PaintApp: FrameLoopDelegate {
         // The clock listens to the display's blanks, to tick just before each (one more is heard
         // after the last frame of a burst: one wake-up, then sleep).
         if window.reportsVBlanks { window.askForVBlank() }
-        return session.needsDraw
+        return session.needsDraw || predictedSince != nil
     }
 
     /// Ends the session: what is still queued is played (a stroke ended by a signal, say) and
@@ -174,6 +192,7 @@ public final class PaintApp: FrameLoopDelegate {
         case .pointerUp where swallowing:
             swallowing = false
         case .pointerDown(let s):
+            predictor.reset()
             if spaceHeld {
                 panningWithButton1 = true
                 view.beginPan(at: s.x, s.y)
@@ -183,6 +202,7 @@ public final class PaintApp: FrameLoopDelegate {
                     kindBeforeEraser = session.brush.tip.kind
                     session.handle(.command(.brush(kind: .eraser)))
                 }
+                drawing = true
                 session.handle(.pointerDown(onCanvas(s)))
             }
         case .pointerMove(let s):
@@ -192,6 +212,7 @@ public final class PaintApp: FrameLoopDelegate {
                 panningWithButton1 = false
                 view.endPan()
             } else {
+                drawing = false
                 session.handle(.pointerUp(onCanvas(s)))
                 if let kind = kindBeforeEraser {
                     kindBeforeEraser = nil
@@ -314,10 +335,12 @@ public final class PaintApp: FrameLoopDelegate {
         queueViewIfMoved()
     }
 
-    /// A sample as the session draws it: its pressure decided, its position on the canvas.
+    /// A sample as the session draws it: its pressure decided, its position on the canvas. The
+    /// predictor hears of it too, with its time.
     private func onCanvas(_ s: PointerSample) -> StrokeSample {
         var sample = pressure.decide(s)
         (sample.x, sample.y) = view.transform.canvasPoint(x: sample.x, y: sample.y)
+        if predictSeconds > 0 { predictor.add(t: s.time, x: sample.x, y: sample.y) }
         return sample
     }
 

@@ -33,6 +33,11 @@ public final class Session {
     public private(set) var viewTransform = ViewTransform.identity
     /// Samples were added to the live pen stroke since its tail was last drawn.
     private var tailIsStale = false
+    /// Where the pen is predicted to be (an overlay beyond the last sample, shown in the window
+    /// only: never in the canvas, an export, a journal or a replay).
+    private var prediction: (x: Double, y: Double)?
+    private var requestedPrediction: (x: Double, y: Double)?
+    private var predictionRequested = false
     /// The view filters: invert, and the pulsing background with the frame it started at.
     public private(set) var invert = false
     public private(set) var pulse: Pulse?
@@ -140,6 +145,24 @@ public final class Session {
         (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0)
     }
 
+    /// Shows the live pen stroke going on to (x, y) (canvas pixels) beyond its last sample, from
+    /// the next frame (or ink present) on, until a sample comes; nil shows none. Only a pen or
+    /// eraser stroke shows one.
+    public func predict(_ point: (x: Double, y: Double)?) {
+        requestedPrediction = point
+        predictionRequested = true
+    }
+
+    /// The prediction asked for, once this frame's samples have been played.
+    private func applyPrediction() {
+        guard predictionRequested else { return }
+        predictionRequested = false
+        if case .pen(let stroke) = live, stroke.brush.tip.kind.isSmooth {
+            prediction = requestedPrediction
+            tailIsStale = true
+        }
+    }
+
     /// The window changed size or must be shown again whole: the next frame redraws it all.
     public func windowChanged() { windowIsStale = true }
 
@@ -158,6 +181,7 @@ public final class Session {
             shownBackground = pulse.color(loc: Pulse.loc(frames: frame.index - start))
             damage = canvas.bounds
         }
+        applyPrediction()
         redrawTail()
         return Frame(played: events, presented: present(to: presenter))
     }
@@ -177,6 +201,7 @@ public final class Session {
             played.append(event)
         }
         guard !played.isEmpty else { return Frame(played: [], presented: .empty) }
+        applyPrediction()
         redrawTail()
         return Frame(played: played, presented: present(to: presenter))
     }
@@ -197,7 +222,8 @@ public final class Session {
         guard case .pen(let stroke) = live else { return }
         let (sink, cleared) = layer.beginTail()
         var tailSink = sink
-        let drawn = stroke.builder.tail(into: &tailSink)
+        let predicted = prediction.map { StrokePoint(x: $0.x, y: $0.y, pressure: stroke.last.pressure) }
+        let drawn = stroke.builder.tail(into: &tailSink, predictedTo: predicted)
         layer.didDrawTail(drawn)
         damage = damage.union(cleared).union(drawn)
     }
@@ -218,8 +244,19 @@ public final class Session {
     /// the same bytes the window presents, for export and `quicksilver render`.
     public func snapshot() -> TextureStorage<UInt32> {
         settleEmboss()
+        // A predicted tail is the window's alone: the picture is drawn without it.
+        let predicted = prediction
+        if predicted != nil {
+            prediction = nil
+            tailIsStale = true
+            redrawTail()
+        }
         let image = TextureStorage<UInt32>(width: canvas.visibleSize.width, height: canvas.visibleSize.height, filledWith: 0)
         compose(canvas.bounds, into: image.texture)
+        if predicted != nil {
+            prediction = predicted
+            tailIsStale = true
+        }
         return image
     }
 
@@ -254,6 +291,8 @@ public final class Session {
     // MARK: - Playing events
 
     private func play(_ event: SessionEvent) {
+        // A real sample replaces any prediction.
+        if case .command = event {} else { prediction = nil }
         switch event {
         case .pointerDown(let s):
             endStroke(at: nil)

@@ -67,11 +67,16 @@ public struct StrokeBuilder: Sendable {
         }
     }
 
-    /// Draws the live tail (last committed point → newest sample) without committing it.
-    public func tail<S: StrokeSink>(into sink: inout S) -> Rect {
+    /// Draws the live tail (last committed point → newest sample) without committing it, and on
+    /// to `predicted` (a predicted continuation) when given.
+    public func tail<S: StrokeSink>(into sink: inout S, predictedTo predicted: StrokePoint? = nil) -> Rect {
         guard tip.kind.isSmooth else { return .empty }
         var walker = PenWalker(tip: tip, toNextDab: toNextDab)
-        return walker.line(from: committedEnd, to: last, into: &sink).union(walker.endDab(at: last, into: &sink))
+        var drawn = walker.line(from: committedEnd, to: last, into: &sink).union(walker.endDab(at: last, into: &sink))
+        if let predicted {
+            drawn = drawn.union(walker.line(from: last, to: predicted, into: &sink)).union(walker.endDab(at: predicted, into: &sink))
+        }
+        return drawn
     }
 
     /// Ends the stroke at `p`: adds it, then commits the tail. Returns the damaged rectangle.

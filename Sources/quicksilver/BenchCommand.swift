@@ -50,6 +50,14 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run only the cases whose names start with this.")
     var only: String?
 
+    /// Velocity windows (ms) the prediction report compares; the predictor's own by default.
+    @Option(parsing: .upToNextOption, help: .hidden)
+    var predictWindows: [Double] = []
+
+    /// Curvature followed and damping, for comparing predictors.
+    @Option(help: .hidden) var predictCurvature: Double?
+    @Option(help: .hidden) var predictDamping: Double?
+
     func run() throws {
         let compute = ComputeContext(threads: threads)
         let bench = Benchmarks(size: size.size, compute: compute)
@@ -59,6 +67,9 @@ struct BenchCommand: ParsableCommand {
             let ms = Benchmarks.median(runs: runs, make())
             results.append((name, ms))
             if !json { printLine(Self.row(name, ms)) }
+        }
+        if only.map({ "predict".hasPrefix($0) || $0.hasPrefix("predict") }) ?? true, !json {
+            for line in Benchmarks.prediction(windows: predictWindows, curvature: predictCurvature, damping: predictDamping) { printLine(line) }
         }
         let displayCases: [(String, () -> Double?)] = [
             ("present.shm", { Benchmarks.present(shared: true) }), ("present.putimage", { Benchmarks.present(shared: false) }),
@@ -158,7 +169,7 @@ struct Benchmarks {
     }
 
     /// A deterministic random walk inside the canvas: steps of up to 10 px.
-    private func randomWalk(segments: Int) -> [(Double, Double)] {
+    func randomWalk(segments: Int) -> [(Double, Double)] {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Double {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -259,6 +270,36 @@ struct Benchmarks {
             frame += 1
             session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
         }
+    }
+
+    /// How far the pen's predicted tail lands from where the pen went, in pixels (mean and 95th
+    /// percentile at horizons of 8, 16 and 25 ms), on hand-like strokes at a mouse's, a tablet's
+    /// and a gaming mouse's rate, and on the random walks of the pen cases (at 1 kHz).
+    static func prediction(windows: [Double], curvature: Double? = nil, damping: Double? = nil) -> [String] {
+        let defaults = Predictor()
+        let sets: [(String, [[PredictionMeasure.Sample]])] = [
+            ("hand.125Hz", PredictionMeasure.handStrokes(count: 60, hz: 125, integer: true, seed: 1)),
+            ("hand.200Hz", PredictionMeasure.handStrokes(count: 60, hz: 200, integer: false, seed: 2)),
+            ("hand.1kHz", PredictionMeasure.handStrokes(count: 30, hz: 1000, integer: true, seed: 3)),
+            ("scribble.200Hz", PredictionMeasure.handStrokes(count: 60, hz: 200, integer: false, scribbling: true, seed: 4)),
+            ("walk.1kHz", [Benchmarks(size: Size(width: 1920, height: 1080), compute: ComputeContext(threads: 1))
+                .randomWalk(segments: 3000).enumerated().map { (Double($0.offset) / 1000, $0.element.0, $0.element.1) }]),
+        ]
+        var lines: [String] = []
+        for window in windows.isEmpty ? [Predictor().window * 1000] : windows {
+            for (name, strokes) in sets {
+                var line = "predict.\(name)".padding(toLength: 24, withPad: " ", startingAt: 0) + String(format: "window %2.0f ms", window)
+                for h in [0.008, 0.016, 0.025] {
+                    let e = PredictionMeasure.errors(strokes, horizon: h, window: window / 1000, curvature: curvature ?? defaults.curvature,
+                                                     damping: damping ?? defaults.damping)
+                    line += String(format: "   %2.0f ms: mean %5.2f px, p95 %5.2f px", h * 1000, e.mean, e.p95)
+                }
+                let still = PredictionMeasure.errors(strokes, horizon: 0.016, predicting: false)
+                line += String(format: "   (none at 16 ms: mean %5.2f px)", still.mean)
+                lines.append(line)
+            }
+        }
+        return lines
     }
 
     /// A canvas with a long 32 px random-walk stroke on it, committed.

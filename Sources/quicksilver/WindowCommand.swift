@@ -45,6 +45,9 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Draw pen samples at the next frame instead of as they arrive (the immediate ink path, on by default).")
     var noLowLatency = false
 
+    @Option(help: "How far ahead the pen's predicted tail reaches, in ms (0: none). Shown only: never part of the picture.")
+    var predictMs: Double = 16
+
     @Option(help: "Worker threads for the compute pass (default: all cores).")
     var threads: Int?
 
@@ -88,6 +91,7 @@ struct WindowCommand: ParsableCommand {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if undoMegabytes < 1 { throw ValidationError("--undo-megabytes must be at least 1") }
         if sessionsMegabytes < 1 { throw ValidationError("--sessions-megabytes must be at least 1") }
+        if !(0...25).contains(predictMs) { throw ValidationError("--predict-ms must be in 0…25") }
         if restore && file != nil { throw ValidationError("--restore continues the newest session; give it no FILE") }
         for (name, v) in [("--pulse-hue", pulseHue), ("--pulse-centre", pulseCentre), ("--pulse-range", pulseRange)]
         where !(0...1).contains(v) { throw ValidationError("\(name) must be in 0…1") }
@@ -176,7 +180,8 @@ struct WindowCommand: ParsableCommand {
         let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
                            startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [],
-                           view: .opening(canvas: session.canvas.visibleSize, window: window.size), lowLatency: !noLowLatency)
+                           view: .opening(canvas: session.canvas.visibleSize, window: window.size), lowLatency: !noLowLatency,
+                           predictMilliseconds: predictMs)
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(), fds: [window.connectionFileDescriptor, signals.fileDescriptor])
         loop.run(app)
         app.finish(loop)

@@ -77,7 +77,8 @@ final class Harness {
     private var frame = 0
 
     /// - Parameter lowLatency: the immediate ink path (off: every sample waits for a frame).
-    init(lowLatency: Bool = false) throws {
+    /// - Parameter predictMilliseconds: the predicted tail's horizon (0: none).
+    init(lowLatency: Bool = false, predictMilliseconds: Double = 16) throws {
         folder = NSTemporaryDirectory() + "qs-app-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         loop = FrameLoop(hz: 60, clock: clock, fds: [])
@@ -89,7 +90,7 @@ final class Harness {
         let (out, err) = (out, err)
         app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
                        exporter: Exporter(folder: folder), console: Console(out: { out.append($0) }, err: { err.append($0) }),
-                       lowLatency: lowLatency)
+                       lowLatency: lowLatency, predictMilliseconds: predictMilliseconds)
     }
 
     /// Delivers `events` at time `t` (seconds on the window's clock) and lets the app take them.
@@ -434,6 +435,46 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(h.app.clockDescription.hasPrefix("Present: the display's blanks, period 13.33 ms, ticking "))
         let none = try Harness()
         #expect(none.app.clockDescription == "timerfd, 60 Hz (no Present extension)")
+    }
+}
+
+@Suite struct PredictionTests {
+    /// A steady drag to the right at 500 px/s, a sample every 4 ms, from x = 20 to 100.
+    private let drag: [InputEvent] = [.pointerDown(sample(20, 60, t: 0))]
+        + (1...40).map { .pointerMove(sample(20 + Double($0) * 2, 60, t: Double($0) * 0.004)) }
+
+    @Test func aPredictedTailRunsAheadOfTheLastSampleInTheWindowOnly() throws {
+        let h = try Harness(lowLatency: true)
+        h.draw(frame: 0)
+        h.input(drag)
+        // 16 ms at 500 px/s: about 8 px beyond x = 100.
+        let shown = h.window.image.texture
+        #expect(shown[106, 60] == 0xFF00_0000, "the prediction shows ahead of the pen")
+        #expect(shown[116, 60] == 0xFFFF_FFFF, "and no further than the horizon")
+        let picture = h.session.snapshot()
+        #expect(picture.texture[106, 60] == 0xFFFF_FFFF && picture.texture[100, 60] == 0xFF00_0000,
+                "an export mid-stroke shows the real line only")
+        // A pen that stops sends nothing more: once the horizon has passed, the tail goes.
+        h.draw(frame: 1)   // 16.7 ms later
+        #expect(h.window.image.texture[106, 60] == 0xFFFF_FFFF && h.window.image.texture[100, 60] == 0xFF00_0000)
+        // The next sample replaces it.
+        h.input([.pointerUp(sample(100, 60, t: 0.17))])
+        h.draw(frame: 20)
+        #expect(h.window.image.texture[106, 60] == 0xFFFF_FFFF, "gone once the pen lifted where it was")
+    }
+
+    @Test func theFinalPictureIsTheSameWithPredictionOnOrOff() throws {
+        let on = try Harness(lowLatency: true), off = try Harness(lowLatency: true, predictMilliseconds: 0)
+        for h in [on, off] {
+            h.draw(frame: 0)
+            h.input(drag)
+            h.input([.pointerMove(sample(100, 90, t: 0.2)), .pointerUp(sample(150, 100, t: 0.21))])
+            h.draw(frame: 13)
+            h.app.finish(h.loop)
+        }
+        expectSamePixels(on.session.snapshot().pixels, off.session.snapshot().pixels, width: 200, "the canvas")
+        expectSamePixels(on.window.image.pixels, off.window.image.pixels, width: 200, "the window once the stroke ended")
+        #expect(try on.recorded() == off.recorded(), "nothing of it is recorded")
     }
 }
 
