@@ -17,6 +17,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xi xpresent",
                       providers: [.apt(["libx11-dev", "libxext-dev", "libxi-dev", "libxpresent-dev"])]),
         .systemLibrary(name: "CMalloc"),
@@ -31,7 +32,7 @@ let package = Package(
         .target(name: "ReplayFormat", dependencies: ["Geometry", "Input", "Strokes", "Kernels", "Events"]),
         .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat"]),
         .target(name: "Files"),
-        .target(name: "PNGFile", dependencies: ["CPNG", "Files"]),
+        .target(name: "PNGFile", dependencies: ["CPNG", "CDeflate", "Files"]),
         .target(name: "Journal", dependencies: ["Geometry", "Compute", "Events", "ReplayFormat", "Paint", "Files", "PNGFile"]),
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                             "ReplayFormat", "Paint", "Files", "PNGFile", "Journal"]),

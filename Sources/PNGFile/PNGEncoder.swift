@@ -1,0 +1,119 @@
+import CDeflate
+
+/// PNG bytes, written here rather than through libpng's defaults, which spend most of an export
+/// choosing filters and compressing with zlib at level 6.
+///
+/// Each scanline gets the filter, of None, Sub and Up, whose filtered bytes have the least sum
+/// of absolute values (libpng's heuristic, without Average and Paeth): a drawing's flat colours
+/// mostly stay unfiltered, which compresses best, while a pasted photograph's rows take Sub or
+/// Up. The scanlines are compressed by libdeflate at level 6 into one zlib stream. On a 1080p
+/// drawing that is ~7x faster than libpng's defaults and no larger (see the README's figures).
+enum PNGEncoder {
+    /// libdeflate's level: 6 is its default, near zlib 9 in size, faster than zlib 1.
+    static let level: Int32 = 6
+
+    /// The PNG of `image`: 8-bit RGB when every pixel is opaque, else RGBA.
+    static func encode(_ image: PNGImage) throws(PNGError) -> [UInt8] {
+        let opaque = image.pixels.allSatisfy { $0 >> 24 == 0xff }
+        let channels = opaque ? 3 : 4, rowBytes = image.width * channels
+        var scanlines = [UInt8](repeating: 0, count: image.height * (rowBytes + 1))
+        var rows = [UInt8](repeating: 0, count: 2 * rowBytes)
+        scanlines.withUnsafeMutableBufferPointer { out in
+            rows.withUnsafeMutableBufferPointer { rowBuffer in
+                image.pixels.withUnsafeBufferPointer { pixels in
+                    let buffer = rowBuffer.baseAddress!
+                    var previous = buffer + rowBytes, current = buffer
+                    previous.update(repeating: 0, count: rowBytes)
+                    for y in 0..<image.height {
+                        unpack(pixels.baseAddress! + y &* image.width, count: image.width, opaque: opaque, into: current)
+                        filter(current, above: previous, bytes: rowBytes, channels: channels, into: out.baseAddress! + y &* (rowBytes &+ 1))
+                        swap(&previous, &current)
+                    }
+                }
+            }
+        }
+        guard let compressor = libdeflate_alloc_compressor(level) else { throw PNGError(message: "cannot encode PNG: out of memory") }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, scanlines.count)
+        var compressed = [UInt8](repeating: 0, count: bound)
+        let size = compressed.withUnsafeMutableBytes { c in
+            scanlines.withUnsafeBytes { s in libdeflate_zlib_compress(compressor, s.baseAddress, s.count, c.baseAddress, c.count) }
+        }
+        guard size > 0 else { throw PNGError(message: "cannot encode PNG: compression failed") }
+        compressed.removeSubrange(size...)
+
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(image.width))
+        header.appendBigEndian(UInt32(image.height))
+        header += [8, opaque ? 2 : 6, 0, 0, 0]   // 8 bits, RGB or RGBA, deflate, adaptive filters, no interlace
+        appendChunk("IHDR", header, to: &png)
+        // IDAT chunks of at most 1 MiB: what every reader handles.
+        var start = 0
+        repeat {
+            let end = min(compressed.count, start + (1 << 20))
+            appendChunk("IDAT", compressed[start..<end], to: &png)
+            start = end
+        } while start < compressed.count
+        appendChunk("IEND", [], to: &png)
+        return png
+    }
+
+    /// A row of 0xAARRGGBB pixels as R, G, B (and A) bytes.
+    @inline(__always)
+    private static func unpack(_ pixels: UnsafePointer<UInt32>, count: Int, opaque: Bool, into row: UnsafeMutablePointer<UInt8>) {
+        if opaque {
+            for x in 0..<count {
+                let p = pixels[x], o = x &* 3
+                row[o] = UInt8(truncatingIfNeeded: p >> 16); row[o &+ 1] = UInt8(truncatingIfNeeded: p >> 8); row[o &+ 2] = UInt8(truncatingIfNeeded: p)
+            }
+        } else {
+            for x in 0..<count {
+                let p = pixels[x], o = x &* 4
+                row[o] = UInt8(truncatingIfNeeded: p >> 16); row[o &+ 1] = UInt8(truncatingIfNeeded: p >> 8)
+                row[o &+ 2] = UInt8(truncatingIfNeeded: p); row[o &+ 3] = UInt8(truncatingIfNeeded: p >> 24)
+            }
+        }
+    }
+
+    /// Writes the filter byte and the row filtered by the filter (None 0, Sub 1, Up 2) whose
+    /// bytes, read as signed, have the least sum of magnitudes.
+    @inline(__always)
+    private static func filter(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, bytes: Int, channels: Int,
+                               into out: UnsafeMutablePointer<UInt8>) {
+        func magnitude(_ v: UInt8) -> Int { Int(v < 128 ? v : 0 &- v) }
+        var none = 0, sub = 0, up = 0
+        for i in 0..<bytes {
+            let v = row[i]
+            none &+= magnitude(v)
+            sub &+= magnitude(v &- (i >= channels ? row[i &- channels] : 0))
+            up &+= magnitude(v &- above[i])
+        }
+        let body = out + 1
+        if none <= sub && none <= up {
+            out[0] = 0
+            body.update(from: row, count: bytes)
+        } else if sub <= up {
+            out[0] = 1
+            for i in 0..<bytes { body[i] = row[i] &- (i >= channels ? row[i &- channels] : 0) }
+        } else {
+            out[0] = 2
+            for i in 0..<bytes { body[i] = row[i] &- above[i] }
+        }
+    }
+
+    /// A chunk: its length, type, data and the CRC-32 of type and data.
+    private static func appendChunk(_ type: String, _ data: some Collection<UInt8>, to png: inout [UInt8]) {
+        png.appendBigEndian(UInt32(data.count))
+        let start = png.count
+        png += Array(type.utf8)
+        png += data
+        let crc = png[start...].withContiguousStorageIfAvailable { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+            ?? Array(png[start...]).withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+        png.appendBigEndian(crc)
+    }
+}
+
+private extension Array where Element == UInt8 {
+    mutating func appendBigEndian(_ v: UInt32) { append(contentsOf: [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]) }
+}
