@@ -182,7 +182,6 @@ public final class Session {
             damage = canvas.bounds
         }
         applyPrediction()
-        redrawTail()
         return Frame(played: events, presented: present(to: presenter))
     }
 
@@ -202,7 +201,6 @@ public final class Session {
         }
         guard !played.isEmpty else { return Frame(played: [], presented: .empty) }
         applyPrediction()
-        redrawTail()
         return Frame(played: played, presented: present(to: presenter))
     }
 
@@ -215,7 +213,9 @@ public final class Session {
         }
     }
 
-    /// The live tail (last committed point → newest sample), redrawn only when samples came.
+    /// The live tail (last committed point → newest sample), redrawn only when samples came and
+    /// only when something is about to look at it: a headless replay (a restore, `render`)
+    /// draws no tail but the last, which is most of a live stroke's cost saved.
     private func redrawTail() {
         guard tailIsStale else { return }
         tailIsStale = false
@@ -231,6 +231,9 @@ public final class Session {
     /// Composes and presents what is stale; returns the window rectangle presented.
     private func present(to presenter: Presenter) -> Rect {
         let window = Rect(size: presenter.size)
+        // Nothing shown (a headless replay): the damage waits for a presenter that shows it.
+        guard !window.isEmpty else { return .empty }
+        redrawTail()
         let region = windowIsStale ? window : viewTransform.windowRect(covering: damage.intersection(canvas.bounds)).intersection(window)
         damage = .empty
         windowIsStale = false
@@ -249,7 +252,6 @@ public final class Session {
         if predicted != nil {
             prediction = nil
             tailIsStale = true
-            redrawTail()
         }
         let image = TextureStorage<UInt32>(width: canvas.visibleSize.width, height: canvas.visibleSize.height, filledWith: 0)
         compose(canvas.bounds, into: image.texture)
@@ -283,6 +285,7 @@ public final class Session {
     /// Composes `region` (of `target`) of what the session shows, the canvas plus the live
     /// stroke, seen through `transform` (the canvas at 100 % in the top-left corner by default).
     public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity) {
+        redrawTail()
         let stroke = liveStroke
         ComposeKernel(canvas: canvas.visibleTexture, output: target, stroke: stroke, view: view, transform: transform)
             .run(over: region, on: compute)

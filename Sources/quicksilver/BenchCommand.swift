@@ -2,6 +2,7 @@ import ArgumentParser
 import Clock
 import Compute
 import Events
+import Files
 import Foundation
 import Geometry
 import Input
@@ -26,7 +27,8 @@ struct BenchCommand: ParsableCommand {
         memcpy.full (copying the same bytes: the bandwidth limit beside it), compose.stroke (one \
         typical frame of a 16 px pen stroke: four new samples spanning ~60 px, stroke work plus \
         compose of the damaged region), pen.8 and pen.32 (a 10,000-segment random-walk stroke \
-        committed into the canvas), restore.300k (crash recovery of a 300,000-sample journal), \
+        committed into the canvas), restore.300k (crash recovery of a 300,000-sample journal, parsing and playing overlapped \
+        on two threads; parse.300k and play.300k: each half alone), \
         mercurial.frame (a batch of four, blur and threshold over the whole canvas), \
         mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame \
         (a pulsing frame over a canvas with a stroke on it), view.zoom2 and view.zoom0.5 (the whole \
@@ -117,7 +119,7 @@ struct Benchmarks {
          ("memcpy.full", 50, { memcpyFull() }),
          ("compose.stroke", 400, { composeStroke() }),
          ("pen.8", 9, { penStroke(size: 8) }), ("pen.32", 9, { penStroke(size: 32) }),
-         ("restore.300k", 5, { restore300k() }),
+         ("restore.300k", 5, { restore300k() }), ("parse.300k", 5, { parse300k() }), ("play.300k", 5, { play300k() }),
          ("mercurial.frame", 30, { mercurialFrame() }), ("mercurial.stroke", 200, { mercurialStroke() }),
          ("blur.full", 30, { blurFull() }), ("emboss.full", 10, { embossFull() }), ("pulse.frame", 50, { pulseFrame() }),
          ("view.zoom2", 50, { zoomedFrame(scale: 1) }), ("view.zoom0.5", 50, { zoomedFrame(scale: -1) }),
@@ -367,6 +369,35 @@ struct Benchmarks {
 
     /// Where `restore300k` writes its journal (removed when the benchmarks end).
     static let journalPath = NSTemporaryDirectory() + "quicksilver-bench-journal-\(getpid()).jsonl"
+
+    /// Parsing alone: the same journal's lines read and checked, nothing played (the floor under
+    /// `restore.300k`).
+    private func parse300k() -> () -> Void {
+        _ = restore300k()   // writes the journal
+        return {
+            var parser = ReplayParser()
+            try? LineReader.forEachLine(in: Self.journalPath) { bytes, terminated in
+                _ = try parser.feed(bytes, terminated: terminated, forgivingCutOff: true)
+                if parser.events.count >= 4096 { _ = parser.takeEvents() }
+            }
+        }
+    }
+
+    /// Playing alone: the same journal's events, parsed beforehand, played into a fresh session
+    /// (the other half of `restore.300k`, which overlaps the two on two threads).
+    private func play300k() -> () -> Void {
+        _ = restore300k()
+        var events: [Replay.TimedEvent] = []
+        var parser = ReplayParser()
+        try? LineReader.forEachLine(in: Self.journalPath) { bytes, terminated in
+            _ = try parser.feed(bytes, terminated: terminated, forgivingCutOff: true)
+            events += parser.takeEvents()
+        }
+        return { [compute, size] in
+            let session = Session(size: size, compute: compute)
+            ReplayPlayer.play(events, session: session, presenter: OffscreenPresenter(size: Size(width: 0, height: 0)))
+        }
+    }
 
     /// Crash recovery of a journal holding 300,000 samples (an hour of drawing at ~83 Hz, here
     /// 1,500 strokes of 200 samples): read, parse, play into a fresh session.
