@@ -58,12 +58,12 @@ let package = Package(
                                                       "ReplayFormat", "Paint", "PNGFile", "Journal", "TestSupport"]),
         .testTarget(name: "JournalTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                                         "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "TestSupport"]),
-        .testTarget(name: "PNGFileTests", dependencies: ["Files", "PNGFile"]),
+        .testTarget(name: "PNGFileTests", dependencies: ["Files", "PNGFile", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
         // Depends on the executable so that `swift test` builds the binary it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver"], exclude: ["Support"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver", "TestSupport"], exclude: ["Support"]),
         // Tests/Soak (make soak) and Tests/Fixtures (corpus, goldens) hold no Swift target.
     ],
     swiftLanguageModes: [.v6]

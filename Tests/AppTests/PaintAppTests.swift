@@ -79,8 +79,7 @@ final class Harness {
     /// - Parameter lowLatency: the immediate ink path (off: every sample waits for a frame).
     /// - Parameter predictMilliseconds: the predicted tail's horizon (0: none).
     init(lowLatency: Bool = false, predictMilliseconds: Double = 16) throws {
-        folder = NSTemporaryDirectory() + "qs-app-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try ScratchFolder.make("app")
         loop = FrameLoop(hz: 60, clock: clock, fds: [])
         session = Session(size: window.size, compute: ComputeContext(threads: 1))
         recordPath = folder + "/record.jsonl"

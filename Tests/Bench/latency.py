@@ -10,7 +10,7 @@ pen now is. Prints one line per mode: p50, p99, how many steps never showed (non
 the CPU the window used per second while fed 1,000 samples a second.
 
 Usage: latency.py QUICKSILVER_BINARY [STEPS]"""
-import ctypes, ctypes.util, os, random, statistics, subprocess, sys, tempfile, time
+import atexit, ctypes, ctypes.util, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
 binary = sys.argv[1]
 steps = int(sys.argv[2]) if len(sys.argv) > 2 else 400
@@ -64,6 +64,7 @@ def cpu_seconds(pid):
 def measure(extra):
     server, display = start_server()
     work = tempfile.mkdtemp(prefix="qs-latency-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     env = dict(os.environ, DISPLAY=display, XDG_STATE_HOME=work)
     # No predicted tail: it would ink pixels ahead of the samples; the real samples are timed.
     window = subprocess.Popen([binary, "window", "--size", "800x600", "--no-journal", "--predict-ms", "0"] + extra, env=env,

@@ -1,6 +1,7 @@
 import Foundation
 import PNGFile
 import Testing
+import TestSupport
 
 /// The package's root folder, found from this file's path.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -42,7 +43,7 @@ final class Launched {
     private var status: Int32?
 
     init(_ path: String, _ args: [String], environment: [String: String] = [:]) throws {
-        let dir = NSTemporaryDirectory()
+        let dir = ScratchFolder.root + "/"
         out = dir + "qs-out-\(UUID().uuidString)"
         err = dir + "qs-err-\(UUID().uuidString)"
         var actions = posix_spawn_file_actions_t()
@@ -111,11 +112,9 @@ func eventually(timeout: Double = 20, _ condition: () throws -> Bool) rethrows -
     }
 }
 
-/// A fresh folder under the temporary directory.
+/// A fresh folder of the test run's own (see `ScratchFolder`).
 func temporaryFolder() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("qs-e2e-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
+    try ScratchFolder.make("e2e")
 }
 
 func which(_ program: String) -> String? {

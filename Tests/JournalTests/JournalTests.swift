@@ -13,11 +13,7 @@ import Testing
 import TestSupport
 
 @Suite struct JournalTests {
-    private func folder() throws -> String {
-        let dir = NSTemporaryDirectory() + "qs-journal-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    private func folder() throws -> String { try ScratchFolder.make("journal") }
 
     private func stroke(_ session: Session, _ journal: Journal, y: Double, t: Double) {
         let events: [SessionEvent] = [

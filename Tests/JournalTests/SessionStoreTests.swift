@@ -2,13 +2,10 @@ import Foundation
 import Geometry
 import Journal
 import Testing
+import TestSupport
 
 @Suite struct SessionStoreTests {
-    private func folder() throws -> String {
-        let dir = NSTemporaryDirectory() + "qs-sessions-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    private func folder() throws -> String { try ScratchFolder.make("sessions") }
 
     /// A journal of `strokes` strokes that started at `started`, `seconds` long.
     private func write(_ path: String, started: String?, strokes: Int, seconds: Double = 10, clean: Bool, continues: String? = nil,

@@ -2,13 +2,10 @@ import Files
 import Foundation
 import PNGFile
 import Testing
+import TestSupport
 
 @Suite struct PNGTests {
-    private func tempDir() throws -> String {
-        let dir = NSTemporaryDirectory() + "qs-png-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    private func tempDir() throws -> String { try ScratchFolder.make("png") }
 
     @Test func opaqueRoundTrip() throws {
         let pixels: [UInt32] = (0..<(7 * 5)).map { 0xFF00_0000 | UInt32($0 * 7919 & 0xFFFFFF) }

@@ -7,7 +7,7 @@ fails when 1 % or more of the frame deadlines were missed or the input rate fell
 `make test` runs a short soak without them, since a shared, noisy machine may be slow.
 
 Usage: soak.py QUICKSILVER_BINARY [MINUTES] [--speed-gates]"""
-import ctypes, ctypes.util, os, random, re, signal, subprocess, sys, tempfile, time
+import ctypes, ctypes.util, os, random, re, shutil, signal, subprocess, sys, tempfile, time
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 speed_gates = "--speed-gates" in sys.argv
@@ -159,4 +159,6 @@ if speed_gates:
 elif not fast:
     print("soak: (speed figures not gated here: missed deadlines or input rate out of the soak's targets)")
 print("soak: " + ("passed" if ok else "FAILED (files in %s)" % work))
+if ok:
+    shutil.rmtree(work, ignore_errors=True)
 sys.exit(0 if ok else 1)
