@@ -6,11 +6,13 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
 BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev pkg-config
 TEST_DEBS  := xvfb xdotool xclip
+# What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py).
+BENCH_DEBS := gcc libcairo2-dev
 
 SOAK_MINUTES ?= 30
 FUZZ_INPUTS  ?= 1000000
 
-.PHONY: run test bench build release deps test-deps demo clean fuzz soak
+.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak
 
 run: release
 	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
@@ -45,10 +47,12 @@ soak: release test-deps
 	python3 Tests/Soak/soak.py .build/release/quicksilver $(SOAK_MINUTES) --speed-gates
 
 # The benchmarks (the present and clipboard cases on $$DISPLAY when there is one), then event →
-# pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py).
-bench: release test-deps
+# pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
+# then whole-process `render` against cairo (Tests/Bench/files.py).
+bench: release test-deps bench-deps
 	.build/release/quicksilver bench
 	python3 Tests/Bench/latency.py .build/release/quicksilver
+	python3 Tests/Bench/files.py .build/release/quicksilver
 
 build: deps
 	$(SWIFT) build
@@ -56,17 +60,21 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Installs whatever is missing, once (apt-get update only when something is).
-deps:
-	@missing=""; for p in $(BUILD_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs whatever of a list of packages is missing, once (apt-get update only when something is).
+define install-missing
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+endef
+
+deps:
+	$(call install-missing,$(BUILD_DEBS))
 
 test-deps:
-	@missing=""; command -v Xvfb >/dev/null || missing="$$missing xvfb"; command -v xdotool >/dev/null || missing="$$missing xdotool"; \
-	command -v xclip >/dev/null || missing="$$missing xclip"; \
-	if [ -n "$$missing" ]; then echo "installing$$missing"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	$(call install-missing,$(TEST_DEBS))
+
+bench-deps:
+	$(call install-missing,$(BENCH_DEBS))
 
 clean:
 	rm -rf .build demo.png
