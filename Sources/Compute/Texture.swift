@@ -28,19 +28,21 @@ public struct Texture<Pixel>: @unchecked Sendable {
 }
 
 /// Pixels owned by Swift: a texture's storage. Reference type so views stay valid while it lives.
-public final class TextureStorage<Pixel>: @unchecked Sendable {
+public final class TextureStorage<Pixel: BitwiseCopyable>: @unchecked Sendable {
     public let texture: Texture<Pixel>
 
+    /// Storage filled with `value`. Filled with zero, it is calloc'd: a canvas-sized mask costs
+    /// no time or memory until drawn into, and then only the pages drawn into.
     public init(width: Int, height: Int, filledWith value: Pixel) {
         let count = Swift.max(1, width * height)
-        let p = UnsafeMutablePointer<Pixel>.allocate(capacity: count)
-        p.initialize(repeating: value, count: count)
+        let isZero = withUnsafeBytes(of: value) { $0.allSatisfy { $0 == 0 } }
+        guard let p = isZero ? System.zeroedMemory(Pixel.self, count: count) : System.memory(Pixel.self, count: count) else {
+            fatalError("out of memory for a \(width)x\(height) texture")
+        }
+        if !isZero { p.initialize(repeating: value, count: count) }
         texture = Texture(base: p, width: width, height: height, rowStride: width)
     }
-    deinit {
-        texture.base.deinitialize(count: Swift.max(1, texture.width * texture.height))
-        texture.base.deallocate()
-    }
+    deinit { System.freeMemory(texture.base) }
     public var width: Int { texture.width }
     public var height: Int { texture.height }
 
