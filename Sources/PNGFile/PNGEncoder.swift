@@ -1,4 +1,6 @@
 import CDeflate
+import Dispatch
+import Foundation
 
 /// PNG bytes, written here rather than through libpng's defaults, which spend most of an export
 /// choosing filters and compressing with zlib at level 6.
@@ -14,33 +16,21 @@ enum PNGEncoder {
 
     /// The PNG of `image`: 8-bit RGB when every pixel is opaque, else RGBA.
     static func encode(_ image: PNGImage) throws(PNGError) -> [UInt8] {
-        let opaque = image.pixels.allSatisfy { $0 >> 24 == 0xff }
-        let channels = opaque ? 3 : 4, rowBytes = image.width * channels
-        var scanlines = [UInt8](repeating: 0, count: image.height * (rowBytes + 1))
-        var rows = [UInt8](repeating: 0, count: 2 * rowBytes)
-        scanlines.withUnsafeMutableBufferPointer { out in
-            rows.withUnsafeMutableBufferPointer { rowBuffer in
-                image.pixels.withUnsafeBufferPointer { pixels in
-                    let buffer = rowBuffer.baseAddress!
-                    var previous = buffer + rowBytes, current = buffer
-                    previous.update(repeating: 0, count: rowBytes)
-                    for y in 0..<image.height {
-                        unpack(pixels.baseAddress! + y &* image.width, count: image.width, opaque: opaque, into: current)
-                        filter(current, above: previous, bytes: rowBytes, channels: channels, into: out.baseAddress! + y &* (rowBytes &+ 1))
-                        swap(&previous, &current)
-                    }
-                }
-            }
+        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height else {
+            throw PNGError(message: "cannot encode a \(image.width)x\(image.height) PNG of \(image.pixels.count) pixels")
         }
+        let opaque = image.pixels.allSatisfy { $0 >> 24 == 0xff }
+        let scanlines = filtered(image, opaque: opaque)
         guard let compressor = libdeflate_alloc_compressor(level) else { throw PNGError(message: "cannot encode PNG: out of memory") }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, scanlines.count)
-        var compressed = [UInt8](repeating: 0, count: bound)
-        let size = compressed.withUnsafeMutableBytes { c in
-            scanlines.withUnsafeBytes { s in libdeflate_zlib_compress(compressor, s.baseAddress, s.count, c.baseAddress, c.count) }
+        // Uninitialised: the pages past the compressed size are never touched.
+        let compressed = scanlines.withUnsafeBytes { s in
+            [UInt8](unsafeUninitializedCapacity: bound) { c, count in
+                count = libdeflate_zlib_compress(compressor, s.baseAddress, s.count, c.baseAddress, c.count)
+            }
         }
-        guard size > 0 else { throw PNGError(message: "cannot encode PNG: compression failed") }
-        compressed.removeSubrange(size...)
+        guard !compressed.isEmpty else { throw PNGError(message: "cannot encode PNG: compression failed") }
 
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
@@ -57,6 +47,35 @@ enum PNGEncoder {
         } while start < compressed.count
         appendChunk("IEND", [], to: &png)
         return png
+    }
+
+    /// Every scanline, its filter byte first. Bands of rows are filtered in parallel: a row's
+    /// filter depends only on it and the row above, so the bytes are the same for any split.
+    private static func filtered(_ image: PNGImage, opaque: Bool) -> [UInt8] {
+        let channels = opaque ? 3 : 4, rowBytes = image.width * channels, lineBytes = rowBytes + 1
+        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount, image.height / 64))
+        return image.pixels.withUnsafeBufferPointer { pixels in
+            [UInt8](unsafeUninitializedCapacity: image.height * lineBytes) { out, count in
+                let source = UncheckedSendable(pixels.baseAddress!), target = UncheckedSendable(out.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let rows = (image.height * band / bands)..<(image.height * (band + 1) / bands)
+                    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * rowBytes)
+                    defer { scratch.deallocate() }
+                    var previous = scratch + rowBytes, current = scratch
+                    if rows.lowerBound == 0 {
+                        previous.update(repeating: 0, count: rowBytes)
+                    } else {
+                        unpack(source.value + (rows.lowerBound - 1) * image.width, count: image.width, opaque: opaque, into: previous)
+                    }
+                    for y in rows {
+                        unpack(source.value + y &* image.width, count: image.width, opaque: opaque, into: current)
+                        filter(current, above: previous, bytes: rowBytes, channels: channels, into: target.value + y &* lineBytes)
+                        swap(&previous, &current)
+                    }
+                }
+                count = image.height * lineBytes
+            }
+        }
     }
 
     /// A row of 0xAARRGGBB pixels as R, G, B (and A) bytes.
@@ -116,4 +135,10 @@ enum PNGEncoder {
 
 private extension Array where Element == UInt8 {
     mutating func appendBigEndian(_ v: UInt32) { append(contentsOf: [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]) }
+}
+
+/// A pointer handed to the worker threads, each writing rows no other touches.
+private struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
