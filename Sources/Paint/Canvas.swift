@@ -11,8 +11,9 @@ import Kernels
 /// the blend loop vectorised, and export writes the same bytes. (The aptpod demo's column-major
 /// float4 buffer needed a conversion of 16 bytes per pixel every frame.)
 ///
-/// The canvas follows the window: `visibleSize` is what is shown; the storage only ever grows,
-/// so shrinking the window hides pixels and growing it again shows them.
+/// The window's size does not change the canvas (the view shows more or less of it); a replay's
+/// `resize` event, written by older versions, does: `visibleSize` is the canvas's size and the
+/// storage only ever grows, so shrinking hides pixels and growing again shows them.
 public final class Canvas {
     public private(set) var storage: TextureStorage<UInt32>
     public let background: Color

@@ -29,8 +29,10 @@ final class History {
         bytes = 0
     }
 
-    /// Saves the tiles of `texture` under `rect`; call just before changing them.
+    /// Saves the tiles of `texture` under `rect`; call just before changing them. With a limit of
+    /// 0 nothing is kept (a headless render, which never undoes).
     func record(_ rect: Rect, of texture: Texture<UInt32>) {
+        guard byteLimit > 0 else { return }
         let tiles = Self.tiles(covering: rect.intersection(texture.bounds))
         guard !tiles.isEmpty else { return }
         var pixels: [UInt32] = []

@@ -74,6 +74,7 @@ public final class Session {
     }
 
     /// - Parameter seed: every random choice of the session (the mercurial brush's particles).
+    /// - Parameter historyBytes: memory for undo steps (0: none kept, undo does nothing).
     public init(size: Size, background: Color = .white, seed: Int64 = 0, compute: ComputeContext, historyBytes: Int = 256 << 20) {
         self.compute = compute
         self.seed = seed
@@ -243,9 +244,9 @@ public final class Session {
         return region
     }
 
-    /// What the session shows now (canvas plus live stroke), as a new image of the visible size:
-    /// the same bytes the window presents, for export and `quicksilver render`.
-    public func snapshot() -> TextureStorage<UInt32> {
+    /// What the session shows now (canvas plus live stroke), as a new image of the canvas's size:
+    /// the same bytes the window presents at 100 %, for export and `quicksilver render`.
+    public func snapshot() -> Snapshot {
         settleEmboss()
         // A predicted tail is the window's alone: the picture is drawn without it.
         let predicted = prediction
@@ -253,13 +254,18 @@ public final class Session {
             prediction = nil
             tailIsStale = true
         }
-        let image = TextureStorage<UInt32>(width: canvas.visibleSize.width, height: canvas.visibleSize.height, filledWith: 0)
-        compose(canvas.bounds, into: image.texture)
+        let size = canvas.visibleSize
+        // Composed straight into the array the picture keeps (no second canvas-sized copy); the
+        // compose writes every pixel of the region, so none is left uninitialised.
+        let pixels = [UInt32](unsafeUninitializedCapacity: max(1, size.area)) { buffer, count in
+            compose(canvas.bounds, into: Texture(base: buffer.baseAddress!, width: size.width, height: size.height, rowStride: size.width))
+            count = size.area
+        }
         if predicted != nil {
             prediction = predicted
             tailIsStale = true
         }
-        return image
+        return Snapshot(width: size.width, height: size.height, pixels: pixels)
     }
 
     /// The compose pass's view filters as they stand.

@@ -30,7 +30,8 @@ struct RenderCommand: ParsableCommand {
         let compute = ComputeContext(threads: threads)
         let session: Session
         do {
-            session = try Playback.load(replay, compute: compute).session
+            // Nothing will be undone: no undo steps are kept.
+            session = try Playback.load(replay, compute: compute, historyBytes: 0).session
         } catch {
             switch error {
             case .malformed:

@@ -451,7 +451,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(shown[106, 60] == 0xFF00_0000, "the prediction shows ahead of the pen")
         #expect(shown[116, 60] == 0xFFFF_FFFF, "and no further than the horizon")
         let picture = h.session.snapshot()
-        #expect(picture.texture[106, 60] == 0xFFFF_FFFF && picture.texture[100, 60] == 0xFF00_0000,
+        #expect(picture[106, 60] == 0xFFFF_FFFF && picture[100, 60] == 0xFF00_0000,
                 "an export mid-stroke shows the real line only")
         // A pen that stops sends nothing more: once the horizon has passed, the tail goes.
         h.draw(frame: 1)   // 16.7 ms later
@@ -504,7 +504,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         // What the window shows at 200 %: canvas pixel (112, 60), on the stroke, is window (124, 60).
         let shot = h.session.snapshot()
         #expect(shot.width == 200 && shot.height == 120, "exports are the whole canvas at 100 %")
-        #expect(shot.texture[112, 60] == 0xFF00_0000)
+        #expect(shot[112, 60] == 0xFF00_0000)
     }
 
     @Test func panningMovesTheCanvasWithTheHandAtAnyZoom() throws {

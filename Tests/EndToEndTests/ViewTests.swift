@@ -20,7 +20,8 @@ struct ViewTests {
         #expect(zoomed.ink(200, 150) > 200 && zoomed.inkedRun(x: 200, ys: 130...170) >= 16, "8 canvas pixels wide is 16 on screen")
         let (_, shot) = try w.screenshot()
         #expect(shot.width == 400 && shot.height == 300)
-        #expect(shot.ink(176, 150) > 200 && shot.ink(224, 150) > 200 && shot.ink(170, 150) < 100 && shot.ink(232, 150) < 100)
+        #expect(shot.ink(176, 150) > 200 && shot.ink(224, 150) > 200 && shot.ink(170, 150) < 100 && shot.ink(232, 150) < 100,
+                "ink at x = 170, 176, 224, 232: \([170, 176, 224, 232].map { shot.ink($0, 150) }); \(shot.inkedRun(x: 200, ys: 130...170)) tall")
         #expect((7...10).contains(shot.inkedRun(x: 200, ys: 130...170)), "brush sizes are canvas pixels")
         // Ctrl + wheel down twice: 50 %, around the pointer.
         try x.xdotool("mousemove", "--window", w.id, "200", "150", "keydown", "ctrl", "click", "5", "click", "5", "keyup", "ctrl")
