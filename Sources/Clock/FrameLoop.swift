@@ -73,14 +73,26 @@ public final class FrameLoop {
     }
 
     /// Moves the grid onto the display's: deadlines `periodNS` apart, one at `deadlineNS` (a
-    /// vertical blank less the time a frame takes). Frame indices keep counting; a running
-    /// clock's next deadline is the first of the new grid from now on.
+    /// vertical blank less the time a frame takes). Frame indices keep counting. A paused
+    /// clock restarts at the first deadline of the new grid from now on; a running clock's next
+    /// frame moves to the new deadline nearest its old one, so a change of phase moves it by
+    /// at most half a period (drawn at once if that is past), never postpones it by a whole one.
     public func follow(periodNS: Int64, deadlineNS: Int64) {
         guard periodNS > 0 else { return }
         let now = clock.nowNS
-        var first = deadlineNS
-        if first > now { first -= (first - now) / periodNS * periodNS } else { first += ((now - first) / periodNS + 1) * periodNS }
-        anchorIndex = isPaused ? latestIndex(atNS: now) + 1 : nextIndex
+        func onGrid(nearest t: Int64) -> Int64 {
+            let k = (Double(t - deadlineNS) / Double(periodNS)).rounded()
+            return deadlineNS + Int64(k) * periodNS
+        }
+        var first: Int64
+        if isPaused {
+            first = onGrid(nearest: now)
+            if first <= now { first += periodNS }
+            anchorIndex = latestIndex(atNS: now) + 1
+        } else {
+            first = onGrid(nearest: self.deadlineNS(nextIndex))
+            anchorIndex = nextIndex
+        }
         anchorNS = first
         self.periodNS = periodNS
         followsDisplay = true

@@ -96,31 +96,78 @@ private final class Script: FrameLoopDelegate {
         let script = Script(stopAfterFrames: 6)
         script.draw = { frame in
             if frame.index == 2 {
-                // A 50 Hz display whose next blank is 5 ms from now: tick 1 ms before it.
+                // A 50 Hz display whose next blank is 5 ms from now: tick 1 ms before each.
                 loop.follow(periodNS: 20_000_000, deadlineNS: clock.nowNS + 4_000_000)
             }
             return true
         }
         let start = clock.nowNS
-        var times: [Int64] = []
-        script.wake = { times.append(clock.nowNS - start); return false }
         loop.run(script)
         #expect(script.drawn.map(\.index) == [1, 2, 3, 4, 5, 6])
         #expect(loop.missedDeadlines == 0 && loop.followsDisplay && loop.periodNS == 20_000_000)
-        // After frame 2 (at 2/60 s) the frames come every 20 ms from 4 ms later.
-        let frame2 = 2_000_000_000 / 60
-        #expect(clock.nowNS - start == Int64(frame2) + 4_000_000 + 3 * 20_000_000)
+        // Frame 3 was due 16.7 ms after frame 2: it moves to the new deadline nearest that, 24 ms
+        // after (not 4), and the frames after it come every 20 ms.
+        let frame2 = Int64(2_000_000_000 / 60)
+        #expect(clock.nowNS - start == frame2 + 24_000_000 + 3 * 20_000_000)
+    }
+
+    /// The failure this guards against: a blank heard just before a frame is due moves the grid's
+    /// phase earlier; taking "the first new deadline after now" postponed that frame by most of a
+    /// period (the frame path's p99 was 27 ms under Xvfb instead of 13).
+    @Test func aPhaseChangeNeverPostponesTheNextFrameByAPeriod() {
+        let clock = ManualClock()
+        let input: Int32 = 5
+        let loop = FrameLoop(hz: 60, clock: clock, fds: [input])
+        let script = Script(stopAfterFrames: 4)
+        var followedAt: Int64?
+        script.wake = {
+            // Heard 0.4 ms before frame 3 is due: the display's deadlines are 2 ms earlier than
+            // the loop's, so the one nearest frame 3's is already past.
+            if followedAt == nil, clock.nowNS >= 3 * period - 400_000 {
+                followedAt = clock.nowNS
+                loop.follow(periodNS: period, deadlineNS: 3 * period - 2_000_000)
+            }
+            return false
+        }
+        clock.input(on: input, afterNS: 3 * period - 400_000)
+        loop.run(script)
+        #expect(script.drawn.map(\.index) == [1, 2, 3, 4])
+        #expect(loop.missedDeadlines == 0)
+        // Frame 3 is drawn at once (0.4 ms early rather than 14.3 ms late), frame 4 on the new grid.
+        #expect(followedAt == 3 * period - 400_000)
+        #expect(clock.nowNS == 4 * period - 2_000_000)
     }
 
     @Test func theEstimatorLearnsPeriodAndPhaseFromBlanks() {
         var e = VBlankEstimator()
         e.add(VBlank(nanoseconds: 1_000_000, count: 10))
-        e.add(VBlank(nanoseconds: 17_666_666, count: 11))
+        e.add(VBlank(nanoseconds: 17_000_000, count: 11))
         #expect(e.periodNS == nil, "three blanks first")
-        e.add(VBlank(nanoseconds: 51_000_000, count: 13))   // a report missed: no matter
-        e.add(VBlank(nanoseconds: 50_000_000, count: 12))   // out of order: ignored
-        #expect(e.periodNS == 16_666_666)
-        #expect(e.nextBlank(after: 60_000_000) == Int64(67_666_666))
-        #expect(e.nextBlank(after: 10_000_000) == 51_000_000, "never one before the newest seen")
+        e.add(VBlank(nanoseconds: 49_000_000, count: 13))   // a report missed: no matter
+        e.add(VBlank(nanoseconds: 49_000_000, count: 13))   // the same blank again: ignored
+        #expect(e.periodNS == 16_000_000)
+        #expect(e.nextBlank(after: 60_000_000) == 65_000_000)
+        #expect(e.nextBlank(after: 10_000_000) == 49_000_000, "never one before the newest seen")
+    }
+
+    @Test func blanksHeardEarlyOrLateMoveThePhaseByAFractionOfTheirError() {
+        // A 60 Hz display whose blanks fall at 5 ms + k·period, each reported up to 1.5 ms off
+        // (Xvfb's blanks are a server timer); the newest is 1.5 ms late.
+        var e = VBlankEstimator()
+        let jitter: [Int64] = [300_000, -900_000, 1_200_000, -400_000, 0, 800_000, -1_100_000, 500_000, -200_000, 1_500_000]
+        for (k, j) in jitter.enumerated() { e.add(VBlank(nanoseconds: 5_000_000 + Int64(k) * period + j, count: UInt64(100 + k))) }
+        let truth = 5_000_000 + 10 * period
+        let next = e.nextBlank(after: 5_000_000 + 9 * period + 2_000_000) ?? 0
+        #expect(abs(next - truth) < 750_000, "the fitted blank is \(next - truth) ns off: less than half the newest's 1.5 ms")
+        #expect(abs((e.periodNS ?? 0) - period) < 100_000)
+    }
+
+    @Test func aCountGoingBackStartsTheEstimateAgain() {
+        // The window moved to another monitor: another CRTC, another count.
+        var e = VBlankEstimator()
+        for k in 0..<5 { e.add(VBlank(nanoseconds: Int64(k) * 16_000_000, count: UInt64(1000 + k))) }
+        #expect(e.periodNS == 16_000_000)
+        for k in 0..<3 { e.add(VBlank(nanoseconds: 100_000_000 + Int64(k) * 8_000_000, count: UInt64(10 + k))) }
+        #expect(e.periodNS == 8_000_000, "a 120 Hz monitor, learnt from its own blanks alone")
     }
 }
