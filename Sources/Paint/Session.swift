@@ -11,7 +11,9 @@ import Strokes
 /// order: the coalesced samples of that frame, none dropped. The window drives `draw` from its
 /// 60 Hz clock; `quicksilver render` drives it from a virtual one, so both give the same pixels.
 public final class Session {
-    public let compute: ComputeContext
+    /// Where compute passes run. Any context gives the same pixels; a restore plays on one with
+    /// a worker fewer, leaving a core to the thread that parses, then hands the window this one.
+    public var compute: ComputeContext
     public let canvas: Canvas
     public private(set) var brush = Brush()
     public let seed: Int64
