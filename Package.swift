@@ -58,7 +58,7 @@ let package = Package(
                                                       "ReplayFormat", "Paint", "PNGFile", "Journal", "TestSupport"]),
         .testTarget(name: "JournalTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                                         "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "TestSupport"]),
-        .testTarget(name: "PNGFileTests", dependencies: ["Files", "PNGFile", "TestSupport"]),
+        .testTarget(name: "PNGFileTests", dependencies: ["CDeflate", "Files", "PNGFile", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),

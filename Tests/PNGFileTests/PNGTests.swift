@@ -1,3 +1,4 @@
+import CDeflate
 import Files
 import Foundation
 import PNGFile
@@ -25,38 +26,76 @@ import TestSupport
         #expect(try PNGImage.read(from: path).pixels == image.pixels)
     }
 
-    /// Rows that suit each of the encoder's filters (a gradient: Sub; a row repeated: Up; flat:
-    /// None), and noise big enough to need more than one IDAT chunk, come back exactly.
+    /// Bands of rows that suit each of the encoder's filters come back exactly, and each filter
+    /// is used: None (values near zero, further apart than they are from it), Sub (a steep gradient along the row, unrelated to
+    /// the row above), Up (a row of noise repeated), Paeth (the sum of a random walk along x and
+    /// one along y, where the best neighbour changes from pixel to pixel). Noise makes the data
+    /// need more than one IDAT chunk.
     @Test(arguments: [true, false]) func everyFilterAndSeveralChunksRoundTrip(opaque: Bool) throws {
-        let width = 1280, height = 1000
+        let width = 2000, height = 1000
         var random: UInt32 = 12345
         func noise() -> UInt32 { random = random &* 1_103_515_245 &+ 12345; return random >> 8 }
-        var pixels: [UInt32] = []
-        for y in 0..<height {
-            for x in 0..<width {
-                let alpha: UInt32 = opaque ? 0xFF00_0000 : UInt32((x &+ y) & 0xff) << 24
-                switch y % 4 {
-                case 0: pixels.append(alpha | UInt32(x & 0xff) << 16 | UInt32(x * 3 & 0xff) << 8 | UInt32(y & 0xff))
-                case 1: pixels.append(alpha | noise())
-                case 2: pixels.append(pixels[pixels.count - width])
-                default: pixels.append(alpha | (y > height / 2 ? noise() : 0x336699))
-                }
+        // Steps of 1…8 either way within 0…127: never still (no row of the y walk repeats the
+        // one above) and the sums never wrap past 255 (Paeth predicts values, not their bytes).
+        func walk(_ n: Int) -> [UInt32] {
+            var v: UInt32 = 64
+            return (0..<n).map { _ in
+                let step = noise() % 8 + 1
+                v = (noise() % 2 == 0 && v + step <= 127) || v < step ? v + step : v - step
+                return v
             }
         }
+        let fx = walk(width), gy = walk(height)
+        var pixels: [UInt32] = []
+        for y in 0..<height {
+            let band = y / 250
+            for x in 0..<width {
+                let rgb: UInt32
+                switch band {
+                case 0: rgb = [0x00, 0x03, 0xFD][Int(noise() % 3)] * 0x010101
+                case 1: rgb = y % 2 == 0 ? noise() : pixels[pixels.count - width] & 0xFFFFFF
+                case 2: rgb = UInt32((x * 5 + y * 97) & 0xff) * 0x010101
+                default: rgb = (fx[x] + gy[y]) * 0x010101
+                }
+                pixels.append(0xFF00_0000 | rgb)
+            }
+        }
+        // One translucent pixel makes the PNG RGBA.
+        if !opaque { pixels[pixels.count - 1] = 0x8012_3456 }
         let image = PNGImage(width: width, height: height, pixels: pixels)
         let path = try tempDir() + "/filters.png"
         try image.write(to: path)
         let read = try PNGImage.read(from: path)
         #expect(read == image, "\(read.difference(from: image) ?? "")")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        var chunks: [String] = [], at = 8
+        var chunks: [String] = [], data: [UInt8] = [], at = 8
         while at + 8 <= bytes.count {
             let length = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
-            chunks.append(String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self))
+            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+            chunks.append(type)
+            if type == "IDAT" { data += bytes[(at + 8)..<(at + 8 + length)] }
             at += 12 + length
         }
         #expect(chunks.first == "IHDR" && chunks.last == "IEND" && chunks.filter { $0 == "IDAT" }.count >= 2, "\(chunks)")
         #expect(bytes[25] == (opaque ? 2 : 6), "colour type: RGB when every pixel is opaque")
+        // The filter byte that starts each scanline, band by band.
+        let lineBytes = width * (opaque ? 3 : 4) + 1
+        let scanlines = try inflate(data, size: height * lineBytes)
+        let filters = (0..<4).map { band in Set((band * 250 + 1..<(band + 1) * 250).map { scanlines[$0 * lineBytes] }) }
+        #expect(filters[0] == [0] && filters[1].contains(2) && filters[2] == [1] && filters[3] == [4],
+                "None, Up (the repeated rows), Sub, Paeth: \(filters)")
+    }
+
+    /// The zlib stream `data` inflated, `size` bytes.
+    private func inflate(_ data: [UInt8], size: Int) throws -> [UInt8] {
+        let d = try #require(libdeflate_alloc_decompressor())
+        defer { libdeflate_free_decompressor(d) }
+        var out = [UInt8](repeating: 0, count: size), actual = 0
+        let result = data.withUnsafeBytes { i in
+            out.withUnsafeMutableBytes { o in libdeflate_zlib_decompress(d, i.baseAddress, i.count, o.baseAddress, o.count, &actual) }
+        }
+        #expect(result == LIBDEFLATE_SUCCESS && actual == size)
+        return out
     }
 
     @Test func failedWriteLeavesTheOldFileAndNoTemporary() throws {
