@@ -8,9 +8,8 @@
 /// sample without the pressure bit keeps the device's last pressure.
 struct PenDevices {
     /// One slave pointing device, reduced to what input needs.
-    struct Device: Equatable, Sendable {
+    struct Device: Sendable {
         var id: Int32
-        var name: String
         /// The pressure valuator: its number and range (a valuator whose min equals its max is
         /// no pressure).
         var pressure: (number: Int, min: Double, max: Double)?
@@ -18,14 +17,8 @@ struct PenDevices {
         /// name containing "eraser", as GTK and SDL decide).
         var isEraser: Bool
 
-        static func == (a: Device, b: Device) -> Bool {
-            a.id == b.id && a.name == b.name && a.isEraser == b.isEraser
-                && a.pressure?.number == b.pressure?.number && a.pressure?.min == b.pressure?.min && a.pressure?.max == b.pressure?.max
-        }
-
         init(id: Int32, name: String, pressure: (number: Int, min: Double, max: Double)?, isEraser: Bool) {
             self.id = id
-            self.name = name
             self.pressure = pressure.flatMap { $0.min == $0.max ? nil : $0 }
             self.isEraser = isEraser || name.lowercased().contains("eraser")
         }

@@ -28,6 +28,19 @@ enum XCalls {
         name.withCString { XInternAtom(d, $0, False) }
     }
 
+    /// True when `ev` is a GenericEvent of extension `opcode`; `body` then gets its event type
+    /// and data (valid only during the call), unless Xlib no longer has them.
+    @discardableResult
+    static func withEventData(_ d: DisplayHandle, _ ev: XEvent, extension opcode: Int32,
+                              _ body: (_ evtype: Int32, _ data: UnsafeMutableRawPointer) -> Void) -> Bool {
+        var cookie = ev.xcookie
+        guard cookie.type == GenericEvent, cookie.extension == opcode else { return false }
+        guard XGetEventData(d, &cookie) != 0, let data = cookie.data else { return true }
+        defer { XFreeEventData(d, &cookie) }
+        body(cookie.evtype, data)
+        return true
+    }
+
     /// Replaces a property with 8-bit data (strings).
     static func setProperty(_ d: DisplayHandle, _ w: Window, _ property: Atom, type: Atom, bytes: [UInt8]) {
         _ = bytes.withUnsafeBufferPointer { buffer in

@@ -1,5 +1,4 @@
 import CX11
-import Foundation
 import Input
 
 /// The CLIPBOARD selection as ICCCM has it, for one window: owning it to serve a PNG, and
@@ -26,12 +25,14 @@ final class X11Clipboard {
     /// A paste a new request replaced, or one that timed out: the answer to report.
     private var finished: [InputEvent] = []
 
-    /// An outgoing transfer, forgotten when the requestor stays silent this long.
-    private static let stallSeconds = 10.0
+    /// A transfer, either way, is given up when the other side stays silent this long.
+    private static let stall = Duration.seconds(10)
+    /// Monotonic: a change of the wall clock neither ends a live transfer nor keeps a dead one.
+    private static let clock = ContinuousClock()
 
     private struct TransferKey: Hashable { let requestor: Window, property: Atom }
-    private struct Outgoing { var bytes: [UInt8]; var offset: Int; var lastProgress: Date }
-    private struct Incoming { var bytes: [UInt8] = []; var incremental = false; var lastProgress = Date() }
+    private struct Outgoing { var bytes: [UInt8]; var offset: Int; var lastProgress = X11Clipboard.clock.now }
+    private struct Incoming { var bytes: [UInt8] = []; var incremental = false; var lastProgress = X11Clipboard.clock.now }
 
     init(display: DisplayHandle, window: Window) {
         self.display = display
@@ -45,9 +46,6 @@ final class X11Clipboard {
         // Four bytes per unit, less room for the request's own header.
         chunkBytes = max(4096, Int(XMaxRequestSize(display)) * 4 - 1024)
     }
-
-    /// True while this window owns CLIPBOARD.
-    var isOwner: Bool { offered != nil }
 
     /// Takes CLIPBOARD at server time `time` and serves `bytes` as image/png. False when the
     /// server did not give it (another client took it with a later time).
@@ -81,11 +79,13 @@ final class X11Clipboard {
 
     /// Pastes that ended since the last call (and one that stalled: the owner stopped answering).
     func pendingResults() -> [InputEvent] {
-        if let i = incoming, Date().timeIntervalSince(i.lastProgress) > Self.stallSeconds {
+        guard incoming != nil || !outgoing.isEmpty || !finished.isEmpty else { return [] }
+        let now = Self.clock.now
+        if let i = incoming, now - i.lastProgress > Self.stall {
             incoming = nil
             finished.append(.paste(.nothing("the clipboard's owner stopped answering")))
         }
-        outgoing = outgoing.filter { Date().timeIntervalSince($0.value.lastProgress) <= Self.stallSeconds }
+        for (key, t) in outgoing where now - t.lastProgress > Self.stall { endTransfer(key) }
         defer { finished.removeAll() }
         return finished
     }
@@ -141,7 +141,7 @@ final class X11Clipboard {
                     XCalls.setProperty(display, to, property, type: incr, longs: [offered.bytes.count])
                 } == nil
                 if ok {
-                    outgoing[TransferKey(requestor: to, property: property)] = Outgoing(bytes: offered.bytes, offset: 0, lastProgress: Date())
+                    outgoing[TransferKey(requestor: to, property: property)] = Outgoing(bytes: offered.bytes, offset: 0)
                     answered = property
                 }
             default:
@@ -166,12 +166,20 @@ final class X11Clipboard {
         let chunk = Array(t.bytes[t.offset..<(t.offset + n)])
         let ok = XCalls.trapErrors(display) {
             XCalls.setProperty(display, key.requestor, key.property, type: png, bytes: chunk)
-            if n == 0 { XSelectInput(display, key.requestor, NoEventMask) }
         } == nil
         t.offset += n
-        t.lastProgress = Date()
+        t.lastProgress = Self.clock.now
+        outgoing[key] = t
         // The zero-length chunk ends the transfer; a requestor that vanished ends it too.
-        outgoing[key] = ok && n > 0 ? t : nil
+        if !ok || n == 0 { endTransfer(key) }
+    }
+
+    /// Forgets an outgoing transfer; the requestor's window stops telling us of its property
+    /// changes unless another transfer to it is still under way.
+    private func endTransfer(_ key: TransferKey) {
+        outgoing[key] = nil
+        guard !outgoing.keys.contains(where: { $0.requestor == key.requestor }) else { return }
+        _ = XCalls.trapErrors(display) { XSelectInput(display, key.requestor, NoEventMask) }
     }
 
     // MARK: Pasting
@@ -191,7 +199,7 @@ final class X11Clipboard {
         if type == incr {
             // Deleting the INCR property (done by reading it) asks for the first chunk.
             incoming?.incremental = true
-            incoming?.lastProgress = Date()
+            incoming?.lastProgress = Self.clock.now
         } else if type == png {
             incoming = nil
             finished.append(.paste(.image(bytes)))
@@ -209,7 +217,7 @@ final class X11Clipboard {
             finished.append(.paste(.image(all)))
         } else {
             incoming?.bytes.append(contentsOf: bytes)
-            incoming?.lastProgress = Date()
+            incoming?.lastProgress = Self.clock.now
         }
     }
 }

@@ -5,7 +5,8 @@ import Input
 /// The one switch from X events to `InputEvent`s, with the little state it needs (which buttons
 /// are down, which modifier keys are held, the first timestamp, the size last reported). Pointer
 /// input comes either as core events or, through XInput 2, as `DeviceEvent`s with valuators
-/// (see `PenDevices`); both end in the same pointer logic.
+/// (see `PenDevices`); a core event becomes a `DeviceEvent` of no device, so both take the same
+/// pointer logic.
 ///
 /// - Button 1 press / release → `.pointerDown` / `.pointerUp`; motion while it or the middle
 ///   button is down → `.pointerMove` (every motion event, none merged). Buttons 2 to 7 →
@@ -22,8 +23,9 @@ import Input
 ///   WM_DELETE_WINDOW → `.close`.
 ///
 /// Times are seconds since the first reported event's X timestamp (server milliseconds,
-/// wrapping at 2³²); events without a timestamp carry the latest one. Pure: no X call is made
-/// here, so tests feed it synthetic events.
+/// wrapping at 2³²); events without a timestamp carry the latest one. Pure: no request goes to
+/// the X server from here (a keysym's name is Xlib's own table), so tests feed it synthetic
+/// events.
 struct X11EventTranslator {
     /// The window whose events these are (a ConfigureNotify of another window is ignored).
     let window: Window
@@ -41,11 +43,12 @@ struct X11EventTranslator {
     /// The newest server timestamp seen (ICCCM wants a real one when taking a selection).
     private(set) var lastServerTime: Time = 0 /* CurrentTime */
     private var lastEventTime = 0.0
-    private var pointerIsDown = false
     private var middleIsDown = false
     private var heldModifierKeys: Set<KeySym> = []
     /// The device drawing the stroke, its last good (non-zero) pressure and newest sample.
     private var stroke: (source: Int32, lastGood: Double?, last: PointerSample)?
+    /// Button 1 is down: a stroke is being drawn.
+    private var pointerIsDown: Bool { stroke != nil }
     /// A press waiting for its first pressure, with the motion since, and its server time.
     private var held: (samples: [PointerSample], since: Time)?
 
@@ -69,8 +72,12 @@ struct X11EventTranslator {
         var values: [Double] = []
     }
 
+    /// The device id core pointer events are given: none (real devices start at 2).
+    static let coreSource: Int32 = 0
+
     init(window: Window, size: Size, wmProtocols: Atom, wmDeleteWindow: Atom,
-         key: @escaping (XKeyEvent) -> (keysym: KeySym, text: String)) {
+         key: @escaping (XKeyEvent) -> (keysym: KeySym, text: String), devices: [PenDevices.Device] = []) {
+        self.devices = PenDevices(devices)
         self.window = window
         self.size = size
         self.wmProtocols = wmProtocols
@@ -78,16 +85,21 @@ struct X11EventTranslator {
         self.key = key
     }
 
-    /// Appends what an XInput 2 pointer event means to `out`.
+    /// Appends what a pointer event (XInput 2, or core as one of no device) means to `out`.
     mutating func translate(_ e: DeviceEvent, into out: inout [InputEvent]) {
         let reading = devices.pressure(of: e.source, mask: e.mask, values: e.values)
+        // An event that means nothing reports nothing (and is no "first event" for the times).
+        switch e.kind {
+        case .press where e.button == 1: guard !pointerIsDown else { return }
+        case .release where e.button == 1: guard pointerIsDown else { return }
+        case .motion: guard pointerIsDown || middleIsDown else { return }
+        case .press, .release: break
+        }
         var s = PointerSample(x: e.x, y: e.y, time: seconds(e.time), mods: modifiers(e.state),
                               tool: devices.isEraser(e.source) ? .eraser : .pen)
         let pen = devices.hasPressure(e.source)
         switch e.kind {
         case .press where e.button == 1:
-            guard !pointerIsDown else { return }
-            pointerIsDown = true
             let good = reading.flatMap { $0 > 0 ? $0 : nil }
             s.pressure = good
             stroke = (e.source, good, s)
@@ -97,16 +109,13 @@ struct X11EventTranslator {
                 out.append(.pointerDown(s))
             }
         case .release where e.button == 1:
-            guard pointerIsDown else { return }
             s.pressure = pen ? good(reading) : nil
             releaseHeld(into: &out)
-            pointerIsDown = false
             stroke = nil
             out.append(.pointerUp(s))
         case .press, .release:
             button(e.button, down: e.kind == .press, s, into: &out)
         case .motion:
-            guard pointerIsDown || middleIsDown else { return }
             if pointerIsDown, pen { s.pressure = good(reading) }
             if held != nil {
                 held?.samples.append(s)
@@ -123,7 +132,6 @@ struct X11EventTranslator {
         devices.replace(with: list)
         guard pointerIsDown, let stroke, devices.byID[stroke.source] == nil else { return }
         releaseHeld(into: &out)
-        pointerIsDown = false
         self.stroke = nil
         out.append(.pointerUp(stroke.last))
     }
@@ -158,19 +166,14 @@ struct X11EventTranslator {
     /// Appends what `ev` means to `out` (nothing, for events the app does not care about).
     mutating func translate(_ ev: XEvent, into out: inout [InputEvent]) {
         switch ev.type {
-        case ButtonPress where ev.xbutton.button == UInt32(Button1):
-            pointerIsDown = true
-            out.append(.pointerDown(sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
-        case ButtonRelease where ev.xbutton.button == UInt32(Button1):
-            guard pointerIsDown else { return }
-            pointerIsDown = false
-            out.append(.pointerUp(sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time)))
         case ButtonPress, ButtonRelease:
-            button(Int(ev.xbutton.button), down: ev.type == ButtonPress, sample(ev.xbutton.x, ev.xbutton.y, ev.xbutton.state, ev.xbutton.time),
-                   into: &out)
+            let b = ev.xbutton
+            translate(DeviceEvent(kind: ev.type == ButtonPress ? .press : .release, source: Self.coreSource, button: Int(b.button),
+                                  x: Double(b.x), y: Double(b.y), time: b.time, state: b.state), into: &out)
         case MotionNotify:
-            guard pointerIsDown || middleIsDown else { return }
-            out.append(.pointerMove(sample(ev.xmotion.x, ev.xmotion.y, ev.xmotion.state, ev.xmotion.time)))
+            let m = ev.xmotion
+            translate(DeviceEvent(kind: .motion, source: Self.coreSource, x: Double(m.x), y: Double(m.y), time: m.time, state: m.state),
+                      into: &out)
         case KeyPress, KeyRelease:
             let (sym, text) = key(ev.xkey)
             let time = seconds(ev.xkey.time)
@@ -214,10 +217,6 @@ struct X11EventTranslator {
         guard keysym != 0 /* NoSymbol */ else { return nil }
         if let s = XKeysymToString(keysym) { return String(cString: s) }
         return "0x" + String(keysym, radix: 16)
-    }
-
-    private mutating func sample(_ x: Int32, _ y: Int32, _ state: UInt32, _ time: Time) -> PointerSample {
-        PointerSample(x: Double(x), y: Double(y), pressure: nil, time: seconds(time), mods: modifiers(state))
     }
 
     private func modifiers(_ state: UInt32) -> Modifiers {

@@ -43,15 +43,12 @@ final class X11VBlank {
 
     /// Takes `ev` if it is a Present notification for this window.
     func handle(_ ev: XEvent) -> Bool {
-        var cookie = ev.xcookie
-        guard cookie.type == GenericEvent, cookie.extension == opcode else { return false }
-        guard XGetEventData(display, &cookie) != 0 else { return true }
-        defer { XFreeEventData(display, &cookie) }
-        guard cookie.evtype == PresentCompleteNotify else { return true }
-        let e = cookie.data.assumingMemoryBound(to: XPresentCompleteNotifyEvent.self).pointee
-        guard e.window == window, e.kind == PresentCompleteKindNotifyMSC else { return true }
-        asked = false
-        heard.append(VBlank(nanoseconds: Int64(truncatingIfNeeded: e.ust) * 1000, count: e.msc))
-        return true
+        XCalls.withEventData(display, ev, extension: opcode) { evtype, data in
+            guard evtype == PresentCompleteNotify else { return }
+            let e = data.assumingMemoryBound(to: XPresentCompleteNotifyEvent.self).pointee
+            guard e.window == window, e.kind == PresentCompleteKindNotifyMSC else { return }
+            asked = false
+            heard.append(VBlank(nanoseconds: Int64(truncatingIfNeeded: e.ust) * 1000, count: e.msc))
+        }
     }
 }

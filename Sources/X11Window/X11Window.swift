@@ -51,11 +51,8 @@ public final class X11Window: Presenter {
     private var translator: X11EventTranslator
     /// The crosshair cursor, made on first use.
     private var crosshair: Cursor = 0
-    /// XInput 2's major opcode, when the pointer comes through it.
-    private let xinput2Opcode: Int32?
-
-    /// True when pointer input comes through XInput 2.2 (device pressure), false for core events.
-    public var usesXInput2: Bool { xinput2Opcode != nil }
+    /// XInput 2, when the pointer comes through it.
+    private let xinput2: XInput2.Setup?
     /// The CLIPBOARD selection: serving copies, asking for pastes.
     private let clipboard: X11Clipboard
     /// The display's vertical blanks (nil without the Present extension).
@@ -149,11 +146,11 @@ public final class X11Window: Presenter {
         XSetWindowBackgroundPixmap(d, window, 0 /* None */)
         // The pointer through XInput 2.2 (device pressure, the stylus's eraser end), else core events.
         var pointerMask = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
-        var opcode: Int32?
+        var xinput2: XInput2.Setup?
         if !coreInput {
             switch XInput2.setUp(d, window: window) {
-            case .success(let o):
-                opcode = o
+            case .success(let setup):
+                xinput2 = setup
                 pointerMask = 0
             case .failure(let why):
                 OSCalls.printError("quicksilver: XInput 2.2 unavailable (\(why)); the pointer comes from core events, pressure simulated")
@@ -179,13 +176,10 @@ public final class X11Window: Presenter {
         self.image = firstImage
         self.size = size
         self.connectionFileDescriptor = XConnectionNumber(d)
-        self.xinput2Opcode = opcode
+        self.xinput2 = xinput2
         self.translator = X11EventTranslator(window: window, size: size, wmProtocols: atoms.wmProtocols,
-                                             wmDeleteWindow: atoms.wmDeleteWindow, key: XCalls.lookupKey)
-        if xinput2Opcode != nil {
-            var ignored: [InputEvent] = []
-            translator.devicesChanged(XInput2.devices(d), into: &ignored)
-        }
+                                             wmDeleteWindow: atoms.wmDeleteWindow, key: XCalls.lookupKey,
+                                             devices: xinput2.flatMap { XInput2.devices(d, $0) } ?? [])
         self.clipboard = X11Clipboard(display: d, window: window)
         self.vblank = X11VBlank(display: d, window: window)
         setTitle(title)
@@ -194,7 +188,7 @@ public final class X11Window: Presenter {
         while true {
             let ev = XCalls.nextEvent(d)
             if ev.type == MapNotify && ev.xmap.window == window { break }
-            absorbWhileWaiting(ev)
+            translate(ev, into: &queuedEvents)
         }
     }
 
@@ -276,7 +270,7 @@ public final class X11Window: Presenter {
     public var isPresentPending: Bool {
         guard let d = display, outstandingPuts > 0 else { return false }
         // Take in any completion already read or readable, without blocking.
-        while outstandingPuts > 0, let ev = XCalls.nextEventIfPending(d) { absorbWhileWaiting(ev) }
+        while outstandingPuts > 0, let ev = XCalls.nextEventIfPending(d) { translate(ev, into: &queuedEvents) }
         return outstandingPuts > 0
     }
 
@@ -292,7 +286,7 @@ public final class X11Window: Presenter {
         guard let d = display else { return }
         while outstandingPuts > 0 {
             if let ev = XCalls.nextEventIfPending(d) {
-                absorbWhileWaiting(ev)
+                translate(ev, into: &queuedEvents)
                 continue
             }
             // Nothing buffered: sleep on the connection. A completion that never comes (a failed
@@ -303,13 +297,6 @@ public final class X11Window: Presenter {
                 outstandingPuts = 0
             }
         }
-    }
-
-    /// Counts a ShmCompletion, or translates any other event at once, queueing what it means
-    /// for `pendingEvents()`. At once: an XInput 2 event's data lives only until Xlib reads the
-    /// next event, so a raw event kept for later would lose its sample.
-    private func absorbWhileWaiting(_ ev: XEvent) {
-        translate(ev, into: &queuedEvents)
     }
 
     /// A new image of `size`: shared if allowed and possible, else plain. On the plain path the
@@ -388,16 +375,20 @@ public final class X11Window: Presenter {
     public func requestClipboardImage() { clipboard.requestImage(at: translator.lastServerTime) }
 
     /// Counts a ShmCompletion, lets the clipboard take its protocol's events, and hands every
-    /// other event to the translator.
+    /// other event to the translator. Events read while waiting (for a completion, for the
+    /// window to map) are translated at once too, into `queuedEvents`: an XInput 2 event's data
+    /// lives only until Xlib reads the next event, so a raw event kept for later would lose it.
     private func translate(_ ev: XEvent, into out: inout [InputEvent]) {
         if ev.type == shmCompletionType {
             outstandingPuts = max(0, outstandingPuts - 1)
         } else if let vblank, vblank.handle(ev) {
             return
-        } else if let opcode = xinput2Opcode, ev.type == GenericEvent, let d = display {
-            switch XInput2.read(d, ev, opcode: opcode) {
+        } else if let xinput2, ev.type == GenericEvent, let d = display {
+            switch XInput2.read(d, ev, opcode: xinput2.opcode) {
             case .pointer(let e)?: translator.translate(e, into: &out)
-            case .hierarchyChanged?: translator.devicesChanged(XInput2.devices(d), into: &out)
+            case .hierarchyChanged?:
+                // A list that could not be read (devices still changing) waits for the next change.
+                if let devices = XInput2.devices(d, xinput2) { translator.devicesChanged(devices, into: &out) }
             case nil: break
             }
         } else if !clipboard.handle(ev) {
