@@ -40,6 +40,10 @@ public final class PaintApp: FrameLoopDelegate {
     /// Input that arrived after a pick's click, held until the pick is made (at the next frame,
     /// once everything before the click has been played), so that order is kept.
     private var heldBack: [InputEvent] = []
+    /// The pick's click and the motion until its release draw nothing.
+    private var swallowing = false
+    /// The title must be redrawn though nothing else changed (typing a colour).
+    private var titleIsStale = false
 
     private enum Picker: Equatable {
         case off, armed
@@ -304,11 +308,6 @@ public final class PaintApp: FrameLoopDelegate {
         session.handle(.command(.paste(PastedImage(file: name, x: x, y: y, size: size, pixels: image.pixels))))
         status = "pasted \(size)"
     }
-
-    /// The pick's click and the motion until its release draw nothing.
-    private var swallowing = false
-    /// The title must be redrawn though nothing else changed (typing a colour).
-    private var titleIsStale = false
 
     private func setPicker(_ new: Picker) {
         if (picker == .off) != (new == .off) { window.setCrosshair(new != .off) }

@@ -208,11 +208,7 @@ public final class Journal: @unchecked Sendable {
             let temp = path + ".new"
             let writer = try LineWriter(creating: temp)
             try writer.lock()
-            writer.append(Replay.line(for: header))
-            for line in Replay.lines(for: opening.brush, t: 0) { writer.append(line) }
-            if opening.visibleSize != header.size {
-                writer.append(Replay.line(for: Replay.TimedEvent(t: 0, event: .resize(opening.visibleSize))))
-            }
+            for line in Replay.openingLines(header, brush: opening.brush, visibleSize: opening.visibleSize) { writer.append(line) }
             try writer.sync()
             try writer.rename(to: path)
             return .success((writer, snapshotName))

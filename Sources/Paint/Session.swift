@@ -87,12 +87,16 @@ public final class Session {
         damage = Rect(size: size)
     }
 
-    /// Starts the canvas from saved pixels (a journal's snapshot): `size` pixels, row-major,
+    /// Starts the canvas from saved pixels (a journal's snapshot): `size.area` pixels, row-major,
     /// copied into the top-left corner. Call before any event.
     public func load(pixels: [UInt32], size: Size) {
-        let storage = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
-        for (i, p) in pixels.prefix(size.area).enumerated() { storage.texture.base[i] = p }
-        canvas.texture.copy(Rect(size: size), from: storage.texture)
+        guard pixels.count >= size.area, size.area > 0 else { return }
+        pixels.withUnsafeBufferPointer { p in
+            // A read-only view of the array as a texture: its rows go straight into the canvas.
+            let source = Texture(base: UnsafeMutablePointer(mutating: p.baseAddress!), width: size.width, height: size.height,
+                                 rowStride: size.width)
+            canvas.texture.copy(Rect(size: size), from: source)
+        }
         damage = damage.union(canvas.bounds)
     }
 
@@ -103,11 +107,11 @@ public final class Session {
         return (canvas.texture.size, canvas.storage.pixels)
     }
 
-    /// True when any stored pixel differs from the background (one pass over the canvas).
+    /// True when any stored pixel differs from the background (one pass over the canvas, no copy).
     public var hasPaint: Bool {
         settleEmboss()
-        let bg = canvas.barePixel
-        return !canvas.storage.pixels.allSatisfy { $0 == bg }
+        let bg = canvas.barePixel, t = canvas.texture
+        return !t.bounds.ys.allSatisfy { y in UnsafeBufferPointer(start: t.row(y), count: t.width).allSatisfy { $0 == bg } }
     }
 
     /// The colour at canvas point (x, y), opaque: the paint there over the background, or the

@@ -71,6 +71,16 @@ extension Replay {
         return s + "}"
     }
 
+    /// The lines a replay or journal of a session begins with: the header, then, at t = 0, the
+    /// brush (if given) and the canvas's shown size where it is not the stored one (a session
+    /// continued from another, or a compacted journal).
+    public static func openingLines(_ header: Header, brush: Brush?, visibleSize: Size) -> [String] {
+        var lines = [line(for: header)]
+        if let brush { lines += Self.lines(for: brush, t: 0) }
+        if visibleSize != header.size { lines.append(line(for: TimedEvent(t: 0, event: .resize(visibleSize)))) }
+        return lines
+    }
+
     /// The last line of a session that closed cleanly.
     public static func exitLine(t: Double) -> String { "{\"t\": \(number(t)), \"type\": \"exit\"}" }
 

@@ -3,11 +3,12 @@
 /// real sample replaces it.
 ///
 /// A parabola is fitted by least squares to x(t) and y(t) over the last `window` seconds of
-/// samples (noise and integer positions average out); its slope at the newest sample is the
-/// velocity, and the prediction carries on along it. Where the hand turns or brakes a straight
-/// continuation overshoots, so the horizon shrinks as the fitted acceleration grows:
-/// `horizon / (1 + |a|·horizon / (|v| + 1))`. Chromium caps its horizon at 25 ms; Windows Ink
-/// defaults to 15 ms.
+/// samples (noise and integer positions average out); the prediction carries on from the newest
+/// sample along the fitted slope and `curvature` of the fitted bend. Where the hand turns or
+/// brakes, a continuation overshoots, so the horizon shrinks once the fitted acceleration
+/// outgrows the speed (`horizon / (1 + damping·max(0, |a|·horizon / (|v| + 1) − 1))`), and
+/// again as the samples stray from the fitted path (by the square of their RMS distance over
+/// `smoothPixels`). Chromium caps its horizon at 25 ms; Windows Ink defaults to 15 ms.
 public struct Predictor: Sendable {
     /// Seconds of samples the velocity is fitted to.
     public let window: Double

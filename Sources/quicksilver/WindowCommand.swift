@@ -145,11 +145,8 @@ struct WindowCommand: ParsableCommand {
                     header.size = size
                 }
                 let writer = try LineWriter(creating: record)
-                writer.append(Replay.line(for: header))
-                if session.canvas.visibleSize != header.size {
-                    writer.append(Replay.line(for: Replay.TimedEvent(t: 0, event: .resize(session.canvas.visibleSize))))
-                }
-                if session.brush != Brush() { for line in Replay.lines(for: session.brush, t: 0) { writer.append(line) } }
+                let brush = session.brush == Brush() ? nil : session.brush
+                for line in Replay.openingLines(header, brush: brush, visibleSize: session.canvas.visibleSize) { writer.append(line) }
                 recorder = writer
             } catch {
                 printError("quicksilver: cannot record to \(error)")
