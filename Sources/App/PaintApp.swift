@@ -298,8 +298,17 @@ public final class PaintApp: FrameLoopDelegate {
         }
         pastes += 1
         let name = "paste-\(pastes).png"
-        for path in [journal?.path, recorder?.path].compactMap({ $0 }) {
-            do { try AtomicFile.write(bytes, to: path + "." + name) } catch {
+        // The journal names the picture: without it beside the journal, recovery could not
+        // replay the paste (and would fail), so a paste that cannot be kept is not made.
+        if let journal {
+            do { try AtomicFile.write(bytes, to: journal.path + "." + name) } catch {
+                console.err("quicksilver: cannot keep the pasted picture: \(error)")
+                status = "the paste could not be kept, so it was not made"
+                return
+            }
+        }
+        if let recorder {
+            do { try AtomicFile.write(bytes, to: recorder.path + "." + name) } catch {
                 console.err("quicksilver: cannot keep the pasted picture: \(error)")
             }
         }

@@ -75,7 +75,7 @@ public enum SessionStart {
     static func picture(_ path: String, compute: ComputeContext, historyBytes: Int, background: Color) throws(BadFile) -> Session {
         let image: PNGImage
         do { image = try PNGImage.read(from: path, maxSide: maxSide) } catch {
-            throw BadFile(description: "\(error.message.hasPrefix(path) ? "" : path + ": ")\(error.message)")
+            throw BadFile(description: "\(path): \(error.message)")
         }
         let size = Size(width: image.width, height: image.height)
         let session = Session(size: size, background: background, compute: compute, historyBytes: historyBytes)

@@ -51,11 +51,12 @@ public final class Journal: @unchecked Sendable {
     private var snapshotName: String?
     private var failure: FileError?
 
-    /// The start of a journal file: its header, the canvas it starts from (PNG bytes, when the
-    /// session did not start blank), the brush and the visible size.
+    /// The start of a journal file: its header, the canvas it starts from (every stored pixel,
+    /// when the session did not start blank; encoded as the file is written, off the frame
+    /// loop), the brush and the visible size.
     private struct Opening: @unchecked Sendable {
         var header: Replay.Header
-        var snapshot: [UInt8]?
+        var canvas: (size: Size, pixels: [UInt32])?
         var brush: Brush
         var visibleSize: Size
     }
@@ -69,17 +70,11 @@ public final class Journal: @unchecked Sendable {
                 lazily: Bool = false) throws(FileError) {
         self.path = path
         self.compactAfterBytes = compactAfterBytes
-        var snapshot: [UInt8]?
-        if session.hasPaint {
-            let (size, pixels) = session.canvasPixels()
-            do { snapshot = try PNGImage(width: size.width, height: size.height, pixels: pixels).encode() } catch {
-                throw FileError(path: path, message: "cannot encode the canvas: \(error.message)")
-            }
-        }
         var header = header
         header.size = session.canvas.texture.size
         firstHeader = header
-        let opening = Opening(header: header, snapshot: snapshot, brush: session.brush, visibleSize: session.canvas.visibleSize)
+        let opening = Opening(header: header, canvas: session.hasPaint ? session.canvasPixels() : nil, brush: session.brush,
+                              visibleSize: session.canvas.visibleSize)
         if lazily {
             self.opening = opening
         } else {
@@ -165,20 +160,14 @@ public final class Journal: @unchecked Sendable {
         bytesSinceSnapshot = 0
         generation += 1
         // Pixels are copied here, on the frame loop; encoding and writing happen on the queue.
-        let (size, pixels) = session.canvasPixels()
-        let brush = session.brush, visibleSize = session.canvas.visibleSize
-        let gen = generation
+        let canvas = session.canvasPixels()
         var header = firstHeader
-        header.size = size
+        header.size = canvas.size
+        let opening = Opening(header: header, canvas: canvas, brush: session.brush, visibleSize: session.canvas.visibleSize)
+        let gen = generation
         let baked = pastedFiles
         pastedFiles = []
-        queue.async { [self, header] in
-            let png: [UInt8]
-            do throws(PNGError) { png = try PNGImage(width: size.width, height: size.height, pixels: pixels).encode() } catch {
-                if failure == nil { failure = FileError(path: path, message: "cannot encode the canvas: \(error.message)") }
-                return
-            }
-            let opening = Opening(header: header, snapshot: png, brush: brush, visibleSize: visibleSize)
+        queue.async { [self] in
             switch Self.startFile(path: path, opening, generation: gen) {
             case .success(let (writer, name)):
                 if let old = snapshotName, old != name { AtomicFile.remove(FilePath.folder(of: path) + "/" + old) }
@@ -193,19 +182,23 @@ public final class Journal: @unchecked Sendable {
 
     /// Writes a new journal beside `path` (header, optional snapshot, brush and visible size),
     /// locks and syncs it and renames it over `path`. Returns the open writer and the snapshot's
-    /// name.
+    /// name. On failure nothing it wrote is left behind.
     private static func startFile(path: String, _ opening: Opening, generation: Int) -> Result<(LineWriter, String?), FileError> {
         var header = opening.header
+        let folder = FilePath.folder(of: path), temp = path + ".new"
         var snapshotName: String?
-        do {
-            if let png = opening.snapshot {
+        do throws(FileError) {
+            if let canvas = opening.canvas {
+                let png: [UInt8]
+                do { png = try PNGImage(width: canvas.size.width, height: canvas.size.height, pixels: canvas.pixels).encode() } catch {
+                    throw FileError(path: path, message: "cannot encode the canvas: \(error.message)")
+                }
                 // A fresh name each time: the journal being replaced may still refer to the old one.
                 let name = FilePath.baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation).png"
-                try AtomicFile.write(png, to: FilePath.folder(of: path) + "/" + name)
+                try AtomicFile.write(png, to: folder + "/" + name)
                 snapshotName = name
             }
             header.snapshot = snapshotName
-            let temp = path + ".new"
             let writer = try LineWriter(creating: temp)
             try writer.lock()
             for line in Replay.openingLines(header, brush: opening.brush, visibleSize: opening.visibleSize) { writer.append(line) }
@@ -213,6 +206,8 @@ public final class Journal: @unchecked Sendable {
             try writer.rename(to: path)
             return .success((writer, snapshotName))
         } catch {
+            AtomicFile.remove(temp)
+            if let snapshotName { AtomicFile.remove(folder + "/" + snapshotName) }
             return .failure(error)
         }
     }

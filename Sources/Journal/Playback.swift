@@ -81,7 +81,7 @@ public enum Playback {
         if let name = header.snapshot {
             let file = FilePath.folder(of: path) + "/" + name
             do {
-                let image = try PNGImage.read(from: file)
+                let image = try PNGImage.read(from: file, maxSide: Replay.Header.sizes.upperBound)
                 session.load(pixels: image.pixels, size: Size(width: image.width, height: image.height))
             } catch {
                 throw .file(FileError(path: file, message: "cannot read the snapshot: \(error.message)"))

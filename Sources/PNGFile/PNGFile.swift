@@ -53,16 +53,13 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Reads a PNG file, converting it to 0xAARRGGBB pixels. A picture wider or taller than
-    /// `maxSide` is refused before its pixels are decoded.
+    /// `maxSide` is refused before its pixels are decoded. The error says what is wrong, not
+    /// where: the caller names the file, as it knows it.
     public static func read(from path: String, maxSide: Int = .max) throws(PNGError) -> PNGImage {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw PNGError(message: "\(path): \(message(image))")
-        }
-        do throws(PNGError) { return try finishRead(&image, maxSide: maxSide) } catch {
-            throw PNGError(message: "\(path): \(error.message)")
-        }
+        guard png_image_begin_read_from_file(&image, path) != 0 else { throw PNGError(message: message(image)) }
+        return try finishRead(&image, maxSide: maxSide)
     }
 
     /// Decodes PNG bytes (a pasted picture), as `read(from:maxSide:)` does a file.

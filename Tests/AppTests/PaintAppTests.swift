@@ -581,6 +581,22 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(pasted.canvasPixels().pixels == h.session.canvasPixels().pixels)
     }
 
+    /// Recovery replays a paste from the picture beside the journal: a paste whose picture
+    /// cannot be kept there is not made at all, rather than journaled without it.
+    @Test func aPasteWhosePictureCannotBeKeptBesideTheJournalIsNotMade() throws {
+        let h = try Harness()
+        // A folder where the picture would go: no file can be renamed over it, root or not.
+        try FileManager.default.createDirectory(atPath: h.journal.path + ".paste-1.png", withIntermediateDirectories: false)
+        h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 100, y: 60))])
+        h.input([.paste(.image(try png(Size(width: 20, height: 10), 0xFFFF_0000)))])
+        h.draw(frame: 1)
+        #expect(h.window.titles.last?.hasSuffix("— the paste could not be kept, so it was not made") == true)
+        #expect(h.err.all.contains { $0.hasPrefix("quicksilver: cannot keep the pasted picture: ") })
+        #expect(h.session.canvasPixels().pixels.allSatisfy { $0 == 0x00FF_FFFF })
+        h.app.finish(h.loop)
+        #expect(!((try? String(contentsOfFile: h.journal.path, encoding: .utf8)) ?? "").contains("paste"))
+    }
+
     @Test func noImageOnTheClipboardIsSaidInTheTitleAndChangesNothing() throws {
         let h = try Harness()
         h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 10, y: 10)), .paste(.nothing("the clipboard holds no image"))])
