@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "ClockTests", dependencies: ["Clock"]),
         .testTarget(name: "StrokesTests", dependencies: ["Geometry", "Strokes"]),
         .testTarget(name: "KernelsTests", dependencies: ["Geometry", "Kernels", "Compute"]),
-        .target(name: "TestSupport", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint", "PNGFile"], path: "Tests/TestSupport"),
         .testTarget(name: "ReplayFormatTests", dependencies: ["Geometry", "Compute", "Input", "Kernels", "Events", "ReplayFormat", "Paint",
                                                             "Fuzzing", "TestSupport"]),
         .testTarget(name: "PaintTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",

@@ -44,12 +44,7 @@ public enum SessionStart {
         switch request {
         case .file(let path):
             if isPicture(path) { return Started(session: try picture(path, compute: compute, historyBytes: historyBytes, background: background)) }
-            do {
-                let loaded = try Playback.load(path, forgivingCutOffLastLine: true, compute: compute, historyBytes: historyBytes)
-                var notes: [String] = []
-                if let cutOff = loaded.cutOff { notes.append(cutOffNote(path, cutOff)) }
-                return Started(session: loaded.session, continues: SessionStore.absolute(path), notes: notes)
-            } catch {
+            do { return try continuing(path, compute: compute, historyBytes: historyBytes).started } catch {
                 throw BadFile(description: error.description)
             }
         case .restore:
@@ -68,7 +63,7 @@ public enum SessionStart {
         if path.lowercased().hasSuffix(".png") { return true }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: 8)).map(Array.init) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        return (try? handle.read(upToCount: 8)).map(Array.init) == PNGImage.signature
     }
 
     /// A session whose canvas is the picture at `path`, at its own size.
@@ -86,11 +81,9 @@ public enum SessionStart {
     /// Continues the session at `path`; one that cannot be read is moved aside, never deleted.
     private static func recover(_ path: String, why: String, compute: ComputeContext, historyBytes: Int) -> Started {
         do {
-            let loaded = try Playback.load(path, forgivingCutOffLastLine: true, compute: compute, historyBytes: historyBytes)
-            var notes: [String] = []
-            if let cutOff = loaded.cutOff { notes.append(cutOffNote(path, cutOff)) }
-            notes.append("quicksilver: restored the previous session from \(path) (\(loaded.strokes) stroke\(loaded.strokes == 1 ? "" : "s")): \(why)")
-            return Started(session: loaded.session, continues: SessionStore.absolute(path), notes: notes)
+            var (started, strokes) = try continuing(path, compute: compute, historyBytes: historyBytes)
+            started.notes.append("quicksilver: restored the previous session from \(path) (\(strokes) stroke\(strokes == 1 ? "" : "s")): \(why)")
+            return started
         } catch {
             let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
             try? FileManager.default.moveItem(atPath: path, toPath: aside)
@@ -98,7 +91,14 @@ public enum SessionStart {
         }
     }
 
-    private static func cutOffNote(_ path: String, _ cutOff: ReplayError) -> String {
-        "quicksilver: warning: \(path):\(cutOff.line): the last line was cut off (\(cutOff.message)); recovered up to line \(cutOff.line - 1)"
+    /// A session continuing the journal or replay at `path` (a last line cut off by a crash is
+    /// forgiven, with a warning), and its strokes.
+    private static func continuing(_ path: String, compute: ComputeContext, historyBytes: Int) throws(Playback.Failure)
+        -> (started: Started, strokes: Int) {
+        let loaded = try Playback.load(path, forgivingCutOffLastLine: true, compute: compute, historyBytes: historyBytes)
+        let note = loaded.cutOff.map { cutOff in
+            "quicksilver: warning: \(path):\(cutOff.line): the last line was cut off (\(cutOff.message)); recovered up to line \(cutOff.line - 1)"
+        }
+        return (Started(session: loaded.session, continues: SessionStore.absolute(path), notes: note.map { [$0] } ?? []), loaded.strokes)
     }
 }

@@ -30,7 +30,6 @@ public enum Playback {
     /// A played file.
     public struct Loaded {
         public var session: Session
-        public var header: Replay.Header
         /// The file ends with `{"type": "exit"}`: its session closed cleanly.
         public var endedCleanly: Bool
         /// A journal's last line, cut off by a crash and skipped (warn about it).
@@ -70,7 +69,7 @@ public enum Playback {
         if let failure = channel.failure { throw failure }
         player.finish()
         let (endedCleanly, cutOff) = channel.ending
-        return Loaded(session: session, header: header, endedCleanly: endedCleanly, cutOff: cutOff, strokes: strokes)
+        return Loaded(session: session, endedCleanly: endedCleanly, cutOff: cutOff, strokes: strokes)
     }
 
     /// A new session for `header`, its canvas loaded from the snapshot beside `path` if any.

@@ -42,7 +42,7 @@ public struct SessionStore: Sendable {
     }
 
     /// `date` as a header's "started" field: UTC, YYYY-MM-DDTHH:MM:SSZ.
-    public static func timestamp(_ date: Date) -> String { format(date, "yyyy-MM-dd'T'HH:mm:ss'Z'", utc: true) }
+    public static func timestamp(_ date: Date) -> String { format(date, timestampPattern, utc: true) }
 
     /// Every session here, newest first. `strokes` are counted only when `countingStrokes`
     /// (it reads whole files).
@@ -152,21 +152,20 @@ public struct SessionStore: Sendable {
         return count
     }
 
-    private static func format(_ date: Date, _ pattern: String, utc: Bool) -> String {
+    /// A header's "started" field: UTC, YYYY-MM-DDTHH:MM:SSZ.
+    private static let timestampPattern = "yyyy-MM-dd'T'HH:mm:ss'Z'"
+
+    private static func formatter(_ pattern: String, utc: Bool) -> DateFormatter {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         if utc { f.timeZone = TimeZone(identifier: "UTC") }
         f.dateFormat = pattern
-        return f.string(from: date)
+        return f
     }
 
-    static func date(fromTimestamp s: String) -> Date? {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
-        return f.date(from: s)
-    }
+    private static func format(_ date: Date, _ pattern: String, utc: Bool) -> String { formatter(pattern, utc: utc).string(from: date) }
+
+    static func date(fromTimestamp s: String) -> Date? { formatter(timestampPattern, utc: true).date(from: s) }
 }
 
 /// One session of a `SessionStore`, as `quicksilver sessions` lists it.

@@ -32,7 +32,7 @@ enum PNGEncoder {
         }
         guard !compressed.isEmpty else { throw PNGError(message: "cannot encode PNG: compression failed") }
 
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var png = PNGImage.signature
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(image.width))
         header.appendBigEndian(UInt32(image.height))

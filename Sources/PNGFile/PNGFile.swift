@@ -20,19 +20,13 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
 
     public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
 
+    /// The eight bytes every PNG file starts with.
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
     /// Its size and a checksum of its pixels (a failed comparison prints this, not every pixel).
     public var description: String {
         let sum = pixels.reduce(UInt64(1469598103934665603)) { ($0 ^ UInt64($1)) &* 1099511628211 }
         return "\(width)x\(height) image #\(String(sum, radix: 16))"
-    }
-
-    /// nil when `other` has the same pixels; else how many differ and the first, with both values.
-    public func difference(from other: PNGImage) -> String? {
-        guard width == other.width, height == other.height else { return "\(width)x\(height), expected \(other.width)x\(other.height)" }
-        guard let first = pixels.indices.first(where: { pixels[$0] != other.pixels[$0] }) else { return nil }
-        let count = pixels.indices.filter { pixels[$0] != other.pixels[$0] }.count
-        func hex(_ v: UInt32) -> String { "0x" + String(v, radix: 16, uppercase: true) }
-        return "\(count) pixels differ; the first at (\(first % width), \(first / width)): \(hex(pixels[first])), expected \(hex(other.pixels[first]))"
     }
 
     /// PNG bytes (8-bit RGBA, or RGB when every pixel is opaque). See `PNGEncoder`.

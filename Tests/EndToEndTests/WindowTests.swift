@@ -1,6 +1,7 @@
 import Foundation
 import PNGFile
 import Testing
+import TestSupport
 
 /// The real window on a private Xvfb, driven with xdotool, checked through its own screenshots,
 /// the server's pixels and its recordings.
@@ -145,9 +146,9 @@ struct WindowTests {
             reports.append(done.stdout)
             // And each renders from its own recording to exactly what it showed.
             #expect(try runProgram(binary, ["render", dir + "/\(i).jsonl", "-o", dir + "/\(i).png"]).status == 0)
-            #expect(try PNGImage.read(from: dir + "/\(i).png").difference(from: shots[i]) == nil)
+            expectSame(try PNGImage.read(from: dir + "/\(i).png"), shots[i], "render of recording \(i)")
         }
-        #expect(shots[0].difference(from: shots[1]) == nil, "the same pixels whichever path drew them")
+        expectSame(shots[0], shots[1], "the same pixels whichever path drew them")
         let immediate = reports.map { r in r.split(separator: "\n").first { $0.hasPrefix("presents: ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1 }
         #expect(immediate[0] > 10 && immediate[1] == 0, "\(reports)")
         #expect(reports[0].contains("event-to-present, ink path p50: ") && reports[0].contains("clock: "))

@@ -66,7 +66,7 @@ import TestSupport
         let path = try tempDir() + "/filters.png"
         try image.write(to: path)
         let read = try PNGImage.read(from: path)
-        #expect(read == image, "\(read.difference(from: image) ?? "")")
+        expectSame(read, image)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         var chunks: [String] = [], data: [UInt8] = [], at = 8
         while at + 8 <= bytes.count {

@@ -1,3 +1,4 @@
+import PNGFile
 import Testing
 
 /// nil when the two images are equal; otherwise how many pixels differ and the first of them,
@@ -24,5 +25,12 @@ public func expectSamePixels(_ actual: [UInt32], _ expected: [UInt32], width: In
 /// Expects two rendered pictures to be equal, naming the first difference if not.
 public func expectSame(_ actual: Picture, _ expected: Picture, _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(actual.width == expected.width && actual.height == expected.height, "\(what)", sourceLocation: sourceLocation)
+    expectSamePixels(actual.pixels, expected.pixels, width: expected.width, what, sourceLocation: sourceLocation)
+}
+
+/// Expects two PNG images to be equal, naming the first difference if not.
+public func expectSame(_ actual: PNGImage, _ expected: PNGImage, _ what: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(actual.width == expected.width && actual.height == expected.height,
+            "\(what): \(actual.width)x\(actual.height), expected \(expected.width)x\(expected.height)", sourceLocation: sourceLocation)
     expectSamePixels(actual.pixels, expected.pixels, width: expected.width, what, sourceLocation: sourceLocation)
 }
