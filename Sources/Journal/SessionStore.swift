@@ -72,9 +72,11 @@ public struct SessionStore: Sendable {
     public func prune(capBytes: Int, keepingAtLeast kept: Int = Self.keptAtLeast) -> [SessionInfo] {
         let sessions = list()
         var total = sessions.reduce(0) { $0 + $1.bytes }
+        guard total > capBytes else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var removed: [SessionInfo] = []
         for s in sessions.dropFirst(kept).reversed() where total > capBytes && s.state == .endedCleanly {
-            for file in files(of: s.path) { AtomicFile.remove(file) }
+            for file in files(of: s.path, names: names) { AtomicFile.remove(file) }
             total -= s.bytes
             removed.append(s)
         }
@@ -82,17 +84,17 @@ public struct SessionStore: Sendable {
     }
 
     /// The journal and every file named after it (snapshots, pasted pictures).
-    private func files(of path: String, names: [String]? = nil) -> [String] {
+    private func files(of path: String, names: [String]) -> [String] {
         let base = FilePath.baseName(of: path)
-        let all = names ?? (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return [path] + all.filter { $0.hasPrefix(base + ".") }.map { folder + "/" + $0 }
+        return [path] + names.filter { $0.hasPrefix(base + ".") }.map { folder + "/" + $0 }
     }
 
     private func describe(_ path: String, names: [String], countingStrokes: Bool) -> SessionInfo {
-        let bytes = files(of: path, names: names).reduce(0) { total, file in
+        let journal = try? FileManager.default.attributesOfItem(atPath: path)
+        let bytes = files(of: path, names: names).dropFirst().reduce((journal?[.size] as? Int) ?? 0) { total, file in
             total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
         }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+        let modified = (journal?[.modificationDate] as? Date) ?? Date()
         var info = SessionInfo(path: path, started: nil, ended: modified, strokes: nil, size: nil, state: .crashed,
                                bytes: bytes, continues: nil)
         let head = Self.read(path, fromEnd: false)
