@@ -5,7 +5,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
 BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev pkg-config
-TEST_DEBS  := xvfb xdotool xclip
+TEST_DEBS  := xvfb xdotool xclip python3
 # What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py).
 BENCH_DEBS := gcc libcairo2-dev
 
@@ -62,7 +62,7 @@ release: deps
 
 # Installs whatever of a list of packages is missing, once (apt-get update only when something is).
 define install-missing
-	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 endef

@@ -124,10 +124,15 @@ def measure(extra):
     server.terminate()
     server.wait(timeout=30)
     latencies.sort()
-    def ms(p): return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
+    def ms(p): return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))] if latencies else float("nan")
     return ms(0.5), ms(0.99), missing, len(latencies), cpu
 
 
+never_shown = 0
 for name, extra in [("ink.latency", []), ("ink.latency.frames", ["--no-low-latency"])]:
     p50, p99, missing, n, cpu = measure(extra)
+    never_shown += missing
     print("%-26s p50 %6.2f ms  p99 %6.2f ms  missing %d of %d  CPU at 1 kHz %.0f %% of a core" % (name, p50, p99, missing, n + missing, 100 * cpu))
+# A step whose ink never showed is a lost sample, not a slow one: make bench says so.
+if never_shown:
+    sys.exit("latency: %d steps never showed their ink" % never_shown)

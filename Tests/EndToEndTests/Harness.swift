@@ -206,7 +206,9 @@ final class PaintWindow {
         var found = ""
         let deadline = Date().addingTimeInterval(60)
         while found.isEmpty && Date() < deadline && process.isRunning {
-            found = (try? x.xdotool("search", "--name", "^Quicksilver"))?.split(separator: "\n").first.map(String.init) ?? ""
+            // This process's window (by _NET_WM_PID): a window of one just killed may linger.
+            found = (try? x.xdotool("search", "--all", "--pid", "\(process.pid)", "--name", "^Quicksilver"))?
+                .split(separator: "\n").first.map(String.init) ?? ""
             if found.isEmpty { usleep(50_000) }
         }
         guard !found.isEmpty else { throw HarnessError("the window did not appear: \(process.stderr)") }

@@ -90,17 +90,21 @@ struct RobustnessTests {
     @Test func fiftyKillNineCyclesLeaveNoSharedMemory() throws {
         let x = try XServer()
         var killed: Set<Int32> = []
+        var sawASegment = false
         for _ in 0..<50 {
             let w = try PaintWindow(on: x, extraArgs: ["--no-journal"])
             let pid = w.process.pid
             killed.insert(pid)
+            // The test means something only if the windows do use shared memory.
+            if !sawASegment { sawASegment = try eventually(timeout: 10) { try sharedMemoryCreators().contains(pid) } }
             kill(pid, SIGKILL)
             _ = w.process.wait()
         }
         // Segments created by any of the killed windows (other tests' windows may be running).
         // The server detaches a dead client's segments as it notices the hang-up: allow it time.
+        #expect(sawASegment, "a live window's segment was seen")
         var leaked: [Int32] = []
-        eventually { leaked = sharedMemoryCreators().filter { killed.contains($0) }; return leaked.isEmpty }
+        try eventually { leaked = try sharedMemoryCreators().filter { killed.contains($0) }; return leaked.isEmpty }
         #expect(leaked.isEmpty, "segments left by \(leaked.count) killed windows")
     }
 
@@ -115,8 +119,10 @@ struct RobustnessTests {
         #expect(w.process.stderr.contains("quicksilver: screenshot failed: \(notAFolder)/quicksilver-"))
         #expect(try x.xdotool("getwindowname", w.id).hasSuffix("screenshot failed"))
         try w.drag(PaintWindow.line(from: (50, 200), to: (350, 200)))
-        let shown = try w.grab(width: 400, height: 300)
-        #expect(shown.ink(200, 100) > 200 && shown.ink(200, 200) > 200, "the canvas is intact and drawing went on")
+        #expect(try eventually {
+            let shown = try w.grab(width: 400, height: 300)
+            return shown.ink(200, 100) > 200 && shown.ink(200, 200) > 200
+        }, "the canvas is intact and drawing went on")
         #expect(try w.quit().status == 0)
     }
 
@@ -164,6 +170,7 @@ struct RobustnessTests {
         try x.xdotool("keydown", "bracketright")
         // Autorepeat doubles the size ten times (8 → 512 needs six), then keeps repeating.
         let reached = try eventually { try x.xdotool("getwindowname", w.id).contains("pen 512 ") }
+        usleep(500_000)   // held on past 512: a dozen more repeats
         try x.xdotool("keyup", "bracketright")
         #expect(reached, "autorepeat reaches the largest size")
         #expect(try x.xdotool("getwindowname", w.id).contains("pen 512 "), "doubling stops at the largest size")
@@ -194,9 +201,11 @@ struct RobustnessTests {
     }
 }
 
-/// The creator pid of every shared memory segment on this machine (`ipcs -m -p`).
-func sharedMemoryCreators() -> [Int32] {
-    guard let r = try? runProgram("/usr/bin/ipcs", ["-m", "-p"]) else { return [] }
+/// The creator pid of every shared memory segment on this machine (`ipcs -m -p`); an error when
+/// ipcs cannot say (an empty list would pass a leak check for nothing).
+func sharedMemoryCreators() throws -> [Int32] {
+    let r = try runProgram("/usr/bin/ipcs", ["-m", "-p"])
+    guard r.status == 0 else { throw HarnessError("ipcs -m -p failed: \(r.stderr)") }
     return r.stdout.split(separator: "\n").compactMap { line in
         let fields = line.split(separator: " ")
         guard fields.count >= 4, Int(fields[0]) != nil else { return nil }

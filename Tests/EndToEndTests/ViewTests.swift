@@ -16,8 +16,10 @@ struct ViewTests {
         #expect(try eventually { try title(w).hasSuffix("— 200 %") })
         // 100 window pixels at 200 % are 50 canvas pixels: from canvas (175, 150) to (225, 150).
         try w.drag(PaintWindow.line(from: (150, 150), to: (250, 150)))
-        let zoomed = try w.grab(width: 400, height: 300)
-        #expect(zoomed.ink(200, 150) > 200 && zoomed.inkedRun(x: 200, ys: 130...170) >= 16, "8 canvas pixels wide is 16 on screen")
+        #expect(try eventually {
+            let zoomed = try w.grab(width: 400, height: 300)
+            return zoomed.ink(200, 150) > 200 && zoomed.inkedRun(x: 200, ys: 130...170) >= 16
+        }, "8 canvas pixels wide is 16 on screen")
         let (_, shot) = try w.screenshot()
         #expect(shot.width == 400 && shot.height == 300)
         #expect(shot.ink(176, 150) > 200 && shot.ink(224, 150) > 200 && shot.ink(170, 150) < 100 && shot.ink(232, 150) < 100,
@@ -26,8 +28,10 @@ struct ViewTests {
         // Ctrl + wheel down twice: 50 %, around the pointer.
         try x.xdotool("mousemove", "--window", w.id, "200", "150", "keydown", "ctrl", "click", "5", "click", "5", "keyup", "ctrl")
         #expect(try eventually { try title(w).hasSuffix("— 50 %") })
-        let small = try w.grab(width: 400, height: 300)
-        #expect(small[10, 10] == deskColour && small[200, 150] != deskColour, "the whole canvas, small, on the desk")
+        #expect(try eventually {
+            let small = try w.grab(width: 400, height: 300)
+            return small[10, 10] == deskColour && small[200, 150] != deskColour
+        }, "the whole canvas, small, on the desk")
         #expect(try w.screenshot().image == shot, "the view changed no canvas pixel")
         try x.xdotool("mousemove", "--window", w.id, "200", "150", "key", "0")
         #expect(try eventually { try title(w).hasSuffix("— 100 %") })
@@ -44,7 +48,9 @@ struct ViewTests {
         let x = try XServer()
         let w = try PaintWindow(on: x)
         try w.drag(PaintWindow.line(from: (20, 20), to: (380, 280)))
-        let before = try w.grab(width: 400, height: 300)
+        var before = PNGImage(width: 1, height: 1, pixels: [0])
+        // The whole stroke on screen, its end included, before anything moves.
+        #expect(try eventually { before = try w.grab(width: 400, height: 300); return before.ink(380, 280) > 200 })
         // The middle button dragged 100 px right and 40 down: the canvas follows exactly.
         try x.xdotool("mousemove", "--window", w.id, "100", "100", "mousedown", "2")
         for step in 1...10 { try x.xdotool("mousemove", "--window", w.id, "\(100 + step * 10)", "\(100 + step * 4)") }

@@ -106,7 +106,7 @@ struct WindowTests {
         try w.drag(PaintWindow.line(from: (300, 250), to: (380, 280)))
         let drawn = try w.screenshot().image
         try x.xdotool("windowsize", w.id, "200", "150")
-        try eventually { try w.grab(width: 200, height: 150) == drawn.cropped(width: 200, height: 150) }
+        #expect(try eventually { try w.grab(width: 200, height: 150) == drawn.cropped(width: 200, height: 150) }, "the canvas's corner, at 100 %")
         #expect(try w.screenshot().image == drawn, "the export is the whole canvas, the stroke out of view included")
         try x.xdotool("windowsize", w.id, "500", "400")
         var shown = try w.grab(width: 500, height: 400)

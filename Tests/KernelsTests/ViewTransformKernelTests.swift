@@ -79,10 +79,16 @@ import Testing
         let size = Size(width: 613, height: 411)   // not a multiple of the threadgroup: partial edge groups
         let one = compose(c, into: size, t, stroke: stroke)
         #expect(compose(c, into: size, t, threads: 3, stroke: stroke) == one)
-        // Where the view shows canvas (100, 100) (zoom ≥ 1) the stroke is pure red.
-        if scale >= 0 {
-            let wx = 100 << scale + 37, wy = 100 << scale - 23
-            if wx < size.width && wy >= 0 && wy < size.height { #expect(one[wy * size.width + wx] == 0xFFFF_0000) }
+        // Where the view shows canvas (100, 100) the stroke is pure red (zoom ≥ 1), or in the
+        // block's mean (zoom < 1; the canvas has no red of its own): rows 100 (red 255) and 101
+        // (half covered, 128) of a 2x2 block, (2·255 + 2·128) / 4 → 192; of a 4x4, 1532 / 16 → 96.
+        // At 1/8 and at 32× that point is out of view.
+        let wx = scale >= 0 ? 100 << scale + 37 : 100 >> -scale + 37, wy = scale >= 0 ? 100 << scale - 23 : 100 >> -scale - 23
+        let inView = wx < size.width && wy >= 0 && wy < size.height
+        #expect(inView == (scale != -3 && scale != 5))
+        if inView {
+            let p = one[wy * size.width + wx]
+            if scale >= 0 { #expect(p == 0xFFFF_0000) } else { #expect(p >> 16 & 0xff == (scale == -1 ? 192 : 96), "\(String(p, radix: 16))") }
         }
     }
 

@@ -48,6 +48,8 @@ let black: UInt32 = 0xFF00_0000
         let d = (5.0 / 34.squareRoot(), 3.0 / 34.squareRoot())
         let before = img[Int(40 - 3.4 * d.0), Int(20 - 3.4 * d.1)], after = img[Int(140 + 3.4 * d.0), Int(80 + 3.4 * d.1)]
         #expect(before != white && after != white)
+        // And 6 px beyond each, past the radius (4) and its anti-aliased rim, nothing.
+        #expect(img[Int(40 - 6 * d.0), Int(20 - 6 * d.1)] == white && img[Int(140 + 6 * d.0), Int(80 + 6 * d.1)] == white)
     }
 
     @Test func tapPaintsADotOfTheBrushSize() throws {
@@ -176,6 +178,6 @@ let black: UInt32 = 0xFF00_0000
         #expect(plain.pixels != oneFrame.pixels, "the stabilizer changed the line")
         // Both end with a cap around the last sample.
         let last = points[points.count - 1]
-        #expect(oneFrame[Int(last.0), Int(last.1)] == plain[Int(last.0), Int(last.1)])
+        #expect(oneFrame[Int(last.0), Int(last.1)] == black && plain[Int(last.0), Int(last.1)] == black)
     }
 }

@@ -78,7 +78,7 @@ import Testing
     @Test func theEraserEndIsToldByToolTypeOrName() {
         var t = translator()
         let out = run(&t, [event(.press, 13, x: 1, [2: 900]), event(.release, 13, x: 1, [2: 900])])
-        #expect(out.allSatisfy { if case .pointerDown(let s) = $0 { s.tool == .eraser } else if case .pointerUp(let s) = $0 { s.tool == .eraser } else { false } })
+        #expect(out.count == 2 && out.allSatisfy { if case .pointerDown(let s) = $0 { s.tool == .eraser } else if case .pointerUp(let s) = $0 { s.tool == .eraser } else { false } })
         #expect(PenDevices.Device(id: 1, name: "HID 256c:006e Pen Eraser", pressure: nil, isEraser: false).isEraser)
         #expect(!PenDevices.Device(id: 1, name: "HID 256c:006e Pen", pressure: nil, isEraser: false).isEraser)
     }
