@@ -27,8 +27,11 @@ public enum SessionStart {
         public var session: Session?
         /// The file the session continues (absolute), for its journal's header.
         public var continues: String?
-        /// Lines for stderr (what was restored, what was wrong with a journal).
+        /// Lines for stderr about the files read (what was wrong with a journal, what was moved aside).
         public var notes: [String] = []
+        /// The line saying which session was restored: for stderr once the window is open, since
+        /// until then nothing has been restored for the user.
+        public var restored: String?
     }
 
     /// A file given on the command line that cannot be opened: `FILE: what is wrong`.
@@ -82,7 +85,7 @@ public enum SessionStart {
     private static func recover(_ path: String, why: String, compute: ComputeContext, historyBytes: Int) -> Started {
         do {
             var (started, strokes) = try continuing(path, compute: compute, historyBytes: historyBytes)
-            started.notes.append("quicksilver: restored the previous session from \(path) (\(strokes) stroke\(strokes == 1 ? "" : "s")): \(why)")
+            started.restored = "quicksilver: restored the previous session from \(path) (\(strokes) stroke\(strokes == 1 ? "" : "s")): \(why)"
             return started
         } catch {
             let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"

@@ -129,6 +129,7 @@ struct WindowCommand: ParsableCommand {
             printError("quicksilver: \(error)")
             throw Exit.failure
         }
+        if let restored = started.restored { printError(restored) }
         // The canvas keeps its size (the window's at the start, or the picture's or session's):
         // the window is a view onto it.
         let session = started.session ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)

@@ -23,6 +23,14 @@ struct RobustnessTests {
         let (_, before) = try first.screenshot()
         kill(first.process.pid, SIGKILL)
         _ = first.process.wait()
+        let crashed = try sessionFiles(in: state)
+        let journal = try String(contentsOfFile: try #require(crashed.first), encoding: .utf8)
+
+        // A start that cannot open its display says only that, and leaves the session as it was.
+        let noDisplay = try runProgram(binary, ["window", "--display", ":987"], environment: ["XDG_STATE_HOME": state])
+        #expect(noDisplay.status == 1 && noDisplay.stderr == "quicksilver: cannot open display \":987\"\n")
+        #expect(try sessionFiles(in: state) == crashed)
+        #expect(try String(contentsOfFile: crashed[0], encoding: .utf8) == journal)
 
         let second = try PaintWindow(on: x, stateDir: state)
         let after = try second.screenshot().image
