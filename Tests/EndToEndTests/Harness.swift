@@ -52,7 +52,11 @@ final class Launched {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+        // Never the user's own state folder: a session left there (a crashed `make run`) would
+        // be restored into the test, and a test's sessions must not end up among the user's.
+        let privateState = ["XDG_STATE_HOME": dir + "qs-state-\(UUID().uuidString)"]
+        let env = ProcessInfo.processInfo.environment.merging(privateState) { $1 }.merging(environment) { $1 }
+            .map { "\($0)=\($1)" }
         func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
         let argv = cStrings([path] + args), envp = cStrings(env)
         defer { (argv + envp).forEach { free($0) } }
