@@ -1,5 +1,6 @@
 /// Writes whole files so that readers see the old content or the new, never a mix: the bytes go
-/// to a temporary file in the same folder, are synced, and the temporary is renamed into place.
+/// to a temporary file in the same folder, are synced, and the temporary is renamed into place
+/// (then the folder is synced, so the new name outlives a power cut too).
 public enum AtomicFile {
     /// Removes a file if it is there; errors are ignored (for clean-up only).
     public static func remove(_ path: String) { FileCalls.unlink(path) }
@@ -31,8 +32,10 @@ public enum AtomicFile {
                 // link() fails if the name exists: the new file appears whole or not at all.
                 let created = try FileCalls.linkIfAbsent(temp, to: path)
                 FileCalls.unlink(temp)
+                if created { FileCalls.syncFolder(folder) }
                 return created
             }
+            FileCalls.syncFolder(folder)
         } catch {
             FileCalls.closeQuietly(fd)
             FileCalls.unlink(temp)

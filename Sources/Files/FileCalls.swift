@@ -40,6 +40,16 @@ enum FileCalls {
     }
     static func unlink(_ path: String) { _ = Glibc.unlink(path) }
 
+    /// Syncs a folder, so that a name just renamed or linked into it survives a power cut.
+    /// Best effort: the file's own bytes are already synced, and some file systems refuse
+    /// fsync on a folder.
+    static func syncFolder(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        _ = Glibc.close(fd)
+    }
+
     /// Hard-links `from` as `to`; false when `to` already exists.
     static func linkIfAbsent(_ from: String, to: String) throws(Failure) -> Bool {
         if Glibc.link(from, to) == 0 { return true }

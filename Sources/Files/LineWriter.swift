@@ -33,8 +33,10 @@ public final class LineWriter {
     }
 
     /// Renames the file (it stays open): how a finished temporary file replaces the real one.
+    /// The folder is synced after, so the new name outlives a power cut.
     public func rename(to newPath: String) throws(FileError) {
         do { try FileCalls.rename(path, to: newPath) } catch { throw FileError(path: newPath, message: error.message) }
+        FileCalls.syncFolder(FilePath.folder(of: newPath))
         path = newPath
     }
 
