@@ -1,5 +1,4 @@
 import Files
-import Files
 import Foundation
 import PNGFile
 
