@@ -49,6 +49,8 @@ public final class FrameLoop {
     private let startNS: Int64
     /// The index of the deadline the alarm is set for while running.
     private var nextIndex = 0
+    /// The frame whose deadline has passed, drawn after the input drain that follows the wake-up.
+    private var due: FrameInfo?
     /// The grid: deadline `anchorIndex` is at `anchorNS`, the others `periodNS` apart. It starts
     /// as `start + k/hz` and moves when the loop follows a display (`follow`).
     private var anchorIndex = 0
@@ -105,9 +107,14 @@ public final class FrameLoop {
     /// Nanoseconds on the loop's clock (the timebase of `follow` and of vertical blanks).
     public var nowNS: Int64 { clock.nowNS }
 
-    /// The index of the frame the clock draws next: the deadline it is set for, or, paused,
-    /// the one it would restart at.
-    public var upcomingFrame: Int { isPaused ? latestIndex(atNS: clock.nowNS) + 1 : nextIndex }
+    /// The index of the frame the clock draws next: the one already due (its deadline passed and
+    /// the input drain before it is running), else the deadline the alarm is set for, or, paused,
+    /// the one it would restart at. No frame drawn later has a lower index: work stamped with this
+    /// frame (the immediate ink path's) never comes after work stamped with a later one.
+    public var upcomingFrame: Int {
+        if let due { return due.index }
+        return isPaused ? latestIndex(atNS: clock.nowNS) + 1 : nextIndex
+    }
 
     /// Seconds of deadline `index` on the loop's clock (`index / hz`).
     public func time(ofFrame index: Int) -> Double { Double(index) / Double(hz) }
@@ -146,7 +153,6 @@ public final class FrameLoop {
     /// only the latest). The clock starts running.
     public func run(_ delegate: some FrameLoopDelegate) {
         resume()
-        var due: FrameInfo?
         var watched = fds
         while true {
             if delegate.frameLoopDidWake(self) { resume() }
@@ -174,6 +180,7 @@ public final class FrameLoop {
             clock.arm(at: deadlineNS(nextIndex))
             due = FrameInfo(index: index, timestamp: time(ofFrame: index), targetTimestamp: time(ofFrame: index + 1))
         }
+        due = nil
         pause()
     }
 }

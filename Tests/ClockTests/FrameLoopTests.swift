@@ -79,6 +79,34 @@ private final class Script: FrameLoopDelegate {
         #expect(loop.framesDrawn == 2)
     }
 
+    /// The failure this guards against: the drain after the alarm's wake-up runs before the frame
+    /// that fell due is drawn, and said the frame after it was upcoming. The ink path stamped its
+    /// samples with that later frame; a key in the same drain, played by the due frame, came after
+    /// them in the journal with an earlier time, and the session could not be restored.
+    @Test func noFrameDrawnHasALowerIndexThanOneSaidToBeUpcoming() {
+        let clock = ManualClock()
+        let input: Int32 = 4
+        let loop = FrameLoop(hz: 60, clock: clock, fds: [input])
+        let script = Script(stopAfterFrames: 8)
+        var said: [(upcoming: Int, drawnBefore: Int)] = []
+        script.wake = {
+            said.append((loop.upcomingFrame, script.drawn.count))
+            return clock.nowNS >= period * 10   // the input below asks for frames again
+        }
+        script.draw = { frame in
+            if frame.index == 3 { clock.advance(by: period * 5 / 2) }  // late: deadlines 4 and 5 pass
+            return frame.index != 6                                    // paused after frame 6
+        }
+        clock.input(on: input, afterNS: period * 10 + period / 3)   // wakes the paused clock
+        loop.run(script)
+        #expect(script.drawn.map(\.index) == [1, 2, 3, 5, 6, 11, 12, 13])
+        for (upcoming, drawnBefore) in said where drawnBefore < script.drawn.count {
+            let next = script.drawn[drawnBefore].index
+            #expect(upcoming <= next, "frame \(next) was drawn after frame \(upcoming) was said to be upcoming")
+        }
+        #expect(said.contains { $0.upcoming == 1 && $0.drawnBefore == 0 }, "the drain before frame 1 says frame 1")
+    }
+
     @Test func theRealClockFiresAtItsAlarm() {
         let clock = TimerFDClock()
         let start = clock.nowNS
