@@ -143,7 +143,7 @@ public final class PaintApp: FrameLoopDelegate {
             predictedSince = nil
         }
         let drawn = session.draw(frame, to: window)
-        if record(drawn.played, in: frame) { strokeEnded(now: loop.now) }
+        if record(drawn.played, inFrame: frame.index) { strokeEnded(now: loop.now) }
         if case .picking(let x, let y) = picker { pick(at: x, y) }
         if var s = stats, !drawn.presented.isEmpty {
             window.waitForPresentCompletion()
@@ -173,7 +173,7 @@ public final class PaintApp: FrameLoopDelegate {
     public func finish(_ loop: FrameLoop) {
         let last = FrameInfo(index: lastFrame + 1, timestamp: loop.now, targetTimestamp: loop.now)
         let drawn = session.draw(last, to: window)
-        if record(drawn.played, in: last) { strokeEnded(now: loop.now) }
+        if record(drawn.played, inFrame: last.index) { strokeEnded(now: loop.now) }
         journal?.close()
         if let e = journal?.writeError { console.err("quicksilver: the journal could not be written: \(e)") }
         if let recorder {
@@ -361,12 +361,16 @@ public final class PaintApp: FrameLoopDelegate {
         session.handle(.view(view.transform))
     }
 
-    /// Records and journals the events `frame` played, each stamped with the middle of that
-    /// frame: a replay then batches them into exactly the same frames (which the mercurial
+    /// Records and journals the events frame `index` played, each stamped with the middle of
+    /// that frame: a replay then batches them into exactly the same frames (which the mercurial
     /// brush's spray depends on). Returns true when a stroke or a command ended among them.
-    private func record(_ played: [SessionEvent], in frame: FrameInfo) -> Bool {
-        lastFrame = frame.index
-        let t = (Double(frame.index) + 0.5) / ReplayPlayer.framesPerSecond
+    ///
+    /// The stamp never goes back (the frame loop promises it; this keeps the promise for the
+    /// journal too): a journal whose times go back cannot be restored, and that would lose the
+    /// drawing, where a later stamp changes at most which frame a replay batches an event into.
+    private func record(_ played: [SessionEvent], inFrame index: Int) -> Bool {
+        lastFrame = max(lastFrame, index)
+        let t = (Double(lastFrame) + 0.5) / ReplayPlayer.framesPerSecond
         var ended = false
         for event in played {
             if let recorder { recorder.append(Replay.line(for: Replay.TimedEvent(t: t, event: Self.event(event, besides: recorder.path)))) }
@@ -388,11 +392,7 @@ public final class PaintApp: FrameLoopDelegate {
         let started = loop.now
         let drawn = session.drawInk(to: window)
         guard !drawn.played.isEmpty else { return false }
-        let upcoming = max(loop.upcomingFrame, lastFrame)
-        if record(drawn.played, in: FrameInfo(index: upcoming, timestamp: loop.time(ofFrame: upcoming),
-                                              targetTimestamp: loop.time(ofFrame: upcoming + 1))) {
-            strokeEnded(now: loop.now)
-        }
+        if record(drawn.played, inFrame: loop.upcomingFrame) { strokeEnded(now: loop.now) }
         if !drawn.presented.isEmpty {
             inkPresents += 1
             if var s = stats {

@@ -21,6 +21,9 @@ final class FakeWindow: AppWindow {
     let size: Size
     let image: TextureStorage<UInt32>
     var queued: [InputEvent] = []
+    /// Called as the app asks for events: a test run by the real frame loop queues there what
+    /// has arrived by the clock's time.
+    var arrive: () -> Void = {}
     private(set) var titles: [String] = []
     private(set) var presents: [Rect] = []
     private(set) var wholePresents = 0
@@ -29,7 +32,7 @@ final class FakeWindow: AppWindow {
         self.size = size
         image = TextureStorage(width: size.width, height: size.height, filledWith: 0)
     }
-    func pendingEvents() -> [InputEvent] { defer { queued = [] }; return queued }
+    func pendingEvents() -> [InputEvent] { arrive(); defer { queued = [] }; return queued }
     func setTitle(_ title: String) { titles.append(title) }
     func frameTarget() -> Texture<UInt32> { image.texture }
     func present(_ damage: Rect) { presents.append(damage) }
@@ -153,6 +156,20 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(journal.events.prefix(kinds).allSatisfy { if case .command(.brush) = $0.event { $0.t == 0 } else { false } })
         #expect(Array(journal.events.dropFirst(kinds).dropLast()) == recorded)
         #expect(journal.events.last?.event == .command(.exit) && journal.endedCleanly)
+    }
+
+    /// A journal whose times go back cannot be restored: whatever order frames come in, the
+    /// stamps never do (a frame older than one already recorded is stamped with that one).
+    @Test func stampsNeverGoBackSoTheJournalStaysRestorable() throws {
+        let h = try Harness()
+        h.input([.pointerDown(sample(20, 20, t: 0)), .pointerUp(sample(40, 30, t: 0.004))])
+        h.draw(frame: 5)
+        h.input([h.key("bracketright")])
+        _ = h.app.frameLoop(h.loop, draw: FrameInfo(index: 3, timestamp: 3.0 / 60, targetTimestamp: 4.0 / 60))
+        h.app.finish(h.loop)
+        #expect(try h.recorded().map(\.t) == [5.5, 5.5, 5.5].map { $0 / 60 })
+        let journal = try ReplayParser.parse(String(contentsOfFile: h.journal.path, encoding: .utf8))
+        #expect(journal.endedCleanly, "it parses (a time going back would throw) and ended cleanly")
     }
 
     @Test func shiftPressesHardAndControlLightlyAsTheSamplesAreDecided() throws {
@@ -391,6 +408,40 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         expectSamePixels(ink.window.image.pixels, frames.window.image.pixels, width: 200, "what the window shows")
         expectSamePixels(ink.session.snapshot().pixels, frames.session.snapshot().pixels, width: 200, "the canvas")
         #expect(try ink.recorded() == frames.recorded(), "the same events, stamped with the same frames")
+    }
+
+    /// What made a soak's session unrestorable ("t goes backwards"): the frame loop wakes for a
+    /// deadline and drains input before drawing that frame. A stroke's end took the ink path in
+    /// that drain and was stamped with the frame after; the key behind it, played by the frame
+    /// that was due, was journaled after the stroke with an earlier time.
+    @Test func inkDrainedBeforeADueFrameIsStampedWithThatFrame() throws {
+        let h = try Harness(lowLatency: true)
+        let input: Int32 = 9, ms: Int64 = 1_000_000
+        let loop = FrameLoop(hz: 60, clock: h.clock, fds: [input])
+        // Frame 1 draws the window (the ink path waits for it). The stroke starts at 20 ms, which
+        // wakes the paused clock; the rest comes at 30 ms and is seen at frame 2's deadline.
+        var arrivals: [(atNS: Int64, events: [InputEvent])] = [
+            (20 * ms, Array(stroke.prefix(2))),
+            (30 * ms, stroke.dropFirst(2) + [.pointerUp(sample(180, 60, t: 0.012)), h.key("bracketright")]),
+            (60 * ms, [h.key("q", [.control])]),
+        ]
+        h.window.arrive = {
+            while let first = arrivals.first, first.atNS <= h.clock.nowNS {
+                h.window.queued += first.events
+                arrivals.removeFirst()
+            }
+        }
+        h.clock.input(on: input, afterNS: 20 * ms)
+        h.clock.input(on: input, afterNS: 60 * ms)
+        loop.run(h.app)
+        h.app.finish(loop)
+        #expect(h.app.inkPresents == 2, "the stroke took the ink path")
+        #expect(h.window.image.texture[160, 70] == 0xFF00_0000)
+        let recorded = try h.recorded()
+        #expect(recorded.map(\.t) == [Double](repeating: 2.5 / 60, count: 6), "all played by frame 2")
+        #expect(recorded.last?.event == .command(.brush(size: 16)))
+        let journal = try ReplayParser.parse(String(contentsOfFile: h.journal.path, encoding: .utf8))
+        #expect(journal.endedCleanly && Array(journal.events.dropFirst(BrushKind.allCases.count).dropLast()) == recorded)
     }
 
     @Test func aPendingPresentHoldsTheInkUntilItCompletes() throws {
