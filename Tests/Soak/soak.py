@@ -152,6 +152,9 @@ print("soak: resident memory after warm-up %.1f → %.1f MB (medians of the firs
       "restored journal %s the final export" % (early / 1024, late / 1024, span, growth_mb, min(kb for t, kb in warm) / 1024,
                                                 max(kb for t, kb in warm) / 1024, "equals" if same else "DIFFERS FROM"))
 print("soak: exit statuses %d and %d" % (first_status, second_status))
+# What the windows said on stderr (a restore that failed says why there).
+for line in (report + open(out2.name).read()).splitlines():
+    if line.startswith("quicksilver:"): print("soak: the window said: " + line)
 ok = growth_mb <= 5 and same and first_status == 0 and second_status == 0
 fast = missed < 0.01 * frames and samples / elapsed > 990
 if speed_gates:
