@@ -120,6 +120,19 @@ final class Harness {
     }
 }
 
+/// A small seeded generator (SplitMix64): the same schedule on every run.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
 private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressure: Double? = nil) -> PointerSample {
     PointerSample(x: x, y: y, pressure: pressure, time: t, mods: mods)
 }
@@ -442,6 +455,56 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(recorded.last?.event == .command(.brush(size: 16)))
         let journal = try ReplayParser.parse(String(contentsOfFile: h.journal.path, encoding: .utf8))
         #expect(journal.endedCleanly && Array(journal.events.dropFirst(BrushKind.allCases.count).dropLast()) == recorded)
+    }
+
+    /// Ink, keys and frames in the orders the real loop can put them in: random schedules (pen
+    /// samples 0–3 ms apart, keys between strokes, some arrivals waking the loop and the rest
+    /// waiting for a deadline, presents completing late) all restore from the journal to exactly
+    /// the canvas the window drew, mercurial strokes (which depend on frame batching) included.
+    @Test(arguments: 1...10 as ClosedRange<UInt64>)
+    func randomSchedulesInTheRealLoopRestoreToTheCanvasTheWindowDrew(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        let h = try Harness(lowLatency: true)
+        let input: Int32 = 9, ms: Int64 = 1_000_000
+        let loop = FrameLoop(hz: 60, clock: h.clock, fds: [input])
+        let keys = ["bracketleft", "bracketright", "1", "3", "p", "x", "m", "e", "s", "Delete", "z"]
+        var arrivals: [(atNS: Int64, event: InputEvent)] = []
+        var at = 20 * ms, x = 100.0, y = 60.0, down = false
+        for _ in 0..<400 {
+            at += Int64(rng.next() % 3_000_000)
+            let t = Double(at) / 1e9
+            let event: InputEvent
+            if !down && rng.next() % 4 == 0 {
+                let name = keys[Int(rng.next() % UInt64(keys.count))]
+                event = h.key(name, name == "z" ? [.control] : [], at: t)
+            } else if !down {
+                (event, down) = (.pointerDown(sample(x, y, t: t)), true)
+            } else if rng.next() % 40 == 0 {
+                (event, down) = (.pointerUp(sample(x, y, t: t)), false)
+            } else {
+                x = min(max(x + Double(rng.next() % 13) - 6, 2), 198)
+                y = min(max(y + Double(rng.next() % 13) - 6, 2), 118)
+                event = .pointerMove(sample(x, y, t: t))
+            }
+            arrivals.append((at, event))
+            if rng.next() % 3 == 0 { h.clock.input(on: input, afterNS: at) }
+        }
+        if down { arrivals.append((at, .pointerUp(sample(x, y, t: Double(at) / 1e9)))) }
+        arrivals.append((at + 50 * ms, h.key("q", [.control])))
+        h.clock.input(on: input, afterNS: at + 50 * ms)
+        h.window.arrive = {
+            while let first = arrivals.first, first.atNS <= h.clock.nowNS {
+                h.window.queued.append(first.event)
+                arrivals.removeFirst()
+            }
+            h.window.isPresentPending = rng.next() % 4 == 0
+        }
+        loop.run(h.app)
+        h.app.finish(loop)
+        #expect(h.app.inkPresents > 0)
+        let restored = try Playback.load(h.journal.path, forgivingCutOffLastLine: true, compute: ComputeContext(threads: 1))
+        #expect(restored.endedCleanly)
+        expectSamePixels(restored.session.snapshot().pixels, h.session.snapshot().pixels, width: 200, "restored vs drawn")
     }
 
     @Test func aPendingPresentHoldsTheInkUntilItCompletes() throws {
