@@ -110,6 +110,29 @@ final class Harness {
         return app.frameLoop(loop, draw: FrameInfo(index: index, timestamp: Double(index) / 60, targetTimestamp: Double(index + 1) / 60))
     }
 
+    /// Runs the app in the real frame loop on the manual clock, as the window would, until a
+    /// Ctrl+Q 50 ms after the last arrival, then finishes it. Each arrival's events are queued at
+    /// its time and seen at the next wake-up: its own, if it `wakes` the loop, else the next
+    /// deadline's or another arrival's. `presentPending` is asked at each drain.
+    func runInRealLoop(_ arrivals: [(atNS: Int64, events: [InputEvent], wakes: Bool)],
+                       presentPending: @escaping () -> Bool = { false }) {
+        let input: Int32 = 9
+        let loop = FrameLoop(hz: 60, clock: clock, fds: [input])
+        let quitNS = (arrivals.last?.atNS ?? 0) + 50_000_000
+        var waiting = arrivals + [(quitNS, [key("q", [.control])], true)]
+        for a in waiting where a.wakes { clock.input(on: input, afterNS: a.atNS - clock.nowNS) }
+        let (window, clock) = (window, clock)
+        window.arrive = {
+            while let first = waiting.first, first.atNS <= clock.nowNS {
+                window.queued += first.events
+                waiting.removeFirst()
+            }
+            window.isPresentPending = presentPending()
+        }
+        loop.run(app)
+        app.finish(loop)
+    }
+
     func key(_ name: String, _ mods: Modifiers = [], at t: Double = 0) -> InputEvent {
         .key(KeyPress(name: name, mods: mods, time: t))
     }
@@ -429,25 +452,13 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
     /// that was due, was journaled after the stroke with an earlier time.
     @Test func inkDrainedBeforeADueFrameIsStampedWithThatFrame() throws {
         let h = try Harness(lowLatency: true)
-        let input: Int32 = 9, ms: Int64 = 1_000_000
-        let loop = FrameLoop(hz: 60, clock: h.clock, fds: [input])
+        let ms: Int64 = 1_000_000
         // Frame 1 draws the window (the ink path waits for it). The stroke starts at 20 ms, which
         // wakes the paused clock; the rest comes at 30 ms and is seen at frame 2's deadline.
-        var arrivals: [(atNS: Int64, events: [InputEvent])] = [
-            (20 * ms, Array(stroke.prefix(2))),
-            (30 * ms, stroke.dropFirst(2) + [.pointerUp(sample(180, 60, t: 0.012)), h.key("bracketright")]),
-            (60 * ms, [h.key("q", [.control])]),
-        ]
-        h.window.arrive = {
-            while let first = arrivals.first, first.atNS <= h.clock.nowNS {
-                h.window.queued += first.events
-                arrivals.removeFirst()
-            }
-        }
-        h.clock.input(on: input, afterNS: 20 * ms)
-        h.clock.input(on: input, afterNS: 60 * ms)
-        loop.run(h.app)
-        h.app.finish(loop)
+        h.runInRealLoop([
+            (20 * ms, Array(stroke.prefix(2)), true),
+            (30 * ms, stroke.dropFirst(2) + [.pointerUp(sample(180, 60, t: 0.012)), h.key("bracketright")], false),
+        ])
         #expect(h.app.inkPresents == 2, "the stroke took the ink path")
         #expect(h.window.image.texture[160, 70] == 0xFF00_0000)
         let recorded = try h.recorded()
@@ -465,11 +476,9 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
     func randomSchedulesInTheRealLoopRestoreToTheCanvasTheWindowDrew(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
         let h = try Harness(lowLatency: true)
-        let input: Int32 = 9, ms: Int64 = 1_000_000
-        let loop = FrameLoop(hz: 60, clock: h.clock, fds: [input])
         let keys = ["bracketleft", "bracketright", "1", "3", "p", "x", "m", "e", "s", "Delete", "z"]
-        var arrivals: [(atNS: Int64, event: InputEvent)] = []
-        var at = 20 * ms, x = 100.0, y = 60.0, down = false
+        var arrivals: [(atNS: Int64, events: [InputEvent], wakes: Bool)] = []
+        var at: Int64 = 20_000_000, x = 100.0, y = 60.0, down = false
         for _ in 0..<400 {
             at += Int64(rng.next() % 3_000_000)
             let t = Double(at) / 1e9
@@ -486,21 +495,10 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
                 y = min(max(y + Double(rng.next() % 13) - 6, 2), 118)
                 event = .pointerMove(sample(x, y, t: t))
             }
-            arrivals.append((at, event))
-            if rng.next() % 3 == 0 { h.clock.input(on: input, afterNS: at) }
+            arrivals.append((at, [event], rng.next() % 3 == 0))
         }
-        if down { arrivals.append((at, .pointerUp(sample(x, y, t: Double(at) / 1e9)))) }
-        arrivals.append((at + 50 * ms, h.key("q", [.control])))
-        h.clock.input(on: input, afterNS: at + 50 * ms)
-        h.window.arrive = {
-            while let first = arrivals.first, first.atNS <= h.clock.nowNS {
-                h.window.queued.append(first.event)
-                arrivals.removeFirst()
-            }
-            h.window.isPresentPending = rng.next() % 4 == 0
-        }
-        loop.run(h.app)
-        h.app.finish(loop)
+        if down { arrivals.append((at, [.pointerUp(sample(x, y, t: Double(at) / 1e9))], false)) }
+        h.runInRealLoop(arrivals, presentPending: { rng.next() % 4 == 0 })
         #expect(h.app.inkPresents > 0)
         let restored = try Playback.load(h.journal.path, forgivingCutOffLastLine: true, compute: ComputeContext(threads: 1))
         #expect(restored.endedCleanly)
