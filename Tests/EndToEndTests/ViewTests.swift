@@ -11,8 +11,10 @@ struct ViewTests {
         let x = try XServer()
         let dir = try temporaryFolder()
         let w = try PaintWindow(on: x, extraArgs: ["--record", dir + "/session.jsonl"])
-        // "+" around the window's centre: canvas (200, 150) stays there, at 200 %.
-        try x.xdotool("mousemove", "--window", w.id, "200", "150", "key", "plus")
+        // "=" (the "+" key without Shift) around the window's centre: canvas (200, 150) stays
+        // there, at 200 %. Not "plus": xdotool types it with Shift, and a stroke begun within
+        // Shift's 80 ms ease starts pressed harder and wider (1 in ~10 runs under load).
+        try x.xdotool("mousemove", "--window", w.id, "200", "150", "key", "equal")
         #expect(try eventually { try title(w).hasSuffix("— 200 %") })
         // 100 window pixels at 200 % are 50 canvas pixels: from canvas (175, 150) to (225, 150).
         try w.drag(PaintWindow.line(from: (150, 150), to: (250, 150)))
