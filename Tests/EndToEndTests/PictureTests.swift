@@ -57,8 +57,10 @@ struct PictureTests {
         let w = try PaintWindow(on: x, extraArgs: [dir + "/big.png"])
         #expect(try x.xdotool("getwindowgeometry", w.id).contains("Geometry: 800x600"))
         #expect(try eventually { try x.xdotool("getwindowname", w.id).hasSuffix("— 25 %") }, "the largest zoom out that shows it whole")
+        // The title is set before the first frame; until that frame is presented the window
+        // shows its background, which is not the desk either: wait for the desk beside the picture.
         var shown = try w.grab(width: 800, height: 600)
-        try eventually { shown = try w.grab(width: 800, height: 600); return shown[499, 274] != deskColour }
+        #expect(try eventually { shown = try w.grab(width: 800, height: 600); return shown[501, 100] == deskColour })
         #expect(shown[499, 274] != deskColour && shown[501, 100] == deskColour && shown[100, 276] == deskColour)
         let export = try w.screenshot().image
         #expect(export.width == 2000 && export.height == 1100, "exports are the whole canvas at 100 %")
