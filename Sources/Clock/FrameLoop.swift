@@ -117,7 +117,7 @@ public final class FrameLoop {
     }
 
     /// Seconds of deadline `index` on the loop's clock (`index / hz`).
-    public func time(ofFrame index: Int) -> Double { Double(index) / Double(hz) }
+    private func time(ofFrame index: Int) -> Double { Double(index) / Double(hz) }
 
     /// When deadline `index` is, on the grid (the start's `k/hz` until the loop follows a display).
     private func deadlineNS(_ index: Int) -> Int64 {
