@@ -6,9 +6,15 @@ import Darwin
 
 /// The POSIX file calls this module makes, each with its error turned into a message.
 enum FileCalls {
-    struct Failure: Error { var message: String }
+    struct Failure: Error {
+        var message: String
+        var code: Int32?
+    }
 
-    static func errorText(_ what: String) -> Failure { Failure(message: "\(what): \(String(cString: strerror(errno)))") }
+    static func errorText(_ what: String) -> Failure {
+        let code = errno
+        return Failure(message: "\(what): \(String(cString: strerror(code)))", code: code)
+    }
 
     /// mkstemp in `folder`; mode 0600 until renamed, then widened to the usual 0644 less umask.
     static func makeTemporary(in folder: String, prefix: String) throws(Failure) -> (Int32, String) {
@@ -30,6 +36,13 @@ enum FileCalls {
             }
             done += n
         }
+    }
+
+    /// Cuts the file open on `fd` to `length` bytes and moves its offset there. Best effort: it
+    /// undoes a write that failed part-way, and shrinking a file needs no space.
+    static func truncate(_ fd: Int32, to length: Int) {
+        _ = ftruncate(fd, off_t(length))
+        _ = lseek(fd, off_t(length), SEEK_SET)
     }
 
     static func sync(_ fd: Int32) throws(Failure) { if fsync(fd) != 0 { throw errorText("fsync failed") } }
@@ -79,6 +92,26 @@ enum FileCalls {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw errorText("cannot open") }
         return fd
+    }
+
+    enum Kind { case folder, other }
+    static let notAFolder = ENOTDIR
+
+    /// Whether `path` is a folder or something else, following links; nil when there is nothing.
+    static func kind(of path: String) -> Kind? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return st.st_mode & S_IFMT == S_IFDIR ? .folder : .other
+    }
+
+    static func makeFolder(_ path: String) throws(Failure) {
+        if mkdir(path, 0o755) != 0 { throw errorText("cannot create the folder") }
+    }
+
+    /// The size of the file at `path`, or nil when it cannot be stat'ed.
+    static func size(_ path: String) -> Int? {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : nil
     }
 
     /// Reads up to `buffer.count` bytes; 0 at end of file.
