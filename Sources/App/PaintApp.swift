@@ -17,8 +17,16 @@ import Strokes
 public final class PaintApp: FrameLoopDelegate {
     private let window: AppWindow
     private let session: Session
-    private let recorder: LineWriter?
+    /// `--record`'s file and the session journal: what each frame played is written to both.
+    private let recorder: Journal?
     private let journal: Journal?
+    /// Made readable by the journals' writer when writing fails or works again.
+    private let wakeup: Wakeup?
+    /// What the journals' health was last said to be: a change is said once, on stderr and in
+    /// the title.
+    private var reportedHealth: [Journal.Health] = []
+    /// Ctrl+Q was pressed while the journal could not be written: the next one quits anyway.
+    private var quitDespiteUnsaved = false
     private let signals: SignalFD?
     private let exporter: Exporter
     private let console: Console
@@ -81,15 +89,16 @@ public final class PaintApp: FrameLoopDelegate {
     public var clockDescription: String { displaySync.describe(reportsVBlanks: window.reportsVBlanks, hz: 60) }
 
     /// - Parameters:
-    ///   - recorder: `--record`: the replay file, its header already written.
+    ///   - recorder: `--record`: the replay file, its opening already written.
     ///   - journal: the session journal, if the session is journaled.
+    ///   - wakeup: what the journals signal when their health changes (polled by the loop).
     ///   - signals: SIGTERM, SIGINT and SIGHUP, which close the window cleanly.
     ///   - startCommands: commands played in the first frame (and recorded), e.g. `--pulse`.
     ///   - view: how the window first shows the canvas (see `ViewControl.opening`).
     ///   - lowLatency: pen samples are drawn and presented as they arrive (the immediate ink
     ///     path), not at the next frame.
-    public init(window: AppWindow, session: Session, recorder: LineWriter? = nil, journal: Journal? = nil,
-                exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
+    public init(window: AppWindow, session: Session, recorder: Journal? = nil, journal: Journal? = nil,
+                wakeup: Wakeup? = nil, exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
                 console: Console = .standard, startCommands: [Command] = [], view: ViewControl = ViewControl(),
                 lowLatency: Bool = true, predictMilliseconds: Double = 16) {
         self.view = view
@@ -100,6 +109,8 @@ public final class PaintApp: FrameLoopDelegate {
         self.session = session
         self.recorder = recorder
         self.journal = journal
+        self.wakeup = wakeup
+        reportedHealth = [recorder, journal].map { _ in .writing }
         self.signals = signals
         self.exporter = exporter
         self.console = console
@@ -115,6 +126,7 @@ public final class PaintApp: FrameLoopDelegate {
 
     public func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
         if signals?.take() != nil { stopRequested = true }
+        if wakeup?.take() == true { reportJournalHealth() }
         let events = window.pendingEvents()
         if !events.isEmpty { stats?.inputArrived(at: loop.now) }
         for event in events {
@@ -130,6 +142,7 @@ public final class PaintApp: FrameLoopDelegate {
         if !blanks.isEmpty { displaySync.heard(blanks, loop: loop, nowNS: loop.nowNS) }
         let inked = lowLatency && drawInk(loop)
         journal?.tick(now: loop.now)
+        recorder?.tick(now: loop.now)
         // While ink flows the clock keeps ticking: the title and everything else are its.
         if inked { return true }
         if case .picking = picker { return true }
@@ -174,10 +187,11 @@ public final class PaintApp: FrameLoopDelegate {
         let last = FrameInfo(index: lastFrame + 1, timestamp: loop.now, targetTimestamp: loop.now)
         let drawn = session.draw(last, to: window)
         if record(drawn.played, inFrame: last.index) { strokeEnded(now: loop.now) }
-        journal?.close()
-        if let e = journal?.writeError { console.err("quicksilver: the journal could not be written: \(e)") }
-        if let recorder {
-            do { try recorder.sync() } catch { console.err("quicksilver: cannot record to \(error)") }
+        for (log, what) in [(journal, "the session"), (recorder, "the recording")] {
+            guard let log, let failure = log.close() else { continue }
+            let lost = log.strokesNotSaved
+            console.err("quicksilver: \(what) could not be written to the end (\(failure)): \(lost) stroke\(lost == 1 ? "" : "s") not saved; "
+                + "it is kept up to the last line written")
         }
         if var stats {
             stats.clock = clockDescription
@@ -264,7 +278,7 @@ public final class PaintApp: FrameLoopDelegate {
             case .paste?:
                 pasteAt = view.transform.canvasPoint(x: key.x, y: key.y)
                 window.requestClipboardImage()
-            case .quit?: stopRequested = true
+            case .quit?: quit()
             case .zoom(let steps)?: view.zoom(by: steps, around: key.x, key.y)
             case .resetView?: view.reset()
             case .pickColor?: setPicker(.armed)
@@ -276,7 +290,7 @@ public final class PaintApp: FrameLoopDelegate {
             // The canvas keeps its size: the window shows more or less of it.
             session.windowChanged()
         case .expose: window.presentAll()
-        case .close: stopRequested = true
+        case .close: quit()
         case .paste(let answer):
             guard let at = pasteAt else { return }
             pasteAt = nil
@@ -299,17 +313,12 @@ public final class PaintApp: FrameLoopDelegate {
         pastes += 1
         let name = "paste-\(pastes).png"
         // The journal names the picture: without it beside the journal, recovery could not
-        // replay the paste (and would fail), so a paste that cannot be kept is not made.
-        if let journal {
-            do { try AtomicFile.write(bytes, to: journal.path + "." + name) } catch {
+        // replay the paste, so a paste that cannot be kept is not made.
+        for log in [journal, recorder].compactMap({ $0 }) {
+            do { try log.keep(picture: bytes, as: name) } catch {
                 console.err("quicksilver: cannot keep the pasted picture: \(error)")
                 status = "the paste could not be kept, so it was not made"
                 return
-            }
-        }
-        if let recorder {
-            do { try AtomicFile.write(bytes, to: recorder.path + "." + name) } catch {
-                console.err("quicksilver: cannot keep the pasted picture: \(error)")
             }
         }
         let size = Size(width: image.width, height: image.height)
@@ -373,8 +382,9 @@ public final class PaintApp: FrameLoopDelegate {
         let t = (Double(lastFrame) + 0.5) / ReplayPlayer.framesPerSecond
         var ended = false
         for event in played {
-            if let recorder { recorder.append(Replay.line(for: Replay.TimedEvent(t: t, event: Self.event(event, besides: recorder.path)))) }
-            if let journal { journal.record(Replay.TimedEvent(t: t, event: Self.event(event, besides: journal.path))) }
+            let timed = Replay.TimedEvent(t: t, event: event)
+            recorder?.record(timed)
+            journal?.record(timed)
             switch event {
             case .pointerUp, .command: ended = true
             case .pointerDown, .pointerMove, .resize, .view: break
@@ -404,16 +414,9 @@ public final class PaintApp: FrameLoopDelegate {
         return true
     }
 
-    /// `event` as written to the file at `path`: a paste names its picture after that file.
-    private static func event(_ event: SessionEvent, besides path: String) -> SessionEvent {
-        guard case .command(.paste(var p)) = event else { return event }
-        p.file = FilePath.baseName(of: path) + "." + p.file
-        return .command(.paste(p))
-    }
-
     /// A stroke or command has been played: sync the journal (and maybe compact it).
     private func strokeEnded(now: Double) {
-        try? recorder?.flush()
+        recorder?.strokeEnded(now: now, session: session)
         journal?.strokeEnded(now: now, session: session)
     }
 
@@ -445,6 +448,46 @@ public final class PaintApp: FrameLoopDelegate {
         }
     }
 
+    /// Ctrl+Q or the window's close button: quits, unless a journal cannot be written, when
+    /// it says so first and the next one quits anyway (a signal always quits).
+    private func quit() {
+        guard journalWarning != nil, !quitDespiteUnsaved else {
+            stopRequested = true
+            return
+        }
+        quitDespiteUnsaved = true
+        status = "quit now and the strokes not yet written are lost: Ctrl+Q again quits, Ctrl+S saves a screenshot"
+    }
+
+    /// Says once, on stderr and in the title, when a journal's writes start failing and when
+    /// they work again.
+    private func reportJournalHealth() {
+        for (i, (log, what)) in [(recorder, "the recording"), (journal, "the journal")].enumerated() {
+            guard let log else { continue }
+            let health = log.health
+            guard health != reportedHealth[i] else { continue }
+            reportedHealth[i] = health
+            titleIsStale = true
+            switch health {
+            case .failing(let e):
+                console.err("quicksilver: cannot write \(what) \(e.path): \(e.message); drawing goes on, kept in memory, "
+                    + "and is written as soon as the disk takes it")
+            case .writing:
+                console.err("quicksilver: \(what) \(log.path) is written again: nothing was lost")
+                quitDespiteUnsaved = false
+            }
+        }
+    }
+
+    /// What the title says while a journal cannot be written.
+    private var journalWarning: String? {
+        let failing = zip(reportedHealth, ["recording", "journal"]).compactMap { health, what -> String? in
+            guard case .failing(let e) = health else { return nil }
+            return "\(what) NOT SAVED (\(e.reason)), retrying"
+        }
+        return failing.isEmpty ? nil : failing.joined(separator: ", ")
+    }
+
     private func updateTitle(status: String?) {
         let b = session.brush
         var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) \(pressure.shown)"
@@ -452,6 +495,7 @@ public final class PaintApp: FrameLoopDelegate {
         if b.stabilizer > 0 { t += " — stabilizer \(Int((b.stabilizer * 3).rounded()))/3" }
         if let prompt = colorEntry.prompt { t += " — \(prompt)" }
         if picker != .off { t += " — pick a colour: click on the canvas (Escape cancels)" }
+        if let warning = journalWarning { t += " — \(warning)" }
         if let status { t += " — \(status)" }
         if t != title {
             title = t

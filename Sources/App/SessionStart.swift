@@ -10,8 +10,10 @@ import ReplayFormat
 
 /// What the window starts from: a blank canvas, the session a crash left (restored on its
 /// own), the newest session (`--restore`), or a file: a session or replay to continue, or a
-/// picture to paint over. Continuing never changes the file continued from: the new session
-/// starts from a snapshot of it, in a journal of its own.
+/// picture to paint over. Continuing never changes the file continued from: the new session's
+/// journal opens with its events (see `Continuation`), so undo and redo reach back past the
+/// restore, in the window and in every replay alike. A session another window still has open
+/// is never taken over: this window continues a copy of it as it is now, and says so.
 public enum SessionStart {
     public enum Request: Equatable, Sendable {
         /// A plain start: blank, unless a crash left a session, which is restored.
@@ -25,9 +27,9 @@ public enum SessionStart {
     /// A session to start from (nil: a blank canvas) and what to say about it.
     public struct Started {
         public var session: Session?
-        /// The file the session continues (absolute), for its journal's header.
-        public var continues: String?
-        /// Lines for stderr about the files read (what was wrong with a journal, what was moved aside).
+        /// The file the session continues, for its journal to open with.
+        public var continuation: Continuation?
+        /// Lines for stderr about the files read (what was wrong with a journal, a copy made).
         public var notes: [String] = []
         /// The line saying which session was restored: for stderr once the window is open, since
         /// until then nothing has been restored for the user.
@@ -42,23 +44,36 @@ public enum SessionStart {
     /// The largest canvas side (the replay format's limit, and so a picture's).
     public static let maxSide = Replay.Header.sizes.upperBound
 
+    /// - Parameter historyBytes: the undo memory of a new session (a blank canvas or a picture);
+    ///   a continued session keeps the one its file gives, which its replays play with.
     public static func start(_ request: Request, store: SessionStore?, compute: ComputeContext, historyBytes: Int,
                              background: Color) throws(BadFile) -> Started {
         switch request {
         case .file(let path):
             if isPicture(path) { return Started(session: try picture(path, compute: compute, historyBytes: historyBytes, background: background)) }
-            do { return try continuing(path, compute: compute, historyBytes: historyBytes).started } catch {
+            let live = LineWriter.isLocked(path)
+            do {
+                var started = try continuing(path, reading: live ? .recovering : .strict, compute: compute).started
+                if live { started.notes.insert(copyNote(path), at: 0) }
+                return started
+            } catch {
                 throw BadFile(description: error.description)
             }
         case .restore:
             guard let store, let newest = store.newest() else {
                 return Started(notes: ["quicksilver: no previous session to restore\(store.map { " in \($0.folder)" } ?? "")"])
             }
-            return recover(newest.path, why: "as asked (--restore)", compute: compute, historyBytes: historyBytes)
+            var started = recover(newest.path, why: "as asked (--restore)", compute: compute)
+            if newest.state == .inUse { started.notes.insert(copyNote(newest.path), at: 0) }
+            return started
         case .fresh:
             guard let store, let crashed = store.sessionToRecover() else { return Started() }
-            return recover(crashed.path, why: "it did not end cleanly", compute: compute, historyBytes: historyBytes)
+            return recover(crashed.path, why: "it did not end cleanly", compute: compute)
         }
+    }
+
+    private static func copyNote(_ path: String) -> String {
+        "quicksilver: \(path) is open in another window: this window continues a copy of it as it is now (what that window draws next stays in its own session)"
     }
 
     /// A `.png` file, or any file that starts with PNG's signature.
@@ -81,27 +96,30 @@ public enum SessionStart {
         return session
     }
 
-    /// Continues the session at `path`; one that cannot be read is moved aside, never deleted.
-    private static func recover(_ path: String, why: String, compute: ComputeContext, historyBytes: Int) -> Started {
+    /// Continues the session at `path` as far as it can be read; one that cannot be read at all
+    /// is left as it is (the next start, or `quicksilver window PATH`, tries again).
+    private static func recover(_ path: String, why: String, compute: ComputeContext) -> Started {
         do {
-            var (started, strokes) = try continuing(path, compute: compute, historyBytes: historyBytes)
-            started.restored = "quicksilver: restored the previous session from \(path) (\(strokes) stroke\(strokes == 1 ? "" : "s")): \(why)"
-            return started
+            var started = try continuing(path, reading: .recovering, compute: compute)
+            let strokes = started.strokes
+            started.started.restored = "quicksilver: restored the previous session from \(path) (\(strokes) stroke\(strokes == 1 ? "" : "s")): \(why)"
+            return started.started
         } catch {
-            let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
-            try? FileManager.default.moveItem(atPath: path, toPath: aside)
-            return Started(notes: ["quicksilver: cannot restore the previous session: \(error); kept it as \(aside)"])
+            return Started(notes: ["quicksilver: cannot restore the previous session: \(error); the file is left as it is"])
         }
     }
 
-    /// A session continuing the journal or replay at `path` (a last line cut off by a crash is
-    /// forgiven, with a warning), and its strokes.
-    private static func continuing(_ path: String, compute: ComputeContext, historyBytes: Int) throws(Playback.Failure)
+    /// A session continuing the journal or replay at `path`, with a warning where a recovering
+    /// read stopped before the end, and its strokes.
+    private static func continuing(_ path: String, reading: Playback.Reading, compute: ComputeContext) throws(Playback.Failure)
         -> (started: Started, strokes: Int) {
-        let loaded = try Playback.load(path, forgivingCutOffLastLine: true, compute: compute, historyBytes: historyBytes)
-        let note = loaded.cutOff.map { cutOff in
-            "quicksilver: warning: \(path):\(cutOff.line): the last line was cut off (\(cutOff.message)); recovered up to line \(cutOff.line - 1)"
+        let loaded = try Playback.load(path, reading: reading, continuing: true, compute: compute)
+        let note = loaded.stoppedAt.map { stop in
+            let n = stop.error.line
+            return stop.cutOff
+                ? "quicksilver: warning: \(path):\(n): the last line was cut off (\(stop.error.message)); recovered up to line \(n - 1)"
+                : "quicksilver: warning: \(path):\(n): \(stop.error.message); restored what came before line \(n) and left the file as it is"
         }
-        return (Started(session: loaded.session, continues: SessionStore.absolute(path), notes: note.map { [$0] } ?? []), loaded.strokes)
+        return (Started(session: loaded.session, continuation: loaded.continuation, notes: note.map { [$0] } ?? []), loaded.strokes)
     }
 }

@@ -54,6 +54,21 @@ enum ClockCalls {
         return n == MemoryLayout<signalfd_siginfo>.size ? Int32(info.ssi_signo) : nil
     }
 
+    /// A non-blocking eventfd, or -1.
+    static func eventCreate() -> Int32 { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+
+    static func eventAdd(_ fd: Int32) {
+        var one: UInt64 = 1
+        _ = write(fd, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// The count since the last read, reset to 0 (0 if none: the fd is non-blocking).
+    static func eventRead(_ fd: Int32) -> UInt64 {
+        var count: UInt64 = 0
+        let n = read(fd, &count, MemoryLayout<UInt64>.size)
+        return n == MemoryLayout<UInt64>.size ? count : 0
+    }
+
     static func closeFD(_ fd: Int32) { _ = close(fd) }
 }
 

@@ -22,4 +22,8 @@ public enum Command: Sendable, Equatable {
     case paste(PastedImage)
     /// The session closed cleanly (a journal's last line). Changes nothing.
     case exit
+    /// A window continued the session here (after a crash, `--restore`, or a file opened): the
+    /// events before it are the session it continues, replayed with their undo history. A stroke
+    /// still live there ends at its last sample, and a pulsing background starts its cycle again.
+    case continued
 }

@@ -24,7 +24,7 @@ public enum SessionEvent: Sendable, Equatable {
         case .command(let c):
             switch c {
             case .undo, .redo, .clear, .paste: true
-            case .brush, .channel, .invert, .pulse, .exit: false
+            case .brush, .channel, .invert, .pulse, .exit, .continued: false
             }
         case .resize, .view: false
         }

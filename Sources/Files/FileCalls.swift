@@ -11,6 +11,8 @@ enum FileCalls {
         var code: Int32?
     }
 
+    static func text(of code: Int32) -> String { String(cString: strerror(code)) }
+
     static func errorText(_ what: String) -> Failure {
         let code = errno
         return Failure(message: "\(what): \(String(cString: strerror(code)))", code: code)

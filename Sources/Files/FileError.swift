@@ -8,4 +8,6 @@ public struct FileError: Error, CustomStringConvertible, Sendable, Equatable {
     public init(path: String, message: String, code: Int32? = nil) { self.path = path; self.message = message; self.code = code }
     init(path: String, _ failure: FileCalls.Failure) { self.init(path: path, message: failure.message, code: failure.code) }
     public var description: String { "\(path): \(message)" }
+    /// Why, in a few words: the system's text for `code` ("No space left on device"), else the message.
+    public var reason: String { code.map(FileCalls.text(of:)) ?? message }
 }

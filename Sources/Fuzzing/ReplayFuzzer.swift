@@ -76,7 +76,7 @@ public struct ReplayFuzzer {
         let lines = input.split(separator: 0x0a, omittingEmptySubsequences: false).count
         let strict = input.withUnsafeBufferPointer { b in Result { () throws(ReplayError) in try ReplayParser.parse(b) } }
         let forgiving = input.withUnsafeBufferPointer { b in
-            Result { () throws(ReplayError) in try ReplayParser.parse(b, forgivingCutOffLastLine: true) }
+            Result { () throws(ReplayError) in try ReplayParser.parse(b, recovering: true) }
         }
         switch strict {
         case .failure(let e):

@@ -1,11 +1,14 @@
 // Journal: never lose a stroke. Start with `Journal`: the window hands it every event it acts
 // on; it writes them in the replay format from a background queue (so drawing never waits on
 // the disk), syncs when a stroke ends and at least every 100 ms while drawing, marks a clean
-// exit, and compacts itself past a size limit into a PNG snapshot plus the events since.
+// exit, and compacts itself past a size limit into a PNG snapshot plus the events since. A
+// write that fails (a full disk, a read-only folder) is cut back to the last whole line, the
+// lines wait in memory, and they are written as soon as the disk takes them again; `health`
+// says so at once. `--record` files are journals too, of their own kind.
+// `Continuation` is what a continued session's journal opens with, so it replays on its own.
 // `SessionStore` is the folder of sessions, one journal each: it names new ones, lists them,
 // says which one a start must recover, and prunes the oldest. `Playback` turns a replay or
-// journal (and its snapshot) back into a session: it serves `quicksilver render` and crash
-// recovery alike.
+// journal (and its pictures) back into a session: the one way any file is played.
 import Compute
 import Dispatch
 import Events
@@ -16,93 +19,168 @@ import Paint
 import PNGFile
 import ReplayFormat
 
-/// A session journal on disk.
+/// A session journal (or a `--record` file) on disk.
 ///
-/// The file is made when the session first changes something (a stroke, a clear, an undo): a
-/// session that changes nothing leaves nothing behind. While the journal is open the file is
-/// locked, so another process can tell a live session from one a crash left.
+/// A session's journal is made when the session first changes something (a stroke, a clear,
+/// an undo): a session that changes nothing leaves nothing behind. While the journal is open
+/// the file is locked, so another process can tell a live session from one a crash left.
 ///
 /// Threading: every method is called from the frame loop's thread; file work happens on a
 /// private serial queue, in order. Nothing the frame loop calls blocks on the disk except
-/// `close()` and `flushNow()`, which must.
+/// `close()`, `flushNow()` and `keep(picture:as:)`, which must.
 public final class Journal: @unchecked Sendable {
+    public enum Kind: Sendable {
+        /// A session's journal in the sessions folder: made at the first change, locked while
+        /// open, compacted past `compactAfterBytes`, ended by an `exit` line.
+        case session(compactAfterBytes: Int)
+        /// A `--record` file: made at once, never compacted.
+        case recording
+    }
+
+    /// Whether what was recorded reaches the disk.
+    public enum Health: Sendable, Equatable {
+        case writing
+        /// The last write failed: the lines wait in memory and are tried again every second.
+        case failing(FileError)
+    }
+
     public let path: String
-    /// Compact once this many bytes have been written since the last snapshot.
-    public let compactAfterBytes: Int
-    /// True once the file has been started (the session changed something).
+    public let kind: Kind
+    /// True once the file has been asked for (the session changed something).
     public private(set) var isStarted = false
 
+    /// How long a failed write waits before it is tried again.
+    static let retryInterval = 1.0
+
     private let queue = DispatchQueue(label: "quicksilver.journal")
-    /// What the file starts with, captured when the journal was made; written on the first change.
-    private var opening: Opening?
-    /// The first header, whose identity (when the session started, what it continues) every
-    /// compacted file keeps.
+    private let onHealthChange: @Sendable () -> Void
+    /// The first header, whose identity (when the session started, what it continues, its undo
+    /// memory) every compacted file keeps.
     private let firstHeader: Replay.Header
-    /// Lines not yet handed to the queue (frame-loop thread only).
+
+    // Frame-loop state.
+    /// Lines not yet handed to the queue, and the strokes they end.
     private var pending: [UInt8] = []
+    private var pendingStrokes = 0
     private var lastHandOff = -Double.infinity
     private var bytesSinceSnapshot = 0
     private var lastT = 0.0
     private var generation = 0
-    /// Pasted pictures this file names (beside it): a compaction bakes them into its snapshot.
+    /// Pictures beside the file that it names (pastes): a compaction bakes them into its snapshot.
     private var pastedFiles: [String] = []
-    /// Queue-only state: the open file, the current snapshot's name, the first write error.
-    private var file: LineWriter?
-    private var snapshotName: String?
-    private var failure: FileError?
 
-    /// The start of a journal file: its header, the canvas it starts from (every stored pixel,
-    /// when the session did not start blank; encoded as the file is written, off the frame
-    /// loop), the brush and the visible size.
+    // Queue state.
+    /// The file being written (nil until made).
+    private var file: LineWriter?
+    /// A file still to be made from this opening before anything else is written: the first
+    /// one, or a compaction's, or one whose making failed and is tried again.
+    private var toStart: Opening?
+    /// Lines accepted but not yet written, and lines written since the last sync (written
+    /// again if the sync fails), with the strokes each ends.
+    private var unwritten: [UInt8] = []
+    private var unsynced: [UInt8] = []
+    private var unwrittenStrokes = 0, unsyncedStrokes = 0
+    private var snapshotName: String?
+    private var retryScheduled = false
+
+    // Shared, under `lock`.
+    private let lock = NSLock()
+    private var currentHealth = Health.writing
+    private var unsavedStrokes = 0
+
+    /// How a journal file begins: its header, the canvas it starts from, pictures to keep
+    /// beside it, then either the state lines of a fresh start or the events of the session it
+    /// continues. Written (encoded, serialised) on the queue, off the frame loop.
     private struct Opening: @unchecked Sendable {
+        enum Snapshot {
+            case pixels(Size, [UInt32])
+            case png([UInt8])
+        }
         var header: Replay.Header
-        var canvas: (size: Size, pixels: [UInt32])?
-        var brush: Brush
-        var visibleSize: Size
+        var snapshot: Snapshot?
+        var pictures: [(name: String, bytes: [UInt8])] = []
+        var lines: [String] = []
+        var events: [Replay.TimedEvent] = []
     }
 
-    /// A journal at `path` for `session` as it is now. When its canvas is not blank (a restored
-    /// session, an opened picture) the journal begins with a snapshot of it.
+    /// A journal at `path` for `session` as it is now. When the session continues a file,
+    /// `continuing` is what it was played from: the journal opens with its events, so undo and
+    /// redo replay as the window plays them. Otherwise a canvas that is not blank (an opened
+    /// picture) becomes the journal's snapshot.
     ///
-    /// - Parameter lazily: true waits for the first event that changes something before making
-    ///   the file (the window); false makes it now.
-    public init(path: String, session: Session, header: Replay.Header, compactAfterBytes: Int = 64 << 20,
-                lazily: Bool = false) throws(FileError) {
+    /// A session's journal is made at its first change; a recording now (so a bad path is
+    /// reported at once).
+    public init(path: String, kind: Kind = .session(compactAfterBytes: 64 << 20), session: Session, header: Replay.Header,
+                continuing: Continuation? = nil,
+                onHealthChange: @escaping @Sendable () -> Void = {}) throws(FileError) {
         self.path = path
-        self.compactAfterBytes = compactAfterBytes
+        self.kind = kind
+        self.onHealthChange = onHealthChange
         var header = header
         header.size = session.canvas.texture.size
-        firstHeader = header
-        let opening = Opening(header: header, canvas: session.hasPaint ? session.canvasPixels() : nil, brush: session.brush,
-                              visibleSize: session.canvas.visibleSize)
-        if lazily {
-            self.opening = opening
-        } else {
-            let result = Self.startFile(path: path, opening, generation: 0)
-            switch result {
-            case .success(let (writer, name)): (file, snapshotName) = (writer, name)
-            case .failure(let e): throw e
+        var opening: Opening
+        if let c = continuing {
+            header.size = c.header.size
+            header.seed = c.header.seed
+            header.background = c.header.background
+            header.undoMegabytes = c.header.undoMegabytes
+            header.continues = c.path
+            header.continuesBytes = c.bytes
+            opening = Opening(header: header, snapshot: c.header.snapshot.flatMap { c.pictures[$0] }.map { .png($0) })
+            var renamed: [String: String] = [:]
+            opening.events = c.events.map { e in
+                guard case .command(.paste(var p)) = e.event else { return e }
+                let name = renamed[p.file] ?? {
+                    let new = FilePath.baseName(of: path) + ".earlier-paste-\(renamed.count + 1).png"
+                    renamed[p.file] = new
+                    opening.pictures.append((new, c.pictures[p.file] ?? []))
+                    return new
+                }()
+                p.file = name
+                return Replay.TimedEvent(t: e.t, event: .command(.paste(p)))
             }
+            pastedFiles = opening.pictures.map(\.name)
+        } else {
+            let canvas = session.hasPaint ? session.canvasPixels() : nil
+            opening = Opening(header: header, snapshot: canvas.map { .pixels($0.size, $0.pixels) })
+            let brush: Brush? = if case .recording = kind, session.brush == Brush() { nil } else { session.brush }
+            opening.lines = Self.stateLines(of: session, brush: brush, header: header)
+        }
+        firstHeader = header
+        if case .recording = kind {
             isStarted = true
+            (file, snapshotName) = try Self.startFile(path: path, opening, generation: 0, locking: false)
+        } else {
+            toStart = opening
         }
     }
 
-    /// Queues one event line; the first event that changes something starts the file.
+    /// What the journal's writes have come to (read at every wake-up of the frame loop).
+    public var health: Health { lock.withLock { currentHealth } }
+
+    /// Strokes that are not on disk yet because writing failed.
+    public var strokesNotSaved: Int { lock.withLock { unsavedStrokes } }
+
+    /// Queues one event line; the first event that changes something starts the file. A paste
+    /// names its picture as `keep(picture:as:)` kept it.
     public func record(_ event: Replay.TimedEvent) {
+        var event = event
+        if case .command(.paste(var p)) = event.event {
+            p.file = FilePath.baseName(of: path) + "." + p.file
+            pastedFiles.append(p.file)
+            event.event = .command(.paste(p))
+        }
         pending.append(contentsOf: Replay.line(for: event).utf8)
         pending.append(0x0a)
+        if case .pointerUp = event.event { pendingStrokes += 1 }
         lastT = max(lastT, event.t)
-        if case .command(.paste(let p)) = event.event { pastedFiles.append(p.file) }
-        if !isStarted, event.event.changesThePicture, let opening {
-            isStarted = true
-            self.opening = nil
-            queue.async { [self] in
-                switch Self.startFile(path: path, opening, generation: 0) {
-                case .success(let (writer, name)): (file, snapshotName) = (writer, name)
-                case .failure(let e): if failure == nil { failure = e }
-                }
-            }
-        }
+        if !isStarted, event.event.changesThePicture { isStarted = true }
+    }
+
+    /// Keeps a pasted picture's PNG beside the journal as `<journal>.<name>`, now, before its
+    /// paste is recorded: a journal naming a picture that is not there could not be replayed.
+    public func keep(picture png: [UInt8], as name: String) throws(FileError) {
+        try AtomicFile.write(png, to: path + "." + name)
     }
 
     /// Called every wake-up of the frame loop: hands pending lines to the writer at least every
@@ -112,19 +190,33 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// A stroke (or command) ended: write and fsync. Compacts when the journal has grown past
-    /// its limit and no stroke is live.
+    /// its limit, no stroke is live and the disk is taking writes.
     public func strokeEnded(now: Double, session: Session) {
         guard isStarted else { return }
         handOff(sync: true, now: now)
-        if bytesSinceSnapshot > compactAfterBytes, !session.isStroking { compact(session) }
+        if case .session(let limit) = kind, bytesSinceSnapshot > limit, !session.isStroking, health == .writing { compact(session) }
     }
 
-    /// Marks a clean exit and waits until everything is on disk (nothing, if never started).
-    public func close() {
-        guard isStarted else { return }
-        pending.append(contentsOf: (Replay.exitLine(t: lastT) + "\n").utf8)
-        flushNow()
-        queue.sync { file = nil }
+    /// Marks a clean exit (a session's `exit` line) and waits until everything is on disk.
+    /// Returns why it could not be, if so: then no `exit` is written (the file must not pass
+    /// for a whole session), and the next start recovers what reached the disk.
+    public func close() -> FileError? {
+        guard isStarted else { return nil }
+        handOff(sync: true, now: lastHandOff)
+        return queue.sync { () -> FileError? in
+            if case .failing(let e) = currentHealth { return e }
+            guard let file else { return nil }
+            if case .session = kind {
+                do throws(FileError) {
+                    try file.write(Array((Replay.exitLine(t: lastT) + "\n").utf8))
+                    try file.sync()
+                } catch {
+                    return error
+                }
+            }
+            self.file = nil
+            return nil
+        }
     }
 
     /// Writes and syncs everything now, waiting for it (a signal, a lost X connection).
@@ -134,27 +226,89 @@ public final class Journal: @unchecked Sendable {
         queue.sync {}
     }
 
-    /// The first write error, if any (reported once by the caller).
-    public var writeError: FileError? { queue.sync { failure } }
-
     private func handOff(sync: Bool, now: Double) {
-        let bytes = pending
+        let bytes = pending, strokes = pendingStrokes
         pending.removeAll(keepingCapacity: true)
+        pendingStrokes = 0
         lastHandOff = now
         bytesSinceSnapshot += bytes.count
         queue.async { [self] in
-            guard let file else { return }
-            do throws(FileError) {
-                if !bytes.isEmpty { try file.write(bytes) }
-                if sync { try file.sync() }
-            } catch {
-                if failure == nil { failure = error }
-            }
+            unwritten += bytes
+            unwrittenStrokes += strokes
+            writeOut(sync: sync)
         }
     }
 
-    /// Replaces the journal by a snapshot of the canvas and the brush: the file stays bounded.
-    /// The session's undo history goes too, since the new journal could not replay it.
+    // MARK: - On the queue
+
+    /// Makes the file if it is to be made, then writes what waits, whole lines or nothing; a
+    /// failure is reported and tried again a second later.
+    private func writeOut(sync: Bool) {
+        do throws(FileError) {
+            if let opening = toStart {
+                let (writer, name) = try Self.startFile(path: path, opening, generation: generation, locking: kind.locks)
+                let folder = FilePath.folder(of: path)
+                if let old = snapshotName, old != name { AtomicFile.remove(folder + "/" + old) }
+                for baked in bakedFiles { AtomicFile.remove(folder + "/" + baked) }
+                bakedFiles = []
+                file = writer
+                snapshotName = name
+                toStart = nil
+            }
+            guard let file else { return }
+            if !unwritten.isEmpty {
+                try file.write(unwritten)
+                unsynced += unwritten
+                unsyncedStrokes += unwrittenStrokes
+                unwritten.removeAll(keepingCapacity: true)
+                unwrittenStrokes = 0
+            }
+            if sync {
+                let syncedLength = file.length - unsynced.count
+                do { try file.sync() } catch {
+                    // What failed to sync may never reach the disk: cut it and write it again.
+                    file.truncate(to: syncedLength)
+                    unwritten = unsynced + unwritten
+                    unwrittenStrokes += unsyncedStrokes
+                    (unsynced, unsyncedStrokes) = ([], 0)
+                    throw error
+                }
+                unsynced.removeAll(keepingCapacity: true)
+                unsyncedStrokes = 0
+            }
+            setHealth(.writing)
+        } catch {
+            setHealth(.failing(error))
+            scheduleRetry()
+        }
+    }
+
+    /// Pasted pictures the compaction being made bakes in: removed once its file is in place.
+    private var bakedFiles: [String] = []
+
+    private func setHealth(_ new: Health) {
+        let changed = lock.withLock { () -> Bool in
+            unsavedStrokes = unwrittenStrokes + unsyncedStrokes
+            guard currentHealth != new else { return false }
+            currentHealth = new
+            return true
+        }
+        if changed { onHealthChange() }
+    }
+
+    private func scheduleRetry() {
+        guard !retryScheduled else { return }
+        retryScheduled = true
+        queue.asyncAfter(deadline: .now() + Self.retryInterval) { [self] in
+            retryScheduled = false
+            if currentHealth != .writing { writeOut(sync: true) }
+        }
+    }
+
+    // MARK: - Compaction
+
+    /// Replaces the journal by a snapshot of the canvas, the brush and the view: the file stays
+    /// bounded. The session's undo history goes too, since the new journal could not replay it.
     private func compact(_ session: Session) {
         session.dropHistory()
         bytesSinceSnapshot = 0
@@ -163,52 +317,83 @@ public final class Journal: @unchecked Sendable {
         let canvas = session.canvasPixels()
         var header = firstHeader
         header.size = canvas.size
-        let opening = Opening(header: header, canvas: canvas, brush: session.brush, visibleSize: session.canvas.visibleSize)
-        let gen = generation
+        let opening = Opening(header: header, snapshot: .pixels(canvas.size, canvas.pixels),
+                              lines: Self.stateLines(of: session, brush: session.brush, header: header))
         let baked = pastedFiles
         pastedFiles = []
         queue.async { [self] in
-            switch Self.startFile(path: path, opening, generation: gen) {
-            case .success(let (writer, name)):
-                if let old = snapshotName, old != name { AtomicFile.remove(FilePath.folder(of: path) + "/" + old) }
-                for file in baked { AtomicFile.remove(FilePath.folder(of: path) + "/" + file) }
-                file = writer
-                snapshotName = name
-            case .failure(let e):
-                if failure == nil { failure = e }
-            }
+            toStart = opening
+            bakedFiles += baked
+            writeOut(sync: true)
         }
     }
 
-    /// Writes a new journal beside `path` (header, optional snapshot, brush and visible size),
-    /// locks and syncs it and renames it over `path`. Returns the open writer and the snapshot's
-    /// name. On failure nothing it wrote is left behind.
-    private static func startFile(path: String, _ opening: Opening, generation: Int) -> Result<(LineWriter, String?), FileError> {
+    /// The lines after a header that set a session's state as it is: the brush, the shown
+    /// size, and the view and its filters where they are not the defaults.
+    private static func stateLines(of session: Session, brush: Brush?, header: Replay.Header) -> [String] {
+        var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.canvas.visibleSize).dropFirst())
+        var events: [SessionEvent] = []
+        if session.invert { events.append(.command(.invert(true))) }
+        if let p = session.pulse { events.append(.command(.pulse(on: true, hue: p.hue, centre: p.centre, range: p.range))) }
+        if session.viewTransform != .identity { events.append(.view(session.viewTransform)) }
+        lines += events.map { Replay.line(for: Replay.TimedEvent(t: 0, event: $0)) }
+        return lines
+    }
+
+    /// Writes a new journal beside `path` (its snapshot and pictures, header, opening lines or
+    /// events), locks and syncs it and renames it over `path`. Returns the open writer and the
+    /// snapshot's name. On failure nothing it wrote is left behind.
+    private static func startFile(path: String, _ opening: Opening, generation: Int, locking: Bool)
+        throws(FileError) -> (LineWriter, String?) {
         var header = opening.header
         let folder = FilePath.folder(of: path), temp = path + ".new"
-        var snapshotName: String?
+        var written: [String] = []
         do throws(FileError) {
-            if let canvas = opening.canvas {
+            if let snapshot = opening.snapshot {
                 let png: [UInt8]
-                do { png = try PNGImage(width: canvas.size.width, height: canvas.size.height, pixels: canvas.pixels).encode() } catch {
-                    throw FileError(path: path, message: "cannot encode the canvas: \(error.message)")
+                switch snapshot {
+                case .png(let bytes): png = bytes
+                case .pixels(let size, let pixels):
+                    do { png = try PNGImage(width: size.width, height: size.height, pixels: pixels).encode() } catch {
+                        throw FileError(path: path, message: "cannot encode the canvas: \(error.message)")
+                    }
                 }
                 // A fresh name each time: the journal being replaced may still refer to the old one.
                 let name = FilePath.baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation).png"
                 try AtomicFile.write(png, to: folder + "/" + name)
-                snapshotName = name
+                written.append(name)
+                header.snapshot = name
             }
-            header.snapshot = snapshotName
+            for picture in opening.pictures {
+                try AtomicFile.write(picture.bytes, to: folder + "/" + picture.name)
+                written.append(picture.name)
+            }
             let writer = try LineWriter(creating: temp)
-            try writer.lock()
-            for line in Replay.openingLines(header, brush: opening.brush, visibleSize: opening.visibleSize) { writer.append(line) }
+            if locking { try writer.lock() }
+            writer.append(Replay.line(for: header))
+            for line in opening.lines { writer.append(line) }
+            var events: [UInt8] = []
+            for e in opening.events {
+                events.append(contentsOf: Replay.line(for: e).utf8)
+                events.append(0x0a)
+                if events.count >= 1 << 20 { try writer.write(events); events.removeAll(keepingCapacity: true) }
+            }
+            try writer.write(events)
             try writer.sync()
             try writer.rename(to: path)
-            return .success((writer, snapshotName))
+            return (writer, header.snapshot)
         } catch {
             AtomicFile.remove(temp)
-            if let snapshotName { AtomicFile.remove(folder + "/" + snapshotName) }
-            return .failure(error)
+            for name in written { AtomicFile.remove(folder + "/" + name) }
+            throw error
         }
+    }
+}
+
+extension Journal.Kind {
+    /// A session's journal is locked while open; a recording is not.
+    var locks: Bool {
+        if case .session = self { return true }
+        return false
     }
 }

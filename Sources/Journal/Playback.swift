@@ -7,16 +7,21 @@ import Paint
 import PNGFile
 import ReplayFormat
 
-/// Replays and journals back into sessions: for `quicksilver render` and crash recovery.
+/// Replays and journals back into sessions: the one way a file is played, for `quicksilver
+/// render`, crash recovery, `--restore` and a file opened in the window alike, so a replay
+/// draws the same pixels wherever it is played. Nothing but the file decides what it draws:
+/// the undo memory comes from its header, not from an option.
 ///
 /// A file is parsed on a second thread while this one plays the events already parsed, so on
-/// two cores recovery costs about the larger of parsing and drawing, not their sum.
+/// two cores recovery costs about the larger of parsing and drawing, not their sum. Pictures
+/// (the snapshot, pastes) are read on the parsing thread too, where their line is known.
 public enum Playback {
     /// Why a file could not be played.
     public enum Failure: Error, CustomStringConvertible {
-        /// A malformed line: `FILE:LINE: what` (exit status 2).
+        /// A malformed line, or one naming a picture that cannot be read: `FILE:LINE: what`
+        /// (exit status 2).
         case malformed(path: String, ReplayError)
-        /// The file (or its snapshot) could not be read (exit status 1).
+        /// The file itself could not be read (exit status 1).
         case file(FileError)
 
         public var description: String {
@@ -27,123 +32,172 @@ public enum Playback {
         }
     }
 
+    /// How a file is read.
+    public enum Reading: Sendable {
+        /// Every line must be valid: a replay, `render`, a file opened in the window.
+        case strict
+        /// A session's journal after a crash, or one still being written by another window:
+        /// the first line after the header that cannot be played (cut off by the crash,
+        /// damaged, naming a picture that is gone) ends it, and what came before is restored.
+        case recovering
+    }
+
+    /// Where a recovering read stopped.
+    public struct Stop: Sendable {
+        /// The line that could not be played, and why.
+        public var error: ReplayError
+        /// It was the file's last line and had no newline: a write cut off by a crash.
+        public var cutOff: Bool
+    }
+
     /// A played file.
     public struct Loaded {
         public var session: Session
         /// The file ends with `{"type": "exit"}`: its session closed cleanly.
         public var endedCleanly: Bool
-        /// A journal's last line, cut off by a crash and skipped (warn about it).
-        public var cutOff: ReplayError?
+        /// Where a recovering read stopped, if it did (warn about it).
+        public var stoppedAt: Stop?
         /// Strokes played (pointer ups).
         public var strokes: Int
+        /// What a session continuing this one must carry (when asked for).
+        public var continuation: Continuation?
     }
 
-    /// Reads, checks and plays the replay or journal at `path` into a new session, without
-    /// composing any frame: only the final canvas matters. `forgivingCutOffLastLine` is for
-    /// journals, which a crash may have cut off mid-line; everything else is strict.
-    public static func load(_ path: String, forgivingCutOffLastLine: Bool = false, compute: ComputeContext,
-                            historyBytes: Int = 256 << 20) throws(Failure) -> Loaded {
+    /// Reads, checks and plays the replay or journal at `path` into a new session. Only the
+    /// final canvas matters, so no frame is composed unless a `presenter` is given (tests check
+    /// that what it is shown equals the snapshot).
+    ///
+    /// - Parameter continuing: also keep what a session continuing this file must carry.
+    public static func load(_ path: String, reading: Reading = .strict, continuing: Bool = false, compute: ComputeContext,
+                            presenter: Presenter? = nil) throws(Failure) -> Loaded {
+        let size = FileBytes.size(of: path)
         let channel = EventChannel()
-        let parsing = Thread { parse(path, forgiving: forgivingCutOffLastLine, into: channel) }
+        let parsing = Thread { parse(path, reading: reading, keeping: continuing, into: channel) }
         parsing.start()
         defer { channel.cancel() }
-        guard let header = channel.header() else { throw channel.failure ?? .malformed(path: path, ReplayError(line: 1, message: "empty file")) }
-        let session = try Self.session(for: header, at: path, compute: compute, historyBytes: historyBytes)
+        guard let opening = channel.opening() else { throw channel.failure ?? .malformed(path: path, ReplayError(line: 1, message: "empty file")) }
+        let header = opening.header
+        let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
+                              historyBytes: header.undoBytes)
+        if let snapshot = opening.snapshot { session.load(pixels: snapshot.pixels, size: Size(width: snapshot.width, height: snapshot.height)) }
         // The parser has a core of its own: a pass that also woke a worker there would wait for
         // the scheduler to share it (restore.300k took ~285 ms instead of ~205 in some runs).
         session.compute = ComputeContext(threads: max(1, compute.threadCount - 1))
         defer { session.compute = compute }
-        var player = ReplayPlayer(session: session, presenter: OffscreenPresenter(size: Size(width: 0, height: 0)))
-        var strokes = 0
-        while let chunk = channel.next() {
-            var events = chunk
-            for (i, e) in chunk.enumerated() {
-                switch e.event {
-                case .pointerUp: strokes += 1
-                case .command(.paste(let p)): events[i].event = .command(.paste(try picture(p, beside: path)))
-                default: break
-                }
-            }
-            player.feed(events)
-        }
+        var player = ReplayPlayer(session: session, presenter: presenter ?? OffscreenPresenter(size: Size(width: 0, height: 0)))
+        while let chunk = channel.next() { player.feed(chunk) }
         if let failure = channel.failure { throw failure }
         player.finish()
-        let (endedCleanly, cutOff) = channel.ending
-        return Loaded(session: session, endedCleanly: endedCleanly, cutOff: cutOff, strokes: strokes)
-    }
-
-    /// A new session for `header`, its canvas loaded from the snapshot beside `path` if any.
-    public static func session(for header: Replay.Header, at path: String, compute: ComputeContext,
-                               historyBytes: Int = 256 << 20) throws(Failure) -> Session {
-        let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
-                              historyBytes: historyBytes)
-        if let name = header.snapshot {
-            let file = FilePath.folder(of: path) + "/" + name
-            do {
-                let image = try PNGImage.read(from: file, maxSide: Replay.Header.sizes.upperBound)
-                session.load(pixels: image.pixels, size: Size(width: image.width, height: image.height))
-            } catch {
-                throw .file(FileError(path: file, message: "cannot read the snapshot: \(error.message)"))
-            }
+        let end = channel.ending
+        let continuation = end.kept.map {
+            Continuation(path: SessionStore.absolute(path), bytes: size, header: header, events: $0.events, pictures: $0.pictures)
         }
-        return session
+        return Loaded(session: session, endedCleanly: end.endedCleanly, stoppedAt: end.stop, strokes: end.strokes,
+                      continuation: continuation)
     }
 
-    /// A paste's picture, read from the file its line names, beside the replay at `path`.
-    static func picture(_ paste: PastedImage, beside path: String) throws(Failure) -> PastedImage {
-        let file = FilePath.folder(of: path) + "/" + paste.file
-        do {
-            let image = try PNGImage.read(from: file, maxSide: Replay.Header.sizes.upperBound)
-            var p = paste
-            p.size = Size(width: image.width, height: image.height)
-            p.pixels = image.pixels
-            return p
-        } catch {
-            throw .file(FileError(path: file, message: "cannot read the pasted picture: \(error.message)"))
-        }
-    }
-
-    /// The parsing thread: streams lines through the parser, hands events over in chunks.
-    private static func parse(_ path: String, forgiving: Bool, into channel: EventChannel) {
+    /// The parsing thread: streams lines through the parser, reads the pictures they name,
+    /// hands events over in chunks.
+    private static func parse(_ path: String, reading: Reading, keeping: Bool, into channel: EventChannel) {
         var parser = ReplayParser()
-        var cutOff: ReplayError?
+        let folder = FilePath.folder(of: path)
+        var ending = EventChannel.Ending()
+        var kept = keeping ? (events: [Replay.TimedEvent](), pictures: [String: [UInt8]]()) : nil
         var line = 0
+        /// A picture beside the file, for the event on `line`; its bytes kept when asked.
+        func picture(_ name: String, _ what: String) throws(ReplayError) -> PNGImage {
+            func failure(_ why: String) -> ReplayError {
+                ReplayError(line: line, message: "cannot read the \(what) \(JSON.quoted(name)): \(why)")
+            }
+            let bytes: [UInt8], image: PNGImage
+            do { bytes = try FileBytes.read(folder + "/" + name, limit: 1 << 30) } catch { throw failure(error.message) }
+            do { image = try PNGImage.decode(bytes, maxSide: Replay.Header.sizes.upperBound) } catch { throw failure(error.message) }
+            kept?.pictures[name] = bytes
+            return image
+        }
         do {
             try LineReader.forEachLine(in: path) { bytes, terminated in
                 line += 1
                 if line % 4096 == 0, channel.isCancelled { throw CancellationError() }
-                if let e = try parser.feed(bytes, terminated: terminated, forgivingCutOff: forgiving) {
-                    cutOff = e
-                    return
+                do throws(ReplayError) {
+                    try parser.feed(bytes)
+                    if line == 1, let header = parser.header {
+                        var snapshot: PNGImage?
+                        if let name = header.snapshot { snapshot = try picture(name, "snapshot") }
+                        channel.put(EventChannel.Opening(header: header, snapshot: snapshot))
+                        return
+                    }
+                    guard var last = parser.lastEvent else { return }
+                    switch last.event {
+                    case .pointerUp: ending.strokes += 1
+                    case .command(.paste(var p)):
+                        let image = try picture(p.file, "pasted picture")
+                        p.size = Size(width: image.width, height: image.height)
+                        p.pixels = image.pixels
+                        last.event = .command(.paste(p))
+                        parser.lastEvent = last
+                        kept?.events.append(Replay.TimedEvent(t: last.t, event: .command(.paste(PastedImage(file: p.file, x: p.x, y: p.y)))))
+                        return
+                    case .command(.exit): return
+                    default: break
+                    }
+                    kept?.events.append(last)
+                } catch {
+                    guard reading == .recovering, line > 1 else { throw error }
+                    ending.stop = Stop(error: error, cutOff: !terminated)
+                    throw StopReading()
                 }
-                if line == 1, let header = parser.header { channel.put(header: header) }
                 if parser.events.count >= 4096 { channel.put(parser.takeEvents()) }
             }
-            _ = try parser.finish()
-            channel.put(parser.takeEvents())
-            channel.finish(endedCleanly: parser.sawExit, cutOff: cutOff)
+        } catch is StopReading {
         } catch let e as ReplayError {
-            channel.fail(.malformed(path: path, e))
+            return channel.fail(.malformed(path: path, e))
         } catch let e as LineReader.LineTooLong {
-            channel.fail(.malformed(path: path, ReplayError(line: e.line, message: "line longer than \(e.limit) bytes")))
+            let error = ReplayError(line: e.line, message: "line longer than \(e.limit) bytes")
+            guard reading == .recovering, e.line > 1 else { return channel.fail(.malformed(path: path, error)) }
+            ending.stop = Stop(error: error, cutOff: false)
         } catch let e as FileError {
-            channel.fail(.file(e))
+            return channel.fail(.file(e))
         } catch {
-            channel.fail(.file(FileError(path: path, message: "\(error)")))
+            return channel.fail(.file(FileError(path: path, message: "\(error)")))
         }
+        if parser.header == nil {
+            return channel.fail(.malformed(path: path, ReplayError(line: 1, message: "empty file: expected the header {\"quicksilver\": 1, \"width\": …, \"height\": …}")))
+        }
+        channel.put(parser.takeEvents())
+        ending.endedCleanly = parser.sawExit
+        ending.kept = kept
+        channel.finish(ending)
     }
+
+    /// Ends a recovering read at the line that could not be played.
+    private struct StopReading: Error {}
 }
 
 /// Parsed events in chunks, from the parsing thread to the playing one. At most a few chunks
 /// wait at a time, so memory stays bounded however long the file.
 private final class EventChannel: @unchecked Sendable {
+    /// The header and the snapshot the canvas starts from.
+    struct Opening {
+        var header: Replay.Header
+        var snapshot: PNGImage?
+    }
+
+    /// What the parsing thread found once it was done.
+    struct Ending {
+        var endedCleanly = false
+        var stop: Playback.Stop?
+        var strokes = 0
+        var kept: (events: [Replay.TimedEvent], pictures: [String: [UInt8]])?
+    }
+
     private let condition = NSCondition()
     private var chunks: [[Replay.TimedEvent]] = []
-    private var parsedHeader: Replay.Header?
+    private var parsedOpening: Opening?
     private var done = false
     private var cancelled = false
     private(set) var failure: Playback.Failure?
-    private(set) var ending: (endedCleanly: Bool, cutOff: ReplayError?) = (false, nil)
+    private(set) var ending = Ending()
 
     /// Runs `body` under the lock, then wakes the other side (it changed something).
     private func locked<T>(_ body: () -> T) -> T {
@@ -159,7 +213,7 @@ private final class EventChannel: @unchecked Sendable {
     }
     func cancel() { locked { cancelled = true } }
 
-    func put(header: Replay.Header) { locked { parsedHeader = header } }
+    func put(_ opening: Opening) { locked { parsedOpening = opening } }
 
     func put(_ chunk: [Replay.TimedEvent]) {
         condition.lock()
@@ -169,15 +223,15 @@ private final class EventChannel: @unchecked Sendable {
         condition.unlock()
     }
 
-    func finish(endedCleanly: Bool, cutOff: ReplayError?) { locked { ending = (endedCleanly, cutOff); done = true } }
+    func finish(_ end: Ending) { locked { ending = end; done = true } }
     func fail(_ f: Playback.Failure) { locked { failure = f; done = true } }
 
     /// Waits for the header; nil when the file ended or failed first.
-    func header() -> Replay.Header? {
+    func opening() -> Opening? {
         condition.lock()
         defer { condition.unlock() }
-        while parsedHeader == nil && !done { condition.wait() }
-        return parsedHeader
+        while parsedOpening == nil && !done { condition.wait() }
+        return parsedOpening
     }
 
     /// Waits for the next chunk; nil once parsing has ended (or failed) and all were taken.

@@ -29,12 +29,15 @@ public struct SessionStore: Sendable {
         return state + "/quicksilver"
     }
 
-    /// Makes the folder if it is not there.
+    /// Makes the folder (and the folders above it) if it is not there.
     public func create() throws(FileError) {
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw FileError(path: folder, message: "cannot create the sessions folder: \(error.localizedDescription)")
+        do { try Folder.make(folder) } catch {
+            throw FileError(path: folder, message: "cannot create the sessions folder: \(error.description)", code: error.code)
         }
     }
+
+    /// True when the folder is there (a listing of a folder that is not is an error to report).
+    public var exists: Bool { Folder.exists(folder) }
 
     /// The path for a session starting at `date` in process `pid` (nothing is made yet).
     public func newSessionPath(started date: Date, pid: Int32 = ProcessInfo.processInfo.processIdentifier) -> String {
@@ -49,19 +52,22 @@ public struct SessionStore: Sendable {
     public func list(countingStrokes: Bool = false) -> [SessionInfo] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var sessions = names.filter { $0.hasSuffix(".jsonl") }.map { describe(folder + "/" + $0, names: names, countingStrokes: countingStrokes) }
-        // A crashed session that a later one continues was recovered.
-        let continued = Dictionary(sessions.compactMap { s in s.continues.map { ($0, s.path) } }, uniquingKeysWith: { a, _ in a })
+        // A crashed session was recovered by one that continued all of it: the file as it is
+        // now, not an earlier copy of it taken while it was still being drawn in.
         for i in sessions.indices where sessions[i].state == .crashed {
-            if let by = continued[sessions[i].path] { sessions[i].state = .recovered(by: by) }
+            let crashed = sessions[i]
+            if let by = sessions.first(where: { $0.continues == crashed.path && ($0.continuesBytes ?? crashed.journalBytes) == crashed.journalBytes }) {
+                sessions[i].state = .recovered(by: by.path)
+            }
         }
         return sessions.sorted { ($0.started ?? .distantPast, $0.path) > ($1.started ?? .distantPast, $1.path) }
     }
 
-    /// The session a plain start restores: the newest, when a crash left it (it did not end
-    /// cleanly, no process has it open, and no later session continues it).
+    /// The session a plain start restores: the newest that a crash left (it did not end
+    /// cleanly, no process has it open, and no session continued all of it), even when a later
+    /// one ended cleanly (a second window closed before the first one crashed).
     public func sessionToRecover() -> SessionInfo? {
-        guard let newest = list().first, newest.state == .crashed else { return nil }
-        return newest
+        list().first { $0.state == .crashed }
     }
 
     /// The newest session, whatever its state (`--restore`).
@@ -96,7 +102,7 @@ public struct SessionStore: Sendable {
         }
         let modified = (journal?[.modificationDate] as? Date) ?? Date()
         var info = SessionInfo(path: path, started: nil, ended: modified, strokes: nil, size: nil, state: .crashed,
-                               bytes: bytes, continues: nil)
+                               bytes: bytes, journalBytes: (journal?[.size] as? Int) ?? 0, continues: nil)
         let head = Self.read(path, fromEnd: false)
         guard let firstLine = head.split(separator: 0x0a, maxSplits: 1, omittingEmptySubsequences: false).first else {
             info.state = .unreadable("empty file")
@@ -110,6 +116,7 @@ public struct SessionStore: Sendable {
         guard let header = parser.header else { return info }
         info.size = header.size
         info.continues = header.continues
+        info.continuesBytes = header.continuesBytes
         // The last whole line: its "t" says when the session last did something; an "exit" that
         // it ended cleanly. A line cut off by a crash is skipped.
         let lines = Self.read(path, fromEnd: true).split(separator: 0x0a)
@@ -207,6 +214,9 @@ public struct SessionInfo: Sendable, Equatable {
     public var state: State
     /// The journal and its snapshots and pasted pictures, on disk.
     public var bytes: Int
-    /// The path of the file it continues, if any.
+    /// The journal alone.
+    public var journalBytes: Int
+    /// The path of the file it continues, if any, and that file's size when it was read.
     public var continues: String?
+    public var continuesBytes: Int?
 }

@@ -4,14 +4,18 @@ import ReplayFormat
 
 /// Plays a replay through a session on a virtual 60 Hz frame clock: an event at time t is
 /// delivered to frame ⌊t·60⌋, exactly as the window batches the samples that arrive between two
-/// frames, and `draw` runs after each frame's events. Events can be fed in pieces (a journal
-/// being parsed on another thread); `finish()` draws the last frame.
+/// frames, and `draw` runs after each frame's events. At a `continued` line the continuing
+/// window's clock starts again from 0: its frames follow the ones before. Events can be fed in
+/// pieces (a journal being parsed on another thread); `finish()` draws the last frame.
 public struct ReplayPlayer {
     public static let framesPerSecond = 60.0
 
     public let session: Session
     public let presenter: Presenter
     private var frame = 0
+    /// Added to an event's frame index: where the clock of the window that continued the
+    /// session (at the last `continued` line) starts, just after the frames before it.
+    private var offset = 0
 
     public init(session: Session, presenter: Presenter) {
         self.session = session
@@ -26,7 +30,8 @@ public struct ReplayPlayer {
     /// Plays the next events, in order.
     public mutating func feed(_ events: some Sequence<Replay.TimedEvent>) {
         for e in events {
-            let f = Self.frameIndex(at: e.t)
+            if case .command(.continued) = e.event { offset = frame + 1 - Self.frameIndex(at: e.t) }
+            let f = offset + Self.frameIndex(at: e.t)
             if f != frame { draw(); frame = f }
             session.handle(e.event)
         }

@@ -431,6 +431,10 @@ public final class Session {
             if let d = history.redo(canvas.texture) { damage = damage.union(d) }
         case .exit:
             break
+        case .continued:
+            endStroke(at: nil)
+            settleEmboss()
+            pulseStart = nil
         case .invert(let on):
             invert = on ?? !invert
             damage = canvas.bounds

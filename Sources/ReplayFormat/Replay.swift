@@ -25,14 +25,29 @@ public struct Replay: Sendable {
         public var snapshot: String?
         /// When the session started, UTC, `YYYY-MM-DDTHH:MM:SSZ` (session journals write it).
         public var started: String?
-        /// The file this session continues (the journal or replay it was restored from): the
-        /// path as it was given, made absolute. Informational: the snapshot holds the pixels.
+        /// The file this session continues (the journal or replay it was restored from), made
+        /// absolute. Its events open this file, up to the `continued` line, so this file replays
+        /// on its own; the name says where they came from.
         public var continues: String?
+        /// The size in bytes of `continues` when it was read: a crashed session is recovered by
+        /// this one only if it has not grown since (see `SessionStore`).
+        public var continuesBytes: Int?
+        /// Memory for undo steps, in MiB (the window's `--undo-megabytes`): steps beyond it were
+        /// dropped, oldest first, so an undo that found none did nothing. Part of what a replay
+        /// means: every player keeps exactly this much.
+        public var undoMegabytes: Int
+        public static let defaultUndoMegabytes = 256
+        public static let undoMegabyteRange = 0...(1 << 20)
         public init(size: Size, seed: Int64 = 0, background: Color = .white, snapshot: String? = nil,
-                    started: String? = nil, continues: String? = nil) {
+                    started: String? = nil, continues: String? = nil, continuesBytes: Int? = nil,
+                    undoMegabytes: Int = defaultUndoMegabytes) {
             self.size = size; self.seed = seed; self.background = background; self.snapshot = snapshot
-            self.started = started; self.continues = continues
+            self.started = started; self.continues = continues; self.continuesBytes = continuesBytes
+            self.undoMegabytes = undoMegabytes
         }
+
+        /// The undo memory in bytes.
+        public var undoBytes: Int { undoMegabytes << 20 }
     }
 
     /// A session event and when it happened (seconds since the session started).
@@ -68,6 +83,8 @@ extension Replay {
         if let snapshot = header.snapshot { s += ", \"snapshot\": \"\(JSON.escaped(snapshot))\"" }
         if let started = header.started { s += ", \"started\": \"\(JSON.escaped(started))\"" }
         if let continues = header.continues { s += ", \"continues\": \"\(JSON.escaped(continues))\"" }
+        if let bytes = header.continuesBytes { s += ", \"continuesBytes\": \(bytes)" }
+        if header.undoMegabytes != Header.defaultUndoMegabytes { s += ", \"undoMegabytes\": \(header.undoMegabytes)" }
         return s + "}"
     }
 
@@ -125,6 +142,7 @@ extension Replay {
             case .redo: return t + "\"redo\"}"
             case .clear: return t + "\"clear\"}"
             case .exit: return t + "\"exit\"}"
+            case .continued: return t + "\"continued\"}"
             case .paste(let p): return t + "\"paste\", \"image\": \"\(JSON.escaped(p.file))\", \"x\": \(p.x), \"y\": \(p.y)}"
             case .invert(let on): return t + "\"invert\"" + (on.map { ", \"on\": \($0)" } ?? "") + "}"
             case .pulse(let on, let hue, let centre, let range):

@@ -35,17 +35,23 @@ public struct ReplayParser {
         }
     }
 
-    /// Parses the next line, forgiving a journal's last line that a crash cut off: with
-    /// `forgivingCutOff`, a line that ended without a newline (`terminated` false), after the
-    /// header, that does not parse is returned instead of thrown (the caller warns). A failed
-    /// line adds no event and sets no header, so what came before stands.
-    public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, terminated: Bool,
-                              forgivingCutOff: Bool) throws(ReplayError) -> ReplayError? {
+    /// Parses the next line; `recovering` is for a journal that a crash or a damaged disk left:
+    /// a line after the header that cannot be read is returned instead of thrown (the caller
+    /// stops there and says which line), and what came before stands. A failed line adds no
+    /// event and sets no header.
+    public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, recovering: Bool) throws(ReplayError) -> ReplayError? {
         do { try feed(bytes) } catch {
-            guard forgivingCutOff, !terminated, header != nil else { throw error }
+            guard recovering, header != nil else { throw error }
             return error
         }
         return nil
+    }
+
+    /// The event the last line gave, for the caller to complete (a paste's picture, read from
+    /// the file it names). Nil when there is none.
+    public var lastEvent: Replay.TimedEvent? {
+        get { events.last }
+        set { if let newValue, !events.isEmpty { events[events.count - 1] = newValue } }
     }
 
     /// Hands over the events parsed so far (for playing while parsing goes on).
@@ -65,22 +71,21 @@ public struct ReplayParser {
 
     /// Parses a whole file's bytes: lines end in "\n"; a final newline is optional.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReplayError) -> Replay {
-        try parse(bytes, forgivingCutOffLastLine: false).replay
+        try parse(bytes, recovering: false).replay
     }
 
-    /// Parses a journal, which a crash may have cut off mid-line: when the last line has no
-    /// newline and does not parse, it is dropped and returned as `cutOff` (the caller warns);
-    /// every other line is as strict as ever.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, forgivingCutOffLastLine: Bool) throws(ReplayError)
-        -> (replay: Replay, cutOff: ReplayError?) {
+    /// Parses a file; with `recovering` (a journal a crash may have cut off mid-line, or a disk
+    /// damaged), the first line after the header that cannot be read ends it and is returned
+    /// as `stoppedAt`; without, every line is as strict as ever.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, recovering: Bool) throws(ReplayError)
+        -> (replay: Replay, stoppedAt: ReplayError?) {
         var parser = ReplayParser()
         var start = 0
         while start < bytes.count {
             var end = start
             while end < bytes.count, bytes[end] != 0x0a { end += 1 }
-            if let cutOff = try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]), terminated: end < bytes.count,
-                                            forgivingCutOff: forgivingCutOffLastLine) {
-                return (try parser.finish(), cutOff)
+            if let stop = try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]), recovering: recovering) {
+                return (try parser.finish(), stop)
             }
             start = end + 1
         }
@@ -113,9 +118,12 @@ public struct ReplayParser {
         }
         let continues = try f.string("continues")
         if let continues, continues.isEmpty { throw fail("\"continues\" must name a file") }
+        let continuesBytes = try f.int("continuesBytes", in: 0...Int.max)
+        let undo = try f.int("undoMegabytes", in: Replay.Header.undoMegabyteRange)
         try f.rejectUnknown(what: "the header")
         return Replay.Header(size: Size(width: width, height: height), seed: seed, background: background, snapshot: snapshot,
-                             started: started, continues: continues)
+                             started: started, continues: continues, continuesBytes: continuesBytes.map { Int($0) },
+                             undoMegabytes: undo.map { Int($0) } ?? Replay.Header.defaultUndoMegabytes)
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`: digits where digits go, the separators where they go.
@@ -129,7 +137,10 @@ public struct ReplayParser {
         guard let type = try f.string("type") else { throw fail("missing \"type\"") }
         guard let t = try f.number("t") else { throw fail("missing \"t\"") }
         guard t >= 0 else { throw fail("\"t\" must be ≥ 0, got \(t)") }
-        guard t >= lastT else { throw fail("\"t\" goes backwards: \(Replay.number(t)) after \(Replay.number(lastT))") }
+        // A window that continued the session counts time from its own start.
+        guard t >= lastT || type == "continued" else {
+            throw fail("\"t\" goes backwards: \(Replay.number(t)) after \(Replay.number(lastT))")
+        }
         lastT = t
         let event: SessionEvent
         switch type {
@@ -179,6 +190,10 @@ public struct ReplayParser {
         case "pulse":
             event = .command(.pulse(on: try f.bool("on"), hue: try f.fraction("hue"), centre: try f.fraction("centre"),
                                     range: try f.fraction("range")))
+        case "continued":
+            // The stroke the continued session left live ends here.
+            pointerDown = false
+            event = .command(.continued)
         case "exit":
             try f.rejectUnknown(what: "an \"exit\" event")
             exitLine = line

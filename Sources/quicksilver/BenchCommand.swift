@@ -376,8 +376,8 @@ struct Benchmarks {
         _ = restore300k()   // writes the journal
         return {
             var parser = ReplayParser()
-            try? LineReader.forEachLine(in: Self.journalPath) { bytes, terminated in
-                _ = try parser.feed(bytes, terminated: terminated, forgivingCutOff: true)
+            try? LineReader.forEachLine(in: Self.journalPath) { bytes, _ in
+                _ = try parser.feed(bytes, recovering: true)
                 if parser.events.count >= 4096 { _ = parser.takeEvents() }
             }
         }
@@ -389,8 +389,8 @@ struct Benchmarks {
         _ = restore300k()
         var events: [Replay.TimedEvent] = []
         var parser = ReplayParser()
-        try? LineReader.forEachLine(in: Self.journalPath) { bytes, terminated in
-            _ = try parser.feed(bytes, terminated: terminated, forgivingCutOff: true)
+        try? LineReader.forEachLine(in: Self.journalPath) { bytes, _ in
+            _ = try parser.feed(bytes, recovering: true)
             events += parser.takeEvents()
         }
         return { [compute, size] in
@@ -417,7 +417,7 @@ struct Benchmarks {
             }
         }
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        return { [compute] in _ = try? Playback.load(path, forgivingCutOffLastLine: true, compute: compute) }
+        return { [compute] in _ = try? Playback.load(path, reading: .recovering, compute: compute) }
     }
 
     /// A full 1920x1080 present through a real window, waiting for the server to finish it;

@@ -30,8 +30,7 @@ struct RenderCommand: ParsableCommand {
         let compute = ComputeContext(threads: threads)
         let session: Session
         do {
-            // Nothing will be undone: no undo steps are kept.
-            session = try Playback.load(replay, compute: compute, historyBytes: 0).session
+            session = try Playback.load(replay, compute: compute).session
         } catch {
             switch error {
             case .malformed:

@@ -75,7 +75,7 @@ struct WindowCommand: ParsableCommand {
     @Option(help: "Pulse purity range, 0…1.")
     var pulseRange: Double = 0.7
 
-    @Option(help: "Memory for undo steps, in MiB; the oldest steps are dropped beyond it.")
+    @Option(help: "Memory for undo steps of a new session, in MiB; the oldest steps are dropped beyond it. A continued session keeps its own (its journal says it), so it replays exactly.")
     var undoMegabytes: Int = 256
 
     @Option(help: .hidden)
@@ -99,7 +99,12 @@ struct WindowCommand: ParsableCommand {
 
     func run() throws {
         // First, before any thread exists: signals become a descriptor the frame loop polls.
+        // Until it does, a signal ends the start-up at once: nothing has been written yet.
         let signals = SignalFD()
+        let startUp = signals.watchDuringStartUp { signal in
+            printError("quicksilver: stopped by signal \(signal) while starting; nothing was written")
+            Foundation.exit(1)
+        }
         ProcessCalls.useOneMallocArena()
         let background = Color(hex: background) ?? .white
         let compute = ComputeContext(threads: threads)
@@ -133,22 +138,15 @@ struct WindowCommand: ParsableCommand {
         // The canvas keeps its size (the window's at the start, or the picture's or session's):
         // the window is a view onto it.
         let session = started.session ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
-        var recorder: LineWriter?
+        let header = Replay.Header(size: session.canvas.visibleSize, seed: session.seed, background: session.canvas.background,
+                                   undoMegabytes: undoMegabytes)
+        // Both files say what the journal and the recording failed to write as soon as it happens.
+        let wakeup = Wakeup()
+        var recorder: Journal?
         if let record {
             do {
-                var header = Replay.Header(size: session.canvas.visibleSize, seed: session.seed, background: session.canvas.background)
-                // A session that starts from a picture or another session: the recording keeps
-                // that canvas beside it, so it renders to what the window showed.
-                if session.hasPaint {
-                    let (size, pixels) = session.canvasPixels()
-                    header.snapshot = FilePath.baseName(of: record) + ".snapshot.png"
-                    try PNGImage(width: size.width, height: size.height, pixels: pixels).write(to: record + ".snapshot.png")
-                    header.size = size
-                }
-                let writer = try LineWriter(creating: record)
-                let brush = session.brush == Brush() ? nil : session.brush
-                for line in Replay.openingLines(header, brush: brush, visibleSize: session.canvas.visibleSize) { writer.append(line) }
-                recorder = writer
+                recorder = try Journal(path: record, kind: .recording, session: session, header: header,
+                                       continuing: started.continuation, onHealthChange: wakeup.signal)
             } catch {
                 printError("quicksilver: cannot record to \(error)")
                 throw Exit.failure
@@ -157,12 +155,12 @@ struct WindowCommand: ParsableCommand {
         var journal: Journal?
         if let store {
             let now = Date()
+            var sessionHeader = header
+            sessionHeader.started = SessionStore.timestamp(now)
             do {
-                journal = try Journal(path: store.newSessionPath(started: now), session: session,
-                                      header: Replay.Header(size: session.canvas.visibleSize, seed: session.seed,
-                                                            background: session.canvas.background,
-                                                            started: SessionStore.timestamp(now), continues: started.continues),
-                                      compactAfterBytes: journalCompactBytes, lazily: true)
+                journal = try Journal(path: store.newSessionPath(started: now), kind: .session(compactAfterBytes: journalCompactBytes),
+                                      session: session, header: sessionHeader, continuing: started.continuation,
+                                      onHealthChange: wakeup.signal)
             } catch {
                 printError("quicksilver: cannot journal to \(error); this session is not protected against crashes")
             }
@@ -170,17 +168,23 @@ struct WindowCommand: ParsableCommand {
         }
         X11Window.onConnectionLost { [journal] in
             journal?.flushNow()
-            try? recorder?.sync()
+            recorder?.flushNow()
             let saved = journal.flatMap { $0.isStarted ? "; the session is saved in \($0.path)" : nil } ?? ""
             printError("quicksilver: lost the connection to the X server\(saved)")
             Foundation.exit(1)
         }
-        let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
+        // A continued session's events are replayed before the window's own: the line between
+        // them ends a stroke left live and starts the window's clock.
+        let opening: [Command] = (started.continuation == nil ? [] : [.continued])
+            + (pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
+        let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal, wakeup: wakeup,
                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
-                           startCommands: pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [],
+                           startCommands: opening,
                            view: .opening(canvas: session.canvas.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs)
-        let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(), fds: [window.connectionFileDescriptor, signals.fileDescriptor])
+        let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
+                             fds: [window.connectionFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
+        startUp.stop()
         loop.run(app)
         app.finish(loop)
         window.close()

@@ -86,8 +86,7 @@ final class Harness {
         loop = FrameLoop(hz: 60, clock: clock, fds: [])
         session = Session(size: window.size, compute: ComputeContext(threads: 1))
         recordPath = folder + "/record.jsonl"
-        let recorder = try LineWriter(creating: recordPath)
-        recorder.append(Replay.line(for: Replay.Header(size: window.size)))
+        let recorder = try Journal(path: recordPath, kind: .recording, session: session, header: Replay.Header(size: window.size))
         journal = try Journal(path: folder + "/journal.jsonl", session: session, header: Replay.Header(size: window.size))
         let (out, err) = (out, err)
         app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
@@ -500,7 +499,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         if down { arrivals.append((at, [.pointerUp(sample(x, y, t: Double(at) / 1e9))], false)) }
         h.runInRealLoop(arrivals, presentPending: { rng.next() % 4 == 0 })
         #expect(h.app.inkPresents > 0)
-        let restored = try Playback.load(h.journal.path, forgivingCutOffLastLine: true, compute: ComputeContext(threads: 1))
+        let restored = try Playback.load(h.journal.path, reading: .recovering, compute: ComputeContext(threads: 1))
         #expect(restored.endedCleanly)
         expectSamePixels(restored.session.snapshot().pixels, h.session.snapshot().pixels, width: 200, "restored vs drawn")
     }

@@ -33,6 +33,30 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: URL(fileURLWithPath: again)))
     }
 
+    /// A replay means what the window showed: undo and redo included, with the undo memory its
+    /// header gives (none: an undo finds nothing), whatever the defaults.
+    @Test func renderPlaysUndoAndRedoAsTheWindowDid() throws {
+        func rendered(_ header: String, _ events: [String]) throws -> PNGImage {
+            let lines = ["{\"quicksilver\": 1, \"width\": 120, \"height\": 80\(header)}"] + events
+            let (dir, replay) = try write(lines.joined(separator: "\n") + "\n")
+            let r = try runProgram(binary, ["render", replay, "-o", dir + "/out.png"])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try PNGImage.read(from: dir + "/out.png")
+        }
+        func stroke(_ y: Int, at t: Double) -> [String] {
+            ["{\"t\": \(t), \"type\": \"down\", \"x\": 10, \"y\": \(y)}", "{\"t\": \(t), \"type\": \"up\", \"x\": 110, \"y\": \(y)}"]
+        }
+        let two = stroke(20, at: 0) + stroke(60, at: 0.1)
+        let undone = try rendered("", two + ["{\"t\": 0.2, \"type\": \"undo\"}"])
+        #expect(undone.ink(60, 20) > 200 && undone.ink(60, 60) == 0, "the second stroke is undone")
+        let redone = try rendered("", two + ["{\"t\": 0.2, \"type\": \"undo\"}", "{\"t\": 0.3, \"type\": \"redo\"}"])
+        #expect(redone.ink(60, 20) > 200 && redone.ink(60, 60) > 200, "and redone")
+        let clearUndone = try rendered("", two + ["{\"t\": 0.2, \"type\": \"clear\"}", "{\"t\": 0.3, \"type\": \"undo\"}"])
+        #expect(clearUndone == redone, "an undone clear brings everything back")
+        let noMemory = try rendered(", \"undoMegabytes\": 0", two + ["{\"t\": 0.2, \"type\": \"undo\"}"])
+        #expect(noMemory == redone, "with no undo memory (as the header says the window had) an undo does nothing")
+    }
+
     @Test func badReplayExitsTwoNamesTheLineAndWritesNothing() throws {
         let (dir, replay) = try write("""
         {"quicksilver": 1, "width": 120, "height": 80}

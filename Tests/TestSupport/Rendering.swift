@@ -2,6 +2,7 @@ import Clock
 import Compute
 import Foundation
 import Geometry
+import Journal
 import Paint
 import ReplayFormat
 import Testing
@@ -13,17 +14,19 @@ public struct Picture {
     public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
 }
 
-/// Renders replay text through a session, the way `quicksilver render` does: the last frame
-/// presented, which must equal a fresh snapshot of the session.
+/// Renders replay text the way `quicksilver render` does, through `Playback` (the one player of
+/// replays), with the frames presented to an offscreen window: the last frame presented must
+/// equal a fresh snapshot of the session.
 public func render(_ text: String, threads: Int = 1) throws -> Picture {
+    let path = try ScratchFolder.make("render") + "/replay.jsonl"
+    try text.write(toFile: path, atomically: false, encoding: .utf8)
     let replay = try ReplayParser.parse(text)
-    let session = Session(size: replay.header.size, background: replay.header.background, seed: replay.header.seed,
-                          compute: ComputeContext(threads: threads))
     let presenter = OffscreenPresenter(size: replay.header.size)
-    ReplayPlayer.play(replay.events, session: session, presenter: presenter)
+    let session = try Playback.load(path, compute: ComputeContext(threads: threads), presenter: presenter).session
     // A mercurial stroke's emboss may still be computing after the last frame: the snapshot
     // waits for it, and the next frame shows it.
     let shown = session.snapshot().pixels
+    // The same frame again, so a pulsing background keeps its phase.
     let lastFrame = ReplayPlayer.frameIndex(at: replay.events.last?.t ?? 0)
     session.draw(FrameInfo(index: lastFrame, timestamp: 0, targetTimestamp: 0), to: presenter)
     let presented = presenter.image.pixels
