@@ -20,7 +20,7 @@ public enum AtomicFile {
         let name = FilePath.baseName(of: path)
         let (fd, temp): (Int32, String)
         do { (fd, temp) = try FileCalls.makeTemporary(in: folder, prefix: ".\(name).") } catch {
-            throw FileError(path: path, message: error.message)
+            throw FileError(path: path, error)
         }
         do {
             try FileCalls.writeAll(fd, bytes)
@@ -39,7 +39,7 @@ public enum AtomicFile {
         } catch {
             FileCalls.closeQuietly(fd)
             FileCalls.unlink(temp)
-            throw FileError(path: path, message: error.message)
+            throw FileError(path: path, error)
         }
         return true
     }

@@ -6,9 +6,28 @@ import Darwin
 
 /// The POSIX file calls this module makes, each with its error turned into a message.
 enum FileCalls {
-    struct Failure: Error { var message: String }
+    struct Failure: Error {
+        var message: String
+        var kind: FileError.Kind = .other
+    }
 
-    static func errorText(_ what: String) -> Failure { Failure(message: "\(what): \(String(cString: strerror(errno)))") }
+    /// `what` and errno's text, with errno's kind.
+    static func errorText(_ what: String) -> Failure {
+        let code = errno
+        return Failure(message: "\(what): \(String(cString: strerror(code)))", kind: kind(of: code))
+    }
+
+    static func kind(of code: Int32) -> FileError.Kind {
+        switch code {
+        case ENOENT, ENOTDIR: .notFound
+        case EACCES, EPERM: .permissionDenied
+        case ENOSPC, EDQUOT: .noSpace
+        case EROFS: .readOnlyFileSystem
+        case EISDIR: .isFolder
+        case EFBIG: .tooLarge
+        default: .other
+        }
+    }
 
     /// mkstemp in `folder`; mode 0600 until renamed, then widened to the usual 0644 less umask.
     static func makeTemporary(in folder: String, prefix: String) throws(Failure) -> (Int32, String) {
@@ -88,5 +107,12 @@ enum FileCalls {
             if n >= 0 { return n }
             if errno != EINTR { throw errorText("read failed") }
         }
+    }
+}
+
+extension FileError {
+    /// `failure`'s message and kind, for the file at `path`.
+    init(path: String, _ failure: FileCalls.Failure) {
+        self.init(path: path, message: failure.message, kind: failure.kind)
     }
 }

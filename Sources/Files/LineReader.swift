@@ -12,14 +12,14 @@ public enum LineReader {
     public static func forEachLine(in path: String, maxLineBytes: Int = 1 << 20,
                                    _ body: (UnsafeBufferPointer<UInt8>, _ terminated: Bool) throws -> Void) throws {
         let fd: Int32
-        do { fd = try FileCalls.openForReading(path) } catch { throw FileError(path: path, message: error.message) }
+        do { fd = try FileCalls.openForReading(path) } catch { throw FileError(path: path, error) }
         defer { FileCalls.closeQuietly(fd) }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var pending: [UInt8] = []
         var line = 0
         while true {
             let n: Int
-            do { n = try FileCalls.read(fd, into: &chunk) } catch { throw FileError(path: path, message: error.message) }
+            do { n = try FileCalls.read(fd, into: &chunk) } catch { throw FileError(path: path, error) }
             if n == 0 { break }
             try chunk.withUnsafeBufferPointer { buf in
                 var start = 0

@@ -8,7 +8,7 @@ public final class LineWriter {
     /// Creates (or truncates) `path`.
     public init(creating path: String) throws(FileError) {
         self.path = path
-        do { fd = try FileCalls.openForWriting(path) } catch { throw FileError(path: path, message: error.message) }
+        do { fd = try FileCalls.openForWriting(path) } catch { throw FileError(path: path, error) }
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -23,19 +23,19 @@ public final class LineWriter {
     public func flush() throws(FileError) {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        do { try FileCalls.writeAll(fd, buffer) } catch { throw FileError(path: path, message: error.message) }
+        do { try FileCalls.writeAll(fd, buffer) } catch { throw FileError(path: path, error) }
     }
 
     /// Writes `bytes` at once, past the buffer (which must be flushed first to keep order).
     public func write(_ bytes: [UInt8]) throws(FileError) {
         try flush()
-        do { try FileCalls.writeAll(fd, bytes) } catch { throw FileError(path: path, message: error.message) }
+        do { try FileCalls.writeAll(fd, bytes) } catch { throw FileError(path: path, error) }
     }
 
     /// Renames the file (it stays open): how a finished temporary file replaces the real one.
     /// The folder is synced after, so the new name outlives a power cut.
     public func rename(to newPath: String) throws(FileError) {
-        do { try FileCalls.rename(path, to: newPath) } catch { throw FileError(path: newPath, message: error.message) }
+        do { try FileCalls.rename(path, to: newPath) } catch { throw FileError(path: newPath, error) }
         FileCalls.syncFolder(FilePath.folder(of: newPath))
         path = newPath
     }
@@ -52,6 +52,6 @@ public final class LineWriter {
 
     public func sync() throws(FileError) {
         try flush()
-        do { try FileCalls.sync(fd) } catch { throw FileError(path: path, message: error.message) }
+        do { try FileCalls.sync(fd) } catch { throw FileError(path: path, error) }
     }
 }
