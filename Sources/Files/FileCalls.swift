@@ -8,14 +8,25 @@ import Darwin
 enum FileCalls {
     struct Failure: Error {
         var message: String
-        var code: Int32?
+        var kind: FileError.Kind = .other
     }
 
-    static func text(of code: Int32) -> String { String(cString: strerror(code)) }
-
+    /// `what` and errno's text, with errno's kind.
     static func errorText(_ what: String) -> Failure {
         let code = errno
-        return Failure(message: "\(what): \(String(cString: strerror(code)))", code: code)
+        return Failure(message: "\(what): \(String(cString: strerror(code)))", kind: kind(of: code))
+    }
+
+    static func kind(of code: Int32) -> FileError.Kind {
+        switch code {
+        case ENOENT, ENOTDIR: .notFound
+        case EACCES, EPERM: .permissionDenied
+        case ENOSPC, EDQUOT: .noSpace
+        case EROFS: .readOnlyFileSystem
+        case EISDIR: .isFolder
+        case EFBIG: .tooLarge
+        default: .other
+        }
     }
 
     /// mkstemp in `folder`; mode 0600 until renamed, then widened to the usual 0644 less umask.
@@ -90,17 +101,36 @@ enum FileCalls {
         return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
+    /// Opens a file for reading without waiting in open(), where a FIFO with no writer would
+    /// block for good. A regular file is kept, and so is a stream (a FIFO, a pipe, a character
+    /// device such as /dev/stdin): its reads then wait again, for a writer that exists, and a
+    /// FIFO with no writer reads as empty at once. A folder, a socket or a block device is
+    /// refused.
     static func openForReading(_ path: String) throws(Failure) -> Int32 {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw errorText("cannot open") }
-        return fd
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            // Opening a socket fails with ENXIO, "No such device or address": say what it is.
+            if errno == ENXIO, fileType(path) == S_IFSOCK { throw Failure(message: "not a regular file", kind: .notRegularFile) }
+            throw errorText("cannot open")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return try closing(fd, errorText("cannot open")) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO, S_IFCHR:
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { return try closing(fd, errorText("cannot open")) }
+            return fd
+        case S_IFDIR:
+            return try closing(fd, Failure(message: "is a folder, not a file", kind: .isFolder))
+        default:
+            return try closing(fd, Failure(message: "not a regular file", kind: .notRegularFile))
+        }
     }
 
-    enum Kind { case folder, other }
-    static let notAFolder = ENOTDIR
+    enum Entry { case folder, other }
 
     /// Whether `path` is a folder or something else, following links; nil when there is nothing.
-    static func kind(of path: String) -> Kind? {
+    static func entry(at path: String) -> Entry? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return st.st_mode & S_IFMT == S_IFDIR ? .folder : .other
@@ -116,12 +146,39 @@ enum FileCalls {
         return stat(path, &st) == 0 ? Int(st.st_size) : nil
     }
 
-    /// Reads up to `buffer.count` bytes; 0 at end of file.
-    static func read(_ fd: Int32, into buffer: inout [UInt8]) throws(Failure) -> Int {
+    /// Closes `fd` and throws `failure` (made before the close, which may change errno).
+    private static func closing(_ fd: Int32, _ failure: Failure) throws(Failure) -> Int32 {
+        closeQuietly(fd)
+        throw failure
+    }
+
+    /// The S_IFMT bits of what `path` names, nil when it cannot be looked at.
+    private static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+    }
+
+    /// The size of the regular file open as `fd`; nil for a stream, whose size is not known
+    /// until it ends.
+    static func regularFileSize(_ fd: Int32) -> Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Reads up to `buffer.count - start` bytes into `buffer` from index `start`; 0 at end of file.
+    static func read(_ fd: Int32, into buffer: inout [UInt8], from start: Int = 0) throws(Failure) -> Int {
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress.map { $0 + start }, $0.count - start) }
             if n >= 0 { return n }
             if errno != EINTR { throw errorText("read failed") }
         }
+    }
+}
+
+extension FileError {
+    /// `failure`'s message and kind, for the file at `path`.
+    init(path: String, _ failure: FileCalls.Failure) {
+        self.init(path: path, message: failure.message, kind: failure.kind)
     }
 }

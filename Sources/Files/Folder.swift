@@ -6,13 +6,13 @@ public enum Folder {
         var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             prefix += "/" + part
-            switch FileCalls.kind(of: prefix) {
+            switch FileCalls.entry(at: prefix) {
             case .folder?: continue
-            case .other?: throw FileError(path: prefix, message: "is a file, not a folder", code: FileCalls.notAFolder)
+            case .other?: throw FileError(path: prefix, message: "is a file, not a folder")
             case nil:
                 do { try FileCalls.makeFolder(prefix) } catch {
                     // Another process may have made it meanwhile.
-                    if FileCalls.kind(of: prefix) == .folder { continue }
+                    if FileCalls.entry(at: prefix) == .folder { continue }
                     throw FileError(path: prefix, error)
                 }
             }
@@ -20,5 +20,5 @@ public enum Folder {
     }
 
     /// True when `path` is a folder.
-    public static func exists(_ path: String) -> Bool { FileCalls.kind(of: path) == .folder }
+    public static func exists(_ path: String) -> Bool { FileCalls.entry(at: path) == .folder }
 }

@@ -1,9 +1,10 @@
-// PNGFile: PNG encode and decode through libpng's simplified API.
+// PNGFile: PNG encode and decode.
 //
-// Start with `PNGImage`: `encode()` / `write(to:)` (atomically, through Files' `AtomicFile`) and
-// `read(from:)`. Reading goes through libpng (any PNG); writing through `PNGEncoder`, filters
-// chosen per row and libdeflate, much faster than libpng's defaults.
-import CPNG
+// Start with `PNGImage`: `encode()` / `write(to:)` (atomically, through Files' `AtomicFile`),
+// `read(from:)` and `decode(_:)`. Reading takes the file's bytes through Files' `FileBytes`, then
+// decodes them from memory as it does a pasted picture, through libpng's simplified API (any PNG;
+// see `PNGDecoder`); writing goes through `PNGEncoder`, filters chosen per row and libdeflate,
+// much faster than libpng's defaults.
 import Files
 
 /// A 32-bit image in the X visual's order: 0xAARRGGBB per pixel, B, G, R, A in memory.
@@ -46,51 +47,25 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
         return try AtomicFile.writeNew(bytes, to: path)
     }
 
-    /// Reads a PNG file, converting it to 0xAARRGGBB pixels. A picture wider or taller than
-    /// `maxSide` is refused before its pixels are decoded. The error says what is wrong, not
-    /// where: the caller names the file, as it knows it.
+    /// The most bytes `read(from:maxSide:)` reads: 2 GiB, more than the PNG of 16384x16384
+    /// 8-bit RGBA pixels stored uncompressed.
+    public static let maxFileBytes = 1 << 31
+
+    /// Reads a PNG file, converting it to 0xAARRGGBB pixels (see `PNGDecoder`). A picture wider
+    /// or taller than `maxSide` is refused before its pixels are decoded. The file may be a
+    /// stream (a FIFO, /dev/stdin fed by a pipe), read to its end; nothing waits for a writer
+    /// that does not exist. The error says what is wrong, not where: the caller names the file,
+    /// as it knows it.
     public static func read(from path: String, maxSide: Int = .max) throws(PNGError) -> PNGImage {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else { throw PNGError(message: message(image)) }
-        return try finishRead(&image, maxSide: maxSide)
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path, limit: maxFileBytes) } catch { throw PNGError(message: error.message) }
+        guard !bytes.isEmpty else { throw PNGError(message: "empty file: not a PNG picture") }
+        return try PNGDecoder.decode(bytes, maxSide: maxSide)
     }
 
     /// Decodes PNG bytes (a pasted picture), as `read(from:maxSide:)` does a file.
     public static func decode(_ bytes: [UInt8], maxSide: Int = .max) throws(PNGError) -> PNGImage {
-        // libpng reads from the buffer until the image is finished: both halves inside.
-        let result = bytes.withUnsafeBytes { raw -> Result<PNGImage, PNGError> in
-            var image = png_image()
-            image.version = UInt32(PNG_IMAGE_VERSION)
-            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
-                return .failure(PNGError(message: message(image)))
-            }
-            return Result { () throws(PNGError) in try finishRead(&image, maxSide: maxSide) }
-        }
-        return try result.get()
-    }
-
-    /// The second half of a read: checks the size, then decodes into 0xAARRGGBB pixels.
-    private static func finishRead(_ image: inout png_image, maxSide: Int) throws(PNGError) -> PNGImage {
-        let w = Int(image.width), h = Int(image.height)
-        guard w <= maxSide, h <= maxSide else {
-            png_image_free(&image)
-            throw PNGError(message: "\(w)x\(h) pixels is larger than the \(maxSide)x\(maxSide) limit")
-        }
-        image.format = UInt32(PNG_FORMAT_BGRA)
-        var pixels = [UInt32](repeating: 0, count: w * h)
-        let ok = pixels.withUnsafeMutableBytes { buf in
-            png_image_finish_read(&image, nil, buf.baseAddress, Int32(w * 4), nil)
-        }
-        guard ok != 0 else { throw PNGError(message: message(image)) }
-        return PNGImage(width: w, height: h, pixels: pixels)
-    }
-
-    private static func message(_ image: png_image) -> String {
-        var m = image.message
-        return withUnsafeBytes(of: &m) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
+        try PNGDecoder.decode(bytes, maxSide: maxSide)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PNGFile
 import Testing
+import TestSupport
 
 /// `quicksilver window FILE.png`: a picture to paint over, never written; bad files refused.
 @Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
@@ -73,11 +74,18 @@ struct PictureTests {
         try Data("not a picture at all".utf8).write(to: URL(fileURLWithPath: dir + "/fake.png"))
         _ = try picture(width: 16385, height: 2, at: dir + "/wide.png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]).write(to: URL(fileURLWithPath: dir + "/cut.png"))
+        try Data().write(to: URL(fileURLWithPath: dir + "/empty.png"))
+        try FileManager.default.createDirectory(atPath: dir + "/folder.png", withIntermediateDirectories: false)
+        try makeFIFO(dir + "/fifo.png")
         let cases: [(String, String)] = [
-            ("fake.png", "fake.png: Not a PNG file"),
+            ("fake.png", "fake.png: not a PNG file"),
             ("wide.png", "wide.png: 16385x2 pixels is larger than the 16384x16384 limit"),
-            ("cut.png", "cut.png: "),
-            ("missing.png", "missing.png: "),
+            ("cut.png", "cut.png: cut off: the data ends before the picture does"),
+            ("missing.png", "missing.png: cannot open: No such file or directory"),
+            ("empty.png", "empty.png: empty file: not a PNG picture"),
+            ("folder.png", "folder.png: is a folder, not a file"),
+            // Nothing writes to it: empty at once, where open() used to wait for a writer for good.
+            ("fifo.png", "fifo.png: empty file: not a PNG picture"),
         ]
         for (name, message) in cases {
             // No display is needed to refuse a file: it is read before the window opens.

@@ -119,6 +119,7 @@ import TestSupport
     @Test func readingGarbageIsAnError() throws {
         let path = try tempDir() + "/bad.png"
         try Data("not a png".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: PNGError.self) { try PNGImage.read(from: path) }
+        let error = #expect(throws: PNGError.self) { try PNGImage.read(from: path) }
+        #expect(error?.message == "not a PNG file")
     }
 }
