@@ -50,7 +50,11 @@ public enum SessionStart {
                              background: Color) throws(BadFile) -> Started {
         switch request {
         case .file(let path):
-            if isPicture(path) { return Started(session: try picture(path, compute: compute, historyBytes: historyBytes, background: background)) }
+            // A pipe or FIFO (`window /dev/stdin`) can only be a picture: it is read once, and a
+            // session names files beside it.
+            if FileBytes.isStream(path) || isPicture(path) {
+                return Started(session: try picture(path, compute: compute, historyBytes: historyBytes, background: background))
+            }
             let live = LineWriter.isLocked(path)
             do {
                 var started = try continuing(path, reading: live ? .recovering : .strict, compute: compute).started
@@ -76,10 +80,10 @@ public enum SessionStart {
         "quicksilver: \(path) is open in another window: this window continues a copy of it as it is now (what that window draws next stays in its own session)"
     }
 
-    /// A `.png` file, or any file that starts with PNG's signature.
+    /// A `.png` file, or any regular file that starts with PNG's signature.
     static func isPicture(_ path: String) -> Bool {
         if path.lowercased().hasSuffix(".png") { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        guard FileBytes.isRegularFile(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 8)).map(Array.init) == PNGImage.signature
     }

@@ -12,6 +12,12 @@ public enum FileBytes {
         do { return try read(fd, limit: limit) } catch { throw FileError(path: path, error) }
     }
 
+    /// True when `path` names a regular file (not a folder, a FIFO or a device).
+    public static func isRegularFile(_ path: String) -> Bool { FileCalls.entry(at: path) == .file }
+
+    /// True when `path` names a stream: a FIFO, a pipe such as /dev/stdin, a device.
+    public static func isStream(_ path: String) -> Bool { FileCalls.entry(at: path) == .other }
+
     /// The size in bytes of the file at `path` (0 when it cannot be looked at).
     public static func size(of path: String) -> Int { FileCalls.size(path) ?? 0 }
 

@@ -127,13 +127,18 @@ enum FileCalls {
         }
     }
 
-    enum Entry { case folder, other }
+    enum Entry { case folder, file, other }
 
-    /// Whether `path` is a folder or something else, following links; nil when there is nothing.
+    /// Whether `path` is a folder, a regular file or something else (a FIFO, a device),
+    /// following links; nil when there is nothing.
     static func entry(at path: String) -> Entry? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return st.st_mode & S_IFMT == S_IFDIR ? .folder : .other
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFREG: return .file
+        default: return .other
+        }
     }
 
     static func makeFolder(_ path: String) throws(Failure) {

@@ -8,7 +8,7 @@ public enum Folder {
             prefix += "/" + part
             switch FileCalls.entry(at: prefix) {
             case .folder?: continue
-            case .other?: throw FileError(path: prefix, message: "is a file, not a folder")
+            case .file?, .other?: throw FileError(path: prefix, message: "is a file, not a folder")
             case nil:
                 do { try FileCalls.makeFolder(prefix) } catch {
                     // Another process may have made it meanwhile.

@@ -42,14 +42,16 @@ final class Launched {
     private let out: String, err: String
     private var status: Int32?
 
-    init(_ path: String, _ args: [String], environment: [String: String] = [:]) throws {
+    /// - Parameter stdin: what the child reads as standard input (a FIFO the test writes to
+    ///   stands for a pipe).
+    init(_ path: String, _ args: [String], environment: [String: String] = [:], stdin: String = "/dev/null") throws {
         let dir = ScratchFolder.root + "/"
         out = dir + "qs-out-\(UUID().uuidString)"
         err = dir + "qs-err-\(UUID().uuidString)"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Never the user's own state folder: a session left there (a crashed `make run`) would
@@ -201,12 +203,12 @@ final class PaintWindow {
 
     /// Opens the window. Each gets its own state folder (so journals never leak between tests)
     /// unless `stateDir` names one to share, as a crash-and-restart test does.
-    init(on x: XServer, size: String = "400x300", extraArgs: [String] = [], stateDir: String? = nil) throws {
+    init(on x: XServer, size: String = "400x300", extraArgs: [String] = [], stateDir: String? = nil, stdin: String = "/dev/null") throws {
         self.x = x
         exportDir = try temporaryFolder()
         self.stateDir = try stateDir ?? temporaryFolder()
         process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + extraArgs,
-                               environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 })
+                               environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 }, stdin: stdin)
         var found = ""
         let deadline = Date().addingTimeInterval(60)
         while found.isEmpty && Date() < deadline && process.isRunning {

@@ -51,6 +51,33 @@ struct PictureTests {
         #expect(try PNGImage.read(from: dir + "/r.png") == annotated)
     }
 
+    /// `cat picture.png | quicksilver window /dev/stdin`: a pipe is read to its end, once.
+    @Test func aPictureFromAPipeOpens() throws {
+        let x = try XServer()
+        let dir = try temporaryFolder()
+        let original = try picture(width: 200, height: 120, at: dir + "/p.png")
+        // Standard input is a FIFO a thread writes the picture into, as `cat` would a pipe.
+        func pipe(_ bytes: [UInt8], name: String) throws -> String {
+            let path = dir + "/" + name
+            try makeFIFO(path)
+            Thread.detachNewThread {
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                writeAll(bytes, to: fd)
+                close(fd)
+            }
+            return path
+        }
+        let stdin = try pipe(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/p.png"))), name: "picture")
+        let w = try PaintWindow(on: x, extraArgs: ["/dev/stdin"], stdin: stdin)
+        let opened = try w.screenshot().image
+        #expect(opened.width == 200 && opened.height == 120 && opened[100, 60] == original[100, 60])
+        _ = try w.quit()
+        // A replay cannot come from a pipe (its pictures are named beside it): said, not hung.
+        let replay = try pipe(Array("{\"quicksilver\": 1, \"width\": 8, \"height\": 8}\n".utf8), name: "replay")
+        let r = try Launched(binary, ["window", "/dev/stdin"], environment: x.environment, stdin: replay).wait()
+        #expect(r.status == 2 && r.stderr == "/dev/stdin: not a PNG file\n", "\(r.stderr)")
+    }
+
     @Test func aPictureLargerThanTheScreenOpensInAWindowThatFitsShownWhole() throws {
         let x = try XServer(width: 800, height: 600)
         let dir = try temporaryFolder()

@@ -1,6 +1,7 @@
 import Foundation
 import PNGFile
 import Testing
+import TestSupport
 
 /// Never lose a stroke: crashes, a dead X server, signals, shared-memory leaks, failing exports,
 /// resize storms and damaged journals, each against the real window on a private Xvfb.
@@ -73,6 +74,24 @@ struct RobustnessTests {
         let again = try PaintWindow(on: x, extraArgs: ["--restore"], stateDir: state)
         #expect(try again.screenshot().image == drawn)
         _ = try again.quit()
+    }
+
+    /// A start-up that waits (here on a pipe whose writer never writes; a big journal or a
+    /// display that does not answer would do the same) still ends on SIGTERM, at once.
+    @Test func sigtermEndsAStartUpThatWaits() throws {
+        let dir = try temporaryFolder()
+        let fifo = dir + "/never.png"
+        try makeFIFO(fifo)
+        let w = try Launched(binary, ["window", fifo, "--display", ":9999"])
+        // The writer's open returns once the window has opened the FIFO: it is reading now.
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+        defer { close(writer) }
+        #expect(writer >= 0)
+        usleep(200_000)
+        #expect(w.isRunning, "it waits for the picture")
+        kill(w.pid, SIGTERM)
+        let done = w.wait(timeout: 10)
+        #expect(done.status == 1 && done.stderr == "quicksilver: stopped by signal 15 while starting; nothing was written\n", "\(done.stderr)")
     }
 
     @Test func losingTheXServerSavesTheSessionAndExits() throws {
