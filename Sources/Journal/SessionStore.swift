@@ -32,7 +32,8 @@ public struct SessionStore: Sendable {
     /// Makes the folder (and the folders above it) if it is not there.
     public func create() throws(FileError) {
         do { try Folder.make(folder) } catch {
-            throw FileError(path: folder, message: "cannot create the sessions folder: \(error.description)", kind: error.kind)
+            let where_ = error.path == folder ? "" : "\(error.path) "
+            throw FileError(path: folder, message: "cannot create the sessions folder: \(where_)\(error.message)", kind: error.kind)
         }
     }
 

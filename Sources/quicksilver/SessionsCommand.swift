@@ -20,6 +20,12 @@ struct SessionsCommand: ParsableCommand {
 
     func run() throws {
         let store = SessionStore(folder: stateDir ?? SessionStore.defaultFolder())
+        // A folder named on the command line must be there; the default one is made by the first
+        // window that journals, so before that there are simply no sessions.
+        if stateDir != nil, !store.exists {
+            printError("quicksilver: \(store.folder): no such folder")
+            throw Exit.failure
+        }
         for s in store.list(countingStrokes: true) {
             let size = s.size.map(\.description) ?? "?"
             let strokes = s.strokes.map { "\($0) stroke\($0 == 1 ? "" : "s")" } ?? "?"

@@ -92,6 +92,32 @@ import Testing
         #expect(r.status == 1 && r.stderr.contains("/nonexistent.jsonl: cannot open"))
     }
 
+    /// Each of these once gave no line, a wrong exit status or an NSCocoaErrorDomain number.
+    @Test func filesThatAreNotWhatTheySeemSayWhatIsWrongInOneLine() throws {
+        let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n"
+        let cases: [(name: String, text: String, message: String)] = [
+            ("empty", "", ":1: empty file: expected the header"),
+            ("paste", header + "{\"t\": 0, \"type\": \"paste\", \"image\": \"gone.png\", \"x\": 0, \"y\": 0}\n",
+             ":2: cannot read the pasted picture \"gone.png\": cannot open: No such file or directory"),
+            ("snapshot", "{\"quicksilver\": 1, \"width\": 64, \"height\": 48, \"snapshot\": \"gone.png\"}\n",
+             ":1: cannot read the snapshot \"gone.png\": cannot open: No such file or directory"),
+        ]
+        for c in cases {
+            let (dir, replay) = try write(c.text, name: c.name + ".jsonl")
+            let r = try runProgram(binary, ["render", replay, "-o", dir + "/out.png"])
+            #expect(r.status == 2 && r.stderr.hasPrefix(replay + c.message) && r.stderr.filter { $0 == "\n" }.count == 1,
+                    "\(c.name): \(r.stderr)")
+        }
+        let dir = try temporaryFolder()
+        let file = dir + "/state-is-a-file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let window = try runProgram(binary, ["window"], environment: ["XDG_STATE_HOME": file, "DISPLAY": ":9999"])
+        #expect(window.status == 1 && window.stderr == "quicksilver: \(file)/quicksilver: cannot create the sessions folder: \(file) is a file, not a folder\n",
+                "\(window.stderr)")
+        let sessions = try runProgram(binary, ["sessions", "--state-dir", dir + "/missing"])
+        #expect(sessions.status == 1 && sessions.stderr == "quicksilver: \(dir)/missing: no such folder\n", "\(sessions.stderr)")
+    }
+
     @Test func helpAndVersion() throws {
         let help = try runProgram(binary, ["--help"])
         #expect(help.status == 0 && help.stdout.contains("render") && help.stdout.contains("bench"))
