@@ -191,7 +191,7 @@ final class X11Clipboard {
             finished.append(.paste(.nothing("the clipboard holds no image")))
             return
         }
-        guard let (type, bytes) = XCalls.takeProperty(display, window, pasteProperty) else {
+        guard let (type, format, bytes) = XCalls.takeProperty(display, window, pasteProperty) else {
             incoming = nil
             finished.append(.paste(.nothing("the clipboard's image could not be read")))
             return
@@ -200,9 +200,12 @@ final class X11Clipboard {
             // Deleting the INCR property (done by reading it) asks for the first chunk.
             incoming?.incremental = true
             incoming?.lastProgress = Self.clock.now
+        } else if type == png && format == 8 {
+            incoming = nil
+            finished.append(.paste(Self.picture(bytes)))
         } else if type == png {
             incoming = nil
-            finished.append(.paste(.image(bytes)))
+            finished.append(.paste(.nothing("the clipboard's image could not be read")))
         } else {
             incoming = nil
             finished.append(.paste(.nothing("the clipboard holds no image")))
@@ -210,14 +213,20 @@ final class X11Clipboard {
     }
 
     private func receivedChunk() {
-        guard let (_, bytes) = XCalls.takeProperty(display, window, pasteProperty) else { return }
+        guard let (_, _, bytes) = XCalls.takeProperty(display, window, pasteProperty) else { return }
         if bytes.isEmpty {
             let all = incoming?.bytes ?? []
             incoming = nil
-            finished.append(.paste(.image(all)))
+            finished.append(.paste(Self.picture(all)))
         } else {
             incoming?.bytes.append(contentsOf: bytes)
             incoming?.lastProgress = Self.clock.now
         }
+    }
+
+    /// What a transfer that ended brought: no bytes at all is an owner offering an empty image,
+    /// said as such rather than as a picture that cannot be decoded.
+    private static func picture(_ bytes: [UInt8]) -> ClipboardImage {
+        bytes.isEmpty ? .nothing("the clipboard's image is empty") : .image(bytes)
     }
 }

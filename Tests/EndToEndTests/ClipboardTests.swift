@@ -88,6 +88,18 @@ struct ClipboardTests {
         #expect(try w.quit().status == 0)
     }
 
+    @Test(arguments: ["empty", "empty-incr"])
+    func anEmptyImageIsSaidAndNothingChanges(ownerMode: String) throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        let owner = try x.clipboardOwner(ownerMode)
+        try w.key("ctrl+v")
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).hasSuffix("— the clipboard's image is empty") })
+        #expect(try w.screenshot().image.pixels.allSatisfy { $0 == 0xFFFF_FFFF })
+        #expect(try w.quit().status == 0)
+        #expect(owner.isRunning, "it answered and still serves")
+    }
+
     @Test func aPasteSurvivesACrash() throws {
         let x = try XServer()
         let dir = try temporaryFolder()
