@@ -2,6 +2,6 @@
 public enum ClipboardImage: Sendable, Equatable {
     case image([UInt8])
     /// No image, and why in words for the title: the clipboard is empty, holds something else or
-    /// an empty image, or its owner stopped answering.
+    /// an empty image, or its owner quit or stopped answering.
     case nothing(String)
 }

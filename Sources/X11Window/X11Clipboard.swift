@@ -10,6 +10,9 @@ import Input
 /// the selection. Pasting: image/png is asked for, received whole or in INCR chunks, and
 /// reported as a `.paste` input event. Every request on another client's window is checked for
 /// errors (that window may be gone), so a vanished requestor never takes the app down.
+///
+/// The owner's window is watched during a paste, so its destruction (the owner quit) arrives as
+/// an X event and ends the paste at once, without waiting for unrelated input to wake the window.
 final class X11Clipboard {
     private let display: DisplayHandle
     private let window: Window
@@ -22,7 +25,7 @@ final class X11Clipboard {
     private var outgoing: [TransferKey: Outgoing] = [:]
     /// The paste under way, if any.
     private var incoming: Incoming?
-    /// A paste a new request replaced, or one that timed out: the answer to report.
+    /// Pastes that ended and are not reported yet.
     private var finished: [InputEvent] = []
 
     /// A transfer, either way, is given up when the other side stays silent this long.
@@ -32,7 +35,15 @@ final class X11Clipboard {
 
     private struct TransferKey: Hashable { let requestor: Window, property: Atom }
     private struct Outgoing { var bytes: [UInt8]; var offset: Int; var lastProgress = X11Clipboard.clock.now }
-    private struct Incoming { var bytes: [UInt8] = []; var incremental = false; var lastProgress = X11Clipboard.clock.now }
+    private struct Incoming {
+        /// CLIPBOARD's owner when the paste was asked for, whose window is watched for its end.
+        let owner: Window
+        var bytes: [UInt8] = []
+        var incremental = false
+        var lastProgress = X11Clipboard.clock.now
+    }
+
+    private static let ownerQuit = "the clipboard's owner quit before sending its picture"
 
     init(display: DisplayHandle, window: Window) {
         self.display = display
@@ -65,16 +76,22 @@ final class X11Clipboard {
             finished.append(.paste(.image(offered.bytes)))
             return
         }
-        if incoming != nil { finished.append(.paste(.nothing("a newer paste replaced it"))) }
-        guard XGetSelectionOwner(display, clipboard) != 0 /* None */ else {
-            incoming = nil
+        if incoming != nil { endPaste(.nothing("a newer paste replaced it")) }
+        let owner = XGetSelectionOwner(display, clipboard)
+        guard owner != 0 /* None */ else {
             finished.append(.paste(.nothing("the clipboard is empty")))
+            return
+        }
+        // Watched before it is asked, so that no way of quitting goes unheard; a window already
+        // gone is that answer at once.
+        incoming = Incoming(owner: owner)
+        guard selectEvents(of: owner) else {
+            endPaste(.nothing(Self.ownerQuit), ownerGone: true)
             return
         }
         XDeleteProperty(display, window, pasteProperty)
         XConvertSelection(display, clipboard, png, pasteProperty, window, time)
         XFlush(display)
-        incoming = Incoming()
     }
 
     /// Pastes that ended since the last call (and one that stalled: the owner stopped answering).
@@ -82,12 +99,25 @@ final class X11Clipboard {
         guard incoming != nil || !outgoing.isEmpty || !finished.isEmpty else { return [] }
         let now = Self.clock.now
         if let i = incoming, now - i.lastProgress > Self.stall {
-            incoming = nil
-            finished.append(.paste(.nothing("the clipboard's owner stopped answering")))
+            endPaste(.nothing("the clipboard's owner stopped answering"))
         }
         for (key, t) in outgoing where now - t.lastProgress > Self.stall { endTransfer(key) }
         defer { finished.removeAll() }
         return finished
+    }
+
+    /// Selects on another client's window what this clipboard still needs of it: its property
+    /// changes while an INCR transfer to it is under way, its destruction while it owns the paste
+    /// under way (both can hold at once: a clipboard manager asks the owner that replaced it).
+    /// False when the window is gone.
+    @discardableResult
+    private func selectEvents(of other: Window) -> Bool {
+        // Our own window's mask is the window's business (and this clipboard never asks itself).
+        guard other != window else { return true }
+        var mask = NoEventMask
+        if outgoing.keys.contains(where: { $0.requestor == other }) { mask |= PropertyChangeMask }
+        if incoming?.owner == other { mask |= StructureNotifyMask }
+        return XCalls.trapErrors(display) { XSelectInput(display, other, mask) } == nil
     }
 
     /// Handles `ev` if it belongs to the selection protocol; false for any other event.
@@ -99,6 +129,8 @@ final class X11Clipboard {
             offered = nil
         case SelectionNotify where ev.xselection.requestor == window && ev.xselection.selection == clipboard:
             received(ev.xselection)
+        case DestroyNotify where incoming != nil && ev.xdestroywindow.window == incoming?.owner:
+            endPaste(.nothing(Self.ownerQuit), ownerGone: true)
         case PropertyNotify where ev.xproperty.window == window && ev.xproperty.atom == pasteProperty:
             if ev.xproperty.state == PropertyNewValue, incoming?.incremental == true { receivedChunk() }
         case PropertyNotify where ev.xproperty.state == PropertyDelete:
@@ -136,13 +168,15 @@ final class X11Clipboard {
             case png:
                 // Too big for one request: INCR. The requestor deletes the INCR property to
                 // start, and each chunk once read; we hear of each deletion.
-                let ok = XCalls.trapErrors(display) {
-                    XSelectInput(display, to, PropertyChangeMask)
+                let key = TransferKey(requestor: to, property: property)
+                outgoing[key] = Outgoing(bytes: offered.bytes, offset: 0)
+                let ok = selectEvents(of: to) && XCalls.trapErrors(display) {
                     XCalls.setProperty(display, to, property, type: incr, longs: [offered.bytes.count])
                 } == nil
                 if ok {
-                    outgoing[TransferKey(requestor: to, property: property)] = Outgoing(bytes: offered.bytes, offset: 0)
                     answered = property
+                } else {
+                    endTransfer(key)
                 }
             default:
                 break
@@ -178,8 +212,7 @@ final class X11Clipboard {
     /// changes unless another transfer to it is still under way.
     private func endTransfer(_ key: TransferKey) {
         outgoing[key] = nil
-        guard !outgoing.keys.contains(where: { $0.requestor == key.requestor }) else { return }
-        _ = XCalls.trapErrors(display) { XSelectInput(display, key.requestor, NoEventMask) }
+        selectEvents(of: key.requestor)
     }
 
     // MARK: Pasting
@@ -187,13 +220,11 @@ final class X11Clipboard {
     private func received(_ notify: XSelectionEvent) {
         guard incoming != nil else { return }
         guard notify.property != 0 else {
-            incoming = nil
-            finished.append(.paste(.nothing("the clipboard holds no image")))
+            endPaste(.nothing("the clipboard holds no image"))
             return
         }
         guard let (type, format, bytes) = XCalls.takeProperty(display, window, pasteProperty) else {
-            incoming = nil
-            finished.append(.paste(.nothing("the clipboard's image could not be read")))
+            endPaste(.nothing("the clipboard's image could not be read"))
             return
         }
         if type == incr {
@@ -201,23 +232,18 @@ final class X11Clipboard {
             incoming?.incremental = true
             incoming?.lastProgress = Self.clock.now
         } else if type == png && format == 8 {
-            incoming = nil
-            finished.append(.paste(Self.picture(bytes)))
+            endPaste(Self.picture(bytes))
         } else if type == png {
-            incoming = nil
-            finished.append(.paste(.nothing("the clipboard's image could not be read")))
+            endPaste(.nothing("the clipboard's image could not be read"))
         } else {
-            incoming = nil
-            finished.append(.paste(.nothing("the clipboard holds no image")))
+            endPaste(.nothing("the clipboard holds no image"))
         }
     }
 
     private func receivedChunk() {
         guard let (_, _, bytes) = XCalls.takeProperty(display, window, pasteProperty) else { return }
         if bytes.isEmpty {
-            let all = incoming?.bytes ?? []
-            incoming = nil
-            finished.append(.paste(Self.picture(all)))
+            endPaste(Self.picture(incoming?.bytes ?? []))
         } else {
             incoming?.bytes.append(contentsOf: bytes)
             incoming?.lastProgress = Self.clock.now
@@ -228,5 +254,14 @@ final class X11Clipboard {
     /// said as such rather than as a picture that cannot be decoded.
     private static func picture(_ bytes: [UInt8]) -> ClipboardImage {
         bytes.isEmpty ? .nothing("the clipboard's image is empty") : .image(bytes)
+    }
+
+    /// Ends the paste under way with `answer`, to be reported, and stops watching its owner's
+    /// window (unless it is gone, or still needed for a transfer to it).
+    private func endPaste(_ answer: ClipboardImage, ownerGone: Bool = false) {
+        guard let owner = incoming?.owner else { return }
+        incoming = nil
+        if !ownerGone { selectEvents(of: owner) }
+        finished.append(.paste(answer))
     }
 }

@@ -7,7 +7,9 @@ at (X, Y) of the window and moves through COUNT distinct points as fast as XTest
 (a zigzag to the right), then releases. `own MODE` takes CLIPBOARD, prints "owned" once it holds
 it, and answers image/png as MODE says (other targets are refused):
   empty           a zero-length image/png property, every time;
-  empty-incr      an INCR transfer whose first chunk is the zero-length end."""
+  empty-incr      an INCR transfer whose first chunk is the zero-length end;
+  quit-on-request quits on the first request without answering it;
+  quit-mid-incr   starts an INCR transfer, sends one chunk, and quits once it is read."""
 import ctypes, ctypes.util, struct, sys
 
 x = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
@@ -60,7 +62,7 @@ class XImage(ctypes.Structure):
 
 def own(dpy, mode):
     """Owns CLIPBOARD and answers image/png requests as `mode` says (see the module's doc)."""
-    if mode not in ("empty", "empty-incr"):
+    if mode not in ("empty", "empty-incr", "quit-on-request", "quit-mid-incr"):
         sys.exit("xhelper: unknown owner mode " + mode)
     x.XDefaultRootWindow.restype = ctypes.c_ulong
     x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
@@ -106,6 +108,9 @@ def own(dpy, mode):
         req = ev.xselectionrequest
         requestor, target, time = req.requestor, req.target, req.time
         prop = req.property or target
+        if target == png and mode == "quit-on-request":
+            x.XSync(dpy, 0)
+            sys.exit(0)
         answered = 0
         incremental = False
         if target == png:
@@ -132,6 +137,11 @@ def own(dpy, mode):
         wait_for_delete(requestor, prop)  # the requestor read the INCR property: chunks may follow
         if mode == "empty-incr":
             put(requestor, prop, png, b"")
+        elif mode == "quit-mid-incr":
+            put(requestor, prop, png, b"\x89PNG\r\n\x1a\n" + bytes(992))
+            wait_for_delete(requestor, prop)
+            x.XSync(dpy, 0)
+            sys.exit(0)
         x.XSelectInput(dpy, requestor, 0)
         x.XSync(dpy, 0)
 
