@@ -1,3 +1,4 @@
+import Clock
 import CX11
 import Input
 
@@ -11,8 +12,9 @@ import Input
 /// reported as a `.paste` input event. Every request on another client's window is checked for
 /// errors (that window may be gone), so a vanished requestor never takes the app down.
 ///
-/// The owner's window is watched during a paste, so its destruction (the owner quit) arrives as
-/// an X event and ends the paste at once, without waiting for unrelated input to wake the window.
+/// Nothing is left waiting for unrelated input to wake the window: the owner's window is watched
+/// during a paste, so its destruction (the owner quit) arrives as an X event and ends the paste
+/// at once; a transfer that stays silent is given up when `alarm` goes off.
 final class X11Clipboard {
     private let display: DisplayHandle
     private let window: Window
@@ -27,20 +29,26 @@ final class X11Clipboard {
     private var incoming: Incoming?
     /// Pastes that ended and are not reported yet.
     private var finished: [InputEvent] = []
+    /// Goes off when a transfer's silence reaches `stallNS`, or at once when a paste ended
+    /// outside an event drain, so that the idle frame loop wakes to report it (poll it with the
+    /// connection). It is set only while there is something to wait for.
+    let alarm = Alarm()
+    /// Where `alarm` is set for (nil: disarmed).
+    private var alarmDeadline: Int64?
 
-    /// A transfer, either way, is given up when the other side stays silent this long.
-    private static let stall = Duration.seconds(10)
-    /// Monotonic: a change of the wall clock neither ends a live transfer nor keeps a dead one.
-    private static let clock = ContinuousClock()
+    /// A transfer, either way, is given up when the other side stays silent this long; measured
+    /// on the monotonic clock, so a change of the wall clock neither ends a live transfer nor
+    /// keeps a dead one.
+    private static let stallNS: Int64 = 10_000_000_000
 
     private struct TransferKey: Hashable { let requestor: Window, property: Atom }
-    private struct Outgoing { var bytes: [UInt8]; var offset: Int; var lastProgress = X11Clipboard.clock.now }
+    private struct Outgoing { var bytes: [UInt8]; var offset: Int; var lastProgress = Alarm.nowNS }
     private struct Incoming {
         /// CLIPBOARD's owner when the paste was asked for, whose window is watched for its end.
         let owner: Window
         var bytes: [UInt8] = []
         var incremental = false
-        var lastProgress = X11Clipboard.clock.now
+        var lastProgress = Alarm.nowNS
     }
 
     private static let ownerQuit = "the clipboard's owner quit before sending its picture"
@@ -71,6 +79,7 @@ final class X11Clipboard {
     /// Asks CLIPBOARD's owner for image/png at server time `time`; the answer comes back as a
     /// `.paste` event from `pendingResults()`.
     func requestImage(at time: Time) {
+        defer { setAlarm() }
         if let offered {
             // Our own: no round trip through the server.
             finished.append(.paste(.image(offered.bytes)))
@@ -94,16 +103,34 @@ final class X11Clipboard {
         XFlush(display)
     }
 
-    /// Pastes that ended since the last call (and one that stalled: the owner stopped answering).
+    /// Pastes that ended since the last call, including one given up because its owner stayed
+    /// silent too long. Called after every drain of the connection, and so whenever `alarm`
+    /// wakes the loop.
     func pendingResults() -> [InputEvent] {
-        guard incoming != nil || !outgoing.isEmpty || !finished.isEmpty else { return [] }
-        let now = Self.clock.now
-        if let i = incoming, now - i.lastProgress > Self.stall {
+        // The alarm is set whenever a transfer is under way or a result waits.
+        guard alarmDeadline != nil else { return [] }
+        _ = alarm.take()
+        let now = Alarm.nowNS
+        if let i = incoming, now - i.lastProgress >= Self.stallNS {
             endPaste(.nothing("the clipboard's owner stopped answering"))
         }
-        for (key, t) in outgoing where now - t.lastProgress > Self.stall { endTransfer(key) }
-        defer { finished.removeAll() }
-        return finished
+        for (key, t) in outgoing where now - t.lastProgress >= Self.stallNS { endTransfer(key) }
+        let results = finished
+        finished.removeAll()
+        setAlarm()
+        return results
+    }
+
+    /// Sets `alarm` for the earliest moment there will be something to do: now while results
+    /// wait to be reported, else when the longest-silent transfer stalls; off with neither.
+    /// Progress only moves stalls later, so an alarm set earlier merely wakes the loop once to
+    /// be set again.
+    private func setAlarm() {
+        let silentSince = ([incoming?.lastProgress].compactMap { $0 } + outgoing.values.map(\.lastProgress)).min()
+        let deadline = finished.isEmpty ? silentSince.map { $0 + Self.stallNS } : Alarm.nowNS
+        guard deadline != alarmDeadline else { return }
+        alarm.set(at: deadline)
+        alarmDeadline = deadline
     }
 
     /// Selects on another client's window what this clipboard still needs of it: its property
@@ -175,6 +202,7 @@ final class X11Clipboard {
                 } == nil
                 if ok {
                     answered = property
+                    setAlarm()
                 } else {
                     endTransfer(key)
                 }
@@ -202,7 +230,7 @@ final class X11Clipboard {
             XCalls.setProperty(display, key.requestor, key.property, type: png, bytes: chunk)
         } == nil
         t.offset += n
-        t.lastProgress = Self.clock.now
+        t.lastProgress = Alarm.nowNS
         outgoing[key] = t
         // The zero-length chunk ends the transfer; a requestor that vanished ends it too.
         if !ok || n == 0 { endTransfer(key) }
@@ -230,7 +258,7 @@ final class X11Clipboard {
         if type == incr {
             // Deleting the INCR property (done by reading it) asks for the first chunk.
             incoming?.incremental = true
-            incoming?.lastProgress = Self.clock.now
+            incoming?.lastProgress = Alarm.nowNS
         } else if type == png && format == 8 {
             endPaste(Self.picture(bytes))
         } else if type == png {
@@ -246,7 +274,7 @@ final class X11Clipboard {
             endPaste(Self.picture(incoming?.bytes ?? []))
         } else {
             incoming?.bytes.append(contentsOf: bytes)
-            incoming?.lastProgress = Self.clock.now
+            incoming?.lastProgress = Alarm.nowNS
         }
     }
 

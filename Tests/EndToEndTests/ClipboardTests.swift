@@ -120,6 +120,21 @@ struct ClipboardTests {
         #expect(try w.quit().status == 0)
     }
 
+    /// An owner that stays but stops sending mid-transfer is given up after the stall check's
+    /// 10 seconds, and said then though no input comes to wake the idle window.
+    @Test func anOwnerThatStopsAnsweringIsGivenUpWithoutFurtherInput() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        let owner = try x.clipboardOwner("stall-incr")
+        try w.key("ctrl+v")
+        #expect(try eventually(timeout: 30) {
+            try x.xdotool("getwindowname", w.id).hasSuffix("— the clipboard's owner stopped answering")
+        })
+        #expect(owner.isRunning, "still there, only silent")
+        #expect(try w.screenshot().image.pixels.allSatisfy { $0 == 0xFFFF_FFFF })
+        #expect(try w.quit().status == 0)
+    }
+
     @Test func aPasteSurvivesACrash() throws {
         let x = try XServer()
         let dir = try temporaryFolder()

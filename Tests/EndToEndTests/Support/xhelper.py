@@ -9,7 +9,8 @@ it, and answers image/png as MODE says (other targets are refused):
   empty           a zero-length image/png property, every time;
   empty-incr      an INCR transfer whose first chunk is the zero-length end;
   quit-on-request quits on the first request without answering it;
-  quit-mid-incr   starts an INCR transfer, sends one chunk, and quits once it is read."""
+  quit-mid-incr   starts an INCR transfer, sends one chunk, and quits once it is read;
+  stall-incr      starts an INCR transfer and never sends a chunk, staying alive."""
 import ctypes, ctypes.util, struct, sys
 
 x = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
@@ -62,7 +63,7 @@ class XImage(ctypes.Structure):
 
 def own(dpy, mode):
     """Owns CLIPBOARD and answers image/png requests as `mode` says (see the module's doc)."""
-    if mode not in ("empty", "empty-incr", "quit-on-request", "quit-mid-incr"):
+    if mode not in ("empty", "empty-incr", "quit-on-request", "quit-mid-incr", "stall-incr"):
         sys.exit("xhelper: unknown owner mode " + mode)
     x.XDefaultRootWindow.restype = ctypes.c_ulong
     x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
@@ -142,6 +143,9 @@ def own(dpy, mode):
             wait_for_delete(requestor, prop)
             x.XSync(dpy, 0)
             sys.exit(0)
+        elif mode == "stall-incr":
+            while True:
+                x.XNextEvent(dpy, ctypes.byref(ev))
         x.XSelectInput(dpy, requestor, 0)
         x.XSync(dpy, 0)
 
