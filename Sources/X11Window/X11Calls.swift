@@ -64,9 +64,9 @@ enum XCalls {
         XStoreName(d, w, latin1)
     }
 
-    /// Reads and deletes a property: its type and, for 8-bit data, its bytes (other formats give
-    /// none). Nil when the window has no such property.
-    static func takeProperty(_ d: DisplayHandle, _ w: Window, _ property: Atom) -> (type: Atom, bytes: [UInt8])? {
+    /// Reads and deletes a property: its type, its format (8, 16 or 32 bits a unit) and, for
+    /// 8-bit data, its bytes (other formats give none). Nil when the window has no such property.
+    static func takeProperty(_ d: DisplayHandle, _ w: Window, _ property: Atom) -> (type: Atom, format: Int32, bytes: [UInt8])? {
         var type: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         // Length in 32-bit units: as much as a property can hold.
@@ -75,7 +75,7 @@ enum XCalls {
         defer { if let data { XFree(data) } }
         guard status == Success, type != 0 else { return nil }
         let bytes = format == 8 && count > 0 ? Array(UnsafeBufferPointer(start: data, count: Int(count))) : []
-        return (type, bytes)
+        return (type, format, bytes)
     }
 
     static func setClassHint(_ d: DisplayHandle, _ w: Window, name: String, className: String) {

@@ -31,6 +31,11 @@ public final class X11Window: Presenter {
     /// The X connection's file descriptor, to poll for input (see `FrameLoop`).
     public let connectionFileDescriptor: Int32
 
+    /// A descriptor to poll together with the connection: it becomes readable when the window
+    /// has something to report though no X event came (a clipboard transfer given up after a
+    /// silence); `pendingEvents()` then reports it and quiets the descriptor.
+    public var alarmFileDescriptor: Int32 { clipboard.alarm.fileDescriptor }
+
     private var display: DisplayHandle?
     private let window: Window
     private let gc: GC

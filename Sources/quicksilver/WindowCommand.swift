@@ -183,7 +183,7 @@ struct WindowCommand: ParsableCommand {
                            view: .opening(canvas: session.canvas.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs)
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
-                             fds: [window.connectionFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
+                             fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
         startUp.stop()
         loop.run(app)
         app.finish(loop)

@@ -88,6 +88,53 @@ struct ClipboardTests {
         #expect(try w.quit().status == 0)
     }
 
+    @Test(arguments: ["empty", "empty-incr"])
+    func anEmptyImageIsSaidAndNothingChanges(ownerMode: String) throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        let owner = try x.clipboardOwner(ownerMode)
+        try w.key("ctrl+v")
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).hasSuffix("— the clipboard's image is empty") })
+        #expect(try w.screenshot().image.pixels.allSatisfy { $0 == 0xFFFF_FFFF })
+        #expect(try w.quit().status == 0)
+        #expect(owner.isRunning, "it answered and still serves")
+    }
+
+    /// An owner that quits during the paste, before answering or between two INCR chunks: the
+    /// window hears of its window's destruction and says so, though no input comes after Ctrl+V.
+    @Test(arguments: ["quit-on-request", "quit-mid-incr"])
+    func anOwnerThatQuitsMidPasteIsSaidWithoutFurtherInput(ownerMode: String) throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        let owner = try x.clipboardOwner(ownerMode)
+        try w.key("ctrl+v")
+        // Nothing is sent to the window from here until the title has been read. The 5 s are
+        // not a speed requirement but tell which path spoke: the only other way this paste ends
+        // is the 10-second stall check, so a title within 5 s can only come from the owner's
+        // death being heard (and 5 s is still ample for a slow machine to handle one event).
+        #expect(try eventually(timeout: 5) {
+            try x.xdotool("getwindowname", w.id).hasSuffix("— the clipboard's owner quit before sending its picture")
+        })
+        #expect(owner.wait(timeout: 20).status == 0, "the owner quit by itself")
+        #expect(try w.screenshot().image.pixels.allSatisfy { $0 == 0xFFFF_FFFF })
+        #expect(try w.quit().status == 0)
+    }
+
+    /// An owner that stays but stops sending mid-transfer is given up after the stall check's
+    /// 10 seconds, and said then though no input comes to wake the idle window.
+    @Test func anOwnerThatStopsAnsweringIsGivenUpWithoutFurtherInput() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x)
+        let owner = try x.clipboardOwner("stall-incr")
+        try w.key("ctrl+v")
+        #expect(try eventually(timeout: 30) {
+            try x.xdotool("getwindowname", w.id).hasSuffix("— the clipboard's owner stopped answering")
+        })
+        #expect(owner.isRunning, "still there, only silent")
+        #expect(try w.screenshot().image.pixels.allSatisfy { $0 == 0xFFFF_FFFF })
+        #expect(try w.quit().status == 0)
+    }
+
     @Test func aPasteSurvivesACrash() throws {
         let x = try XServer()
         let dir = try temporaryFolder()

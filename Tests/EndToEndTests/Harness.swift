@@ -174,6 +174,18 @@ final class XServer {
         if r.status != 0 { throw HarnessError("xhelper \(args): \(r.stderr)") }
     }
 
+    /// Starts the Python X helper as a CLIPBOARD owner (`own MODE`, see xhelper.py) and returns
+    /// once it holds the clipboard; it is killed when the returned process goes.
+    func clipboardOwner(_ mode: String) throws -> Launched {
+        let script = packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/xhelper.py").path
+        let owner = try Launched(which("python3") ?? "/usr/bin/python3", [script, "own", mode], environment: environment)
+        eventually { owner.stdout.contains("owned") || !owner.isRunning }
+        guard owner.stdout.contains("owned") else {
+            throw HarnessError("xhelper own \(mode) did not take the clipboard: \(owner.stderr)")
+        }
+        return owner
+    }
+
     /// Kills the server outright, as a crash would.
     func kill() {
         Foundation.kill(server.pid, SIGKILL)
