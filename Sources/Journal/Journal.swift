@@ -322,6 +322,9 @@ public final class Journal: @unchecked Sendable {
         let baked = pastedFiles
         pastedFiles = []
         queue.async { [self] in
+            // The snapshot holds everything handed over so far: lines still waiting to be written
+            // (the disk refused them since) must not be played again on top of it.
+            (unwritten, unsynced, unwrittenStrokes, unsyncedStrokes) = ([], [], 0, 0)
             toStart = opening
             bakedFiles += baked
             writeOut(sync: true)

@@ -1,6 +1,7 @@
 import Clock
 import Compute
 import Events
+import Files
 import Foundation
 import Geometry
 import Journal
@@ -104,6 +105,92 @@ import TestSupport
         #expect(throws: ReplayError(line: 3, message: "unterminated string (column 21)")) { try ReplayParser.parse(good + "{\"t\": 1, \"type\": \"cl") }
     }
 
+    /// A disk that fills: lines are kept and written once there is room, the file always ends on
+    /// a whole line, the change is signalled both ways, and no `exit` is written over lost lines.
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func aFullDiskKeepsTheLinesAndWritesThemOnceThereIsRoom() throws {
+        let dir = try folder()
+        guard system("mount -t tmpfs -o size=64k tmpfs '\(dir)'") == 0 else { Issue.record("cannot mount a tmpfs"); return }
+        defer { _ = system("umount '\(dir)'") }
+        let path = dir + "/journal.jsonl"
+        let signals = Counter()
+        let session = Session(size: Size(width: 200, height: 120), compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: path, session: session, header: Replay.Header(size: Size(width: 200, height: 120)),
+                                  onHealthChange: { signals.add() })
+        for i in 0..<2 { stroke(session, journal, y: Double(10 + i * 20), t: Double(i)) }
+        journal.flushNow()
+        #expect(journal.health == .writing)
+
+        _ = system("dd if=/dev/zero of='\(dir)/filler' bs=1k count=100 2>/dev/null")
+        // The file's last page may still have room: stroke on until the disk refuses.
+        var drawn = 2
+        while journal.health == .writing, drawn < 200 {
+            stroke(session, journal, y: Double(10 + drawn % 5 * 20), t: Double(drawn))
+            journal.flushNow()
+            drawn += 1
+        }
+        guard case .failing(let e) = journal.health else { Issue.record("the full disk went unnoticed"); return }
+        stroke(session, journal, y: 100, t: Double(drawn))
+        journal.flushNow()
+        drawn += 1
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let parsed = try ReplayParser.parse(text)
+        let onDisk = text.components(separatedBy: "\"type\": \"up\"").count - 1
+        #expect(e.kind == .noSpace && signals.value == 1)
+        #expect(onDisk + journal.strokesNotSaved == drawn && journal.strokesNotSaved >= 2, "\(onDisk) on disk, \(journal.strokesNotSaved) waiting")
+        #expect(text.hasSuffix("\n") && !parsed.endedCleanly, "whole lines only")
+
+        try FileManager.default.removeItem(atPath: dir + "/filler")
+        let deadline = Date().addingTimeInterval(20)
+        while journal.health != .writing, Date() < deadline { usleep(20_000) }
+        #expect(journal.health == .writing && journal.strokesNotSaved == 0 && signals.value == 2)
+        expectSamePixels(try recovered(path).pixels, session.snapshot().pixels, width: 200, "every stroke reached the disk")
+        #expect(journal.close() == nil)
+        #expect(try recovered(path).endedCleanly)
+    }
+
+    /// A continued session's journal carries the file it continues (events, pictures), so it
+    /// replays alone, undo past the continuation included; a compaction later bakes it all in.
+    @Test func aContinuedJournalStandsOnItsOwnUndoIncluded() throws {
+        let dir = try folder()
+        let size = Size(width: 100, height: 80)
+        let first = Session(size: size, compute: ComputeContext(threads: 1))
+        let parent = try Journal(path: dir + "/parent.jsonl", session: first, header: Replay.Header(size: size))
+        let red = [UInt32](repeating: 0xFFFF_0000, count: 12)
+        try parent.keep(picture: try PNGImage(width: 4, height: 3, pixels: red).encode(), as: "paste-1.png")
+        let paste = SessionEvent.command(.paste(PastedImage(file: "paste-1.png", x: 10, y: 10, size: Size(width: 4, height: 3), pixels: red)))
+        parent.record(Replay.TimedEvent(t: 0, event: paste))
+        first.handle(paste)
+        stroke(first, parent, y: 40, t: 1)
+        #expect(parent.close() == nil)
+
+        let loaded = try Playback.load(dir + "/parent.jsonl", continuing: true, compute: ComputeContext(threads: 1))
+        let continuation = try #require(loaded.continuation)
+        #expect(continuation.bytes == FileBytes.size(of: dir + "/parent.jsonl") && continuation.pictures.count == 1)
+        let session = loaded.session
+        let child = try Journal(path: dir + "/child.jsonl", kind: .session(compactAfterBytes: 1 << 20), session: session,
+                                header: Replay.Header(size: size), continuing: continuation)
+        for (i, e) in [SessionEvent.command(.continued), .command(.undo), .command(.undo)].enumerated() {
+            child.record(Replay.TimedEvent(t: Double(i), event: e))
+            session.handle(e)
+        }
+        session.draw(FrameInfo(index: 1, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 0, height: 0)))
+        child.flushNow()
+        #expect(session.snapshot().pixels.allSatisfy { $0 == 0xFFFF_FFFF }, "both steps of the parent undone")
+        try FileManager.default.removeItem(atPath: dir + "/parent.jsonl")
+        try FileManager.default.removeItem(atPath: dir + "/parent.jsonl.paste-1.png")
+        let replayed = try Playback.load(dir + "/child.jsonl", compute: ComputeContext(threads: 1)).session
+        expectSamePixels(replayed.snapshot().pixels, session.snapshot().pixels, width: 100, "the child alone, undo included")
+        let redo = SessionEvent.command(.redo)
+        child.record(Replay.TimedEvent(t: 3, event: redo))
+        session.handle(redo)
+        stroke(session, child, y: 60, t: 4)
+        let header = try String(contentsOfFile: dir + "/child.jsonl", encoding: .utf8).prefix { $0 != "\n" }
+        #expect(header.contains("\"continues\": \"\(dir)/parent.jsonl\"") && header.contains("\"continuesBytes\": \(continuation.bytes)"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/child.jsonl.earlier-paste-1.png"))
+        expectSamePixels(try recovered(dir + "/child.jsonl").pixels, session.snapshot().pixels, width: 100, "redo of the paste")
+    }
+
     @Test func nothingMayFollowExit() {
         let text = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n{\"t\": 0, \"type\": \"exit\"}\n{\"t\": 0, \"type\": \"clear\"}\n"
         #expect(throws: ReplayError(line: 3, message: "nothing may follow the \"exit\" on line 2")) { try ReplayParser.parse(text) }
@@ -152,4 +239,12 @@ import TestSupport
         expectSamePixels(recovered, session.snapshot().pixels, width: 100, "the paste survives the compaction")
         #expect(recovered[10 * 100 + 12] == 0xFFFF_0000)
     }
+}
+
+/// Counts calls from any thread.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }
