@@ -95,7 +95,7 @@ enum FileCalls {
 
     /// True when some process holds a lock on the file at `path` (false if it cannot be opened).
     static func isLocked(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { closeQuietly(fd) }
         return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK

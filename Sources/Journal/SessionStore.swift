@@ -52,7 +52,7 @@ public struct SessionStore: Sendable {
     /// (it reads whole files).
     public func list(countingStrokes: Bool = false) -> [SessionInfo] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        var sessions = names.filter { $0.hasSuffix(".jsonl") }.map { describe(folder + "/" + $0, names: names, countingStrokes: countingStrokes) }
+        var sessions = names.filter { $0.hasSuffix(".jsonl") && FileBytes.isRegularFile(folder + "/" + $0) }.map { describe(folder + "/" + $0, names: names, countingStrokes: countingStrokes) }
         // A crashed session was recovered by one that continued all of it: the file as it is
         // now, not an earlier copy of it taken while it was still being drawn in.
         for i in sessions.indices where sessions[i].state == .crashed {
