@@ -25,8 +25,8 @@ import Input
 /// Times are seconds since the first reported event's X timestamp (server milliseconds,
 /// wrapping at 2³²); events without a timestamp carry the latest one. Pure: no request goes to
 /// the X server from here (a keysym's name is Xlib's own table), so tests feed it synthetic
-/// events.
-struct X11EventTranslator {
+/// events (and Fuzzing's `X11EventsTarget`, which is why it is `package`).
+package struct X11EventTranslator {
     /// The window whose events these are (a ConfigureNotify of another window is ignored).
     let window: Window
     let wmProtocols: Atom
@@ -56,26 +56,32 @@ struct X11EventTranslator {
     static let pressureWaitMS: Time = 17
 
     /// One XInput 2 pointer event as plain values (read out of its event cookie).
-    struct DeviceEvent: Sendable {
-        enum Kind: Sendable { case press, release, motion }
+    package struct DeviceEvent: Sendable {
+        package enum Kind: Sendable { case press, release, motion }
         var kind: Kind
         /// The slave device that made it.
         var source: Int32
         /// The button, for a press or release.
-        var button: Int = 0
+        var button: Int
         var x: Double, y: Double
         var time: Time
         /// Modifier state (ShiftMask, ControlMask).
-        var state: UInt32 = 0
+        var state: UInt32
         /// The valuator mask's bytes, and the values of the valuators set in it, in order.
-        var mask: [UInt8] = []
-        var values: [Double] = []
+        var mask: [UInt8]
+        var values: [Double]
+
+        package init(kind: Kind, source: Int32, button: Int = 0, x: Double, y: Double, time: Time, state: UInt32 = 0,
+                     mask: [UInt8] = [], values: [Double] = []) {
+            self.kind = kind; self.source = source; self.button = button; self.x = x; self.y = y; self.time = time
+            self.state = state; self.mask = mask; self.values = values
+        }
     }
 
     /// The device id core pointer events are given: none (real devices start at 2).
     static let coreSource: Int32 = 0
 
-    init(window: Window, size: Size, wmProtocols: Atom, wmDeleteWindow: Atom,
+    package init(window: Window, size: Size, wmProtocols: Atom, wmDeleteWindow: Atom,
          key: @escaping (XKeyEvent) -> (keysym: KeySym, text: String), devices: [PenDevices.Device] = []) {
         self.devices = PenDevices(devices)
         self.window = window
@@ -86,7 +92,7 @@ struct X11EventTranslator {
     }
 
     /// Appends what a pointer event (XInput 2, or core as one of no device) means to `out`.
-    mutating func translate(_ e: DeviceEvent, into out: inout [InputEvent]) {
+    package mutating func translate(_ e: DeviceEvent, into out: inout [InputEvent]) {
         let reading = devices.pressure(of: e.source, mask: e.mask, values: e.values)
         // An event that means nothing reports nothing (and is no "first event" for the times).
         switch e.kind {
@@ -128,7 +134,7 @@ struct X11EventTranslator {
     }
 
     /// The devices changed (one plugged in or out): a stroke whose device is gone ends where it was.
-    mutating func devicesChanged(_ list: [PenDevices.Device], into out: inout [InputEvent]) {
+    package mutating func devicesChanged(_ list: [PenDevices.Device], into out: inout [InputEvent]) {
         devices.replace(with: list)
         guard pointerIsDown, let stroke, devices.byID[stroke.source] == nil else { return }
         releaseHeld(into: &out)
@@ -164,7 +170,7 @@ struct X11EventTranslator {
     }
 
     /// Appends what `ev` means to `out` (nothing, for events the app does not care about).
-    mutating func translate(_ ev: XEvent, into out: inout [InputEvent]) {
+    package mutating func translate(_ ev: XEvent, into out: inout [InputEvent]) {
         switch ev.type {
         case ButtonPress, ButtonRelease:
             let b = ev.xbutton
