@@ -218,11 +218,23 @@ package struct X11EventTranslator {
         }
     }
 
-    /// A keysym's name ("a", "bracketleft", "Delete"); nil for NoSymbol.
+    /// A keysym's name ("a", "bracketleft", "Delete", "U0416"); nil for NoSymbol.
     static func name(of keysym: KeySym) -> String? {
         guard keysym != 0 /* NoSymbol */ else { return nil }
-        if let s = XKeysymToString(keysym) { return String(cString: s) }
-        return "0x" + String(keysym, radix: 16)
+        guard let s = XKeysymToString(keysym) else { return "0x" + String(keysym, radix: 16) }
+        let name = String(cString: s)
+        // Xlib's names are its own, except the one it makes up for a Unicode keysym it has no name
+        // for: that one it allocates, and a caller that keeps only static names leaks it.
+        if let made = unicodeName(of: keysym), name == made { XFree(s) }
+        return name
+    }
+
+    /// The name Xlib makes up for a Unicode keysym: "U" and the code point in 4 hex digits, or 8
+    /// above U+FFFF.
+    private static func unicodeName(of keysym: KeySym) -> String? {
+        guard (0x0100_0100...0x0110_FFFF).contains(keysym) else { return nil }
+        let point = keysym & 0xFF_FFFF, hex = String(point, radix: 16, uppercase: true)
+        return "U" + String(repeating: "0", count: (point > 0xFFFF ? 8 : 4) - hex.count) + hex
     }
 
     private func modifiers(_ state: UInt32) -> Modifiers {
