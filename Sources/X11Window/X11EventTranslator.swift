@@ -136,10 +136,10 @@ package struct X11EventTranslator {
     /// The devices changed (one plugged in or out): a stroke whose device is gone ends where it was.
     package mutating func devicesChanged(_ list: [PenDevices.Device], into out: inout [InputEvent]) {
         devices.replace(with: list)
-        guard pointerIsDown, let stroke, devices.byID[stroke.source] == nil else { return }
-        releaseHeld(into: &out)
-        self.stroke = nil
-        out.append(.pointerUp(stroke.last))
+        guard let source = stroke?.source, devices.byID[source] == nil else { return }
+        releaseHeld(into: &out)   // a press still waiting: its samples first, which moves the last
+        if let last = stroke?.last { out.append(.pointerUp(last)) }
+        stroke = nil
     }
 
     /// A reading while the pen is down: zero keeps the last good value.
