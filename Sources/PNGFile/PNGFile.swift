@@ -1,10 +1,14 @@
 // PNGFile: PNG encode and decode through libpng's simplified API.
 //
 // Start with `PNGImage`: `encode()` / `write(to:)` (atomically, through Files' `AtomicFile`) and
-// `read(from:)`. Reading goes through libpng (any PNG); writing through `PNGEncoder`, filters
-// chosen per row and libdeflate, much faster than libpng's defaults.
+// `read(from:)`. Reading goes through libpng (any PNG), once `PNGChunks` has checked the lengths
+// it would take on trust; writing through `PNGEncoder`, filters chosen per row and libdeflate,
+// much faster than libpng's defaults.
 import CPNG
 import Files
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A 32-bit image in the X visual's order: 0xAARRGGBB per pixel, B, G, R, A in memory.
 public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
@@ -50,9 +54,12 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
     /// `maxSide` is refused before its pixels are decoded. The error says what is wrong, not
     /// where: the caller names the file, as it knows it.
     public static func read(from path: String, maxSide: Int = .max) throws(PNGError) -> PNGImage {
+        guard let file = fopen(path, "rb") else { throw PNGError(message: String(cString: strerror(errno))) }
+        defer { fclose(file) }
+        if let problem = PNGChunks.overlong(file) { throw PNGError(message: problem) }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else { throw PNGError(message: message(image)) }
+        guard png_image_begin_read_from_stdio(&image, file) != 0 else { throw PNGError(message: message(image)) }
         return try finishRead(&image, maxSide: maxSide)
     }
 
@@ -60,6 +67,7 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
     public static func decode(_ bytes: [UInt8], maxSide: Int = .max) throws(PNGError) -> PNGImage {
         // libpng reads from the buffer until the image is finished: both halves inside.
         let result = bytes.withUnsafeBytes { raw -> Result<PNGImage, PNGError> in
+            if let problem = PNGChunks.overlong(raw) { return .failure(PNGError(message: problem)) }
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
             guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {

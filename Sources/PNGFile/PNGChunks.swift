@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What libpng takes on trust before the image data: the length each chunk claims, which it
+/// allocates and zeroes before reading the chunk (its own 8 MB limit is only a warning when
+/// reading). A PNG of 40 bytes whose text chunk claims 2 GB cost 2 GB and seconds before libpng
+/// found the data missing, so such a PNG is refused first.
+enum PNGChunks {
+    /// Why a PNG of `size` bytes is refused: a chunk before the first IDAT that claims more bytes
+    /// than the PNG has. Nil when there is none, and for what is no PNG (libpng says so).
+    /// `read(offset)` gives the 8 bytes at `offset`, or nil past the end.
+    static func overlong(size: Int, read: (Int) -> [UInt8]?) -> String? {
+        guard read(0) == PNGImage.signature else { return nil }
+        var at = PNGImage.signature.count
+        while let header = read(at) {
+            let length = header.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+            if header.suffix(4).elementsEqual("IDAT".utf8) { return nil }
+            // The chunk's type and CRC are 12 bytes beside its data.
+            if length > size - at - 12 { return "a chunk claims \(length) bytes, more than the PNG has" }
+            at += 12 + length
+        }
+        return nil
+    }
+
+    /// `overlong` for PNG bytes.
+    static func overlong(_ bytes: UnsafeRawBufferPointer) -> String? {
+        overlong(size: bytes.count) { at in at + 8 <= bytes.count ? Array(bytes[at..<at + 8]) : nil }
+    }
+
+    /// `overlong` for an open file, which is left where it was. A file that cannot seek (a pipe)
+    /// is not checked.
+    static func overlong(_ file: UnsafeMutablePointer<FILE>) -> String? {
+        let start = ftello(file)
+        guard start >= 0, fseeko(file, 0, SEEK_END) == 0 else { return nil }
+        let size = Int(ftello(file))
+        defer { fseeko(file, start, SEEK_SET) }
+        return overlong(size: size) { at in
+            var header = [UInt8](repeating: 0, count: 8)
+            guard fseeko(file, off_t(at), SEEK_SET) == 0, fread(&header, 1, 8, file) == 8 else { return nil }
+            return header
+        }
+    }
+}
