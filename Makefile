@@ -53,7 +53,7 @@ fuzz: deps
 		if SWIFT_BACKTRACE=enable=no .build-fuzz/release/fuzz-$$t .build-fuzz/corpus/$$t Tests/Fixtures/fuzz/$$t $$dict \
 			-max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=.build-fuzz/findings/$$t/ \
 			> .build-fuzz/$$t.log 2>&1; then \
-			grep -E '^#[0-9]+ +DONE' .build-fuzz/$$t.log | sed 's/^/  /'; \
+			grep -E '^#[0-9]+[[:space:]]+DONE' .build-fuzz/$$t.log | sed 's/^/  /'; \
 			grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' .build-fuzz/$$t.log | sed 's/^/  /'; \
 		else \
 			failed="$$failed $$t"; tail -n 40 .build-fuzz/$$t.log; \
