@@ -18,6 +18,15 @@ import X11Window
 struct TranslatorPromises {
     /// Where the times of samples end: 2³² milliseconds.
     static let timeLimit = 4_294_967.296
+    /// How long a press may wait for its first pressure (the translator's `pressureWaitMS`).
+    static let pressureWaitMS: UInt32 = 17
+
+    /// What was open before a step.
+    private struct Before {
+        var strokeWasOpen: Bool, middleWasDown: Bool
+        /// When the press still waiting for its pressure was made.
+        var held: UInt32?
+    }
 
     private(set) var strokeIsDown = false
     private var middleIsDown = false
@@ -34,19 +43,18 @@ struct TranslatorPromises {
 
     /// The first promise `out`, what `step` reported, breaks; nil when it keeps them all.
     mutating func check(_ step: X11EventScript.Step, _ out: [InputEvent]) -> String? {
-        let strokeWasOpen = strokeIsDown || heldSince != nil, middleWasDown = middleIsDown, held = heldSince
+        let before = Before(strokeWasOpen: strokeIsDown || heldSince != nil, middleWasDown: middleIsDown, held: heldSince)
         for e in out {
             if let problem = follow(e, from: step) { return "\(problem), in \(out)" }
         }
         if let problem = checkKeys(step, out) { return problem }
         switch step {
-        case .device(let e): return checkPointer(e.kind, e.button, e.source, step.time, out, strokeWasOpen, middleWasDown, held)
+        case .device(let e): return checkPointer(e.kind, e.button, e.source, step.time, out, before)
         case .core(let e) where e.type == ButtonPress || e.type == ButtonRelease:
-            return checkPointer(e.type == ButtonPress ? .press : .release, Int(e.xbutton.button), 0, step.time, out,
-                                strokeWasOpen, middleWasDown, held)
+            return checkPointer(e.type == ButtonPress ? .press : .release, Int(e.xbutton.button), 0, step.time, out, before)
         case .core(let e) where e.type == MotionNotify:
-            return checkPointer(.motion, 0, 0, step.time, out, strokeWasOpen, middleWasDown, held)
-        case .devices(_, let ids) where strokeWasOpen && !ids.contains(where: { $0 == strokeSource }):
+            return checkPointer(.motion, 0, 0, step.time, out, before)
+        case .devices(_, let ids) where before.strokeWasOpen && !ids.contains(where: { $0 == strokeSource }):
             guard !strokeIsDown, heldSince == nil, case .pointerUp(let end)? = out.last, end == lastBeforeUp else {
                 return "a stroke whose device was unplugged does not end at its last sample: \(out)"
             }
@@ -56,23 +64,25 @@ struct TranslatorPromises {
         return nil
     }
 
+    /// A pointer event from `source` (0 for core events) at `time`.
     private mutating func checkPointer(_ kind: X11EventTranslator.DeviceEvent.Kind, _ button: Int, _ source: Int32, _ time: UInt32?,
-                                       _ out: [InputEvent], _ strokeWasOpen: Bool, _ middleWasDown: Bool, _ held: UInt32?) -> String? {
+                                       _ out: [InputEvent], _ before: Before) -> String? {
         switch kind {
         case .press where button == 1:
-            if strokeWasOpen { return out.isEmpty ? nil : "a second press of button 1 reports \(out)" }
+            if before.strokeWasOpen { return out.isEmpty ? nil : "a second press of button 1 reports \(out)" }
             strokeSource = source
             if !strokeIsDown { heldSince = time }
         case .release where button == 1:
-            if !strokeWasOpen { return out.isEmpty ? nil : "a release of button 1 without a press reports \(out)" }
+            if !before.strokeWasOpen { return out.isEmpty ? nil : "a release of button 1 without a press reports \(out)" }
             if strokeIsDown || heldSince != nil { return "a release of button 1 leaves the stroke open: \(out)" }
             strokeSource = nil
         case .motion:
-            if let held, let time, time &- held >= 17, heldSince != nil {
-                return "a press held longer than 17 ms (since \(held), now \(time)): \(out)"
+            if let held = before.held, let time, time &- held >= Self.pressureWaitMS, heldSince != nil {
+                return "a press held longer than \(Self.pressureWaitMS) ms (since \(held), now \(time)): \(out)"
             }
-            if !strokeWasOpen && !middleWasDown && !out.isEmpty { return "a motion with no button down reports \(out)" }
-            if held == nil, strokeWasOpen || middleWasDown {
+            let open = before.strokeWasOpen || before.middleWasDown
+            if !open && !out.isEmpty { return "a motion with no button down reports \(out)" }
+            if before.held == nil, open {
                 guard out.count == 1, case .pointerMove = out[0] else { return "a motion reports \(out), not one move" }
             }
         case .press, .release: break
