@@ -10,7 +10,8 @@ TEST_DEBS  := xvfb xdotool xclip python3
 BENCH_DEBS := gcc libcairo2-dev
 
 SOAK_MINUTES ?= 30
-FUZZ_INPUTS  ?= 1000000
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= replay png x11-events
 
 .PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak
 
@@ -26,20 +27,39 @@ demo: release
 	.build/release/quicksilver render $(DEMO) -o demo.png
 	@echo "wrote $$(pwd)/demo.png"
 
-# Unit, golden, CLI and window tests (including a fuzz smoke run), then a 30-second soak that
-# checks only what cannot depend on the machine's speed (no crash, memory, the restored journal).
+# Unit, golden, CLI and window tests (the fuzz targets' checks over their seeds too), then a
+# 30-second soak that checks only what cannot depend on the machine's speed (no crash, memory, the
+# restored journal).
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory release
 	python3 Tests/Soak/soak.py .build/release/quicksilver 0.5
 
-# The replay parser's mutation fuzzer under AddressSanitizer: FUZZ_INPUTS inputs over two workers.
+# libFuzzer under AddressSanitizer, FUZZ_SECONDS for each of FUZZ_TARGETS (Sources/Fuzzing), one after
+# another. Each starts from its committed seeds (Tests/Fixtures/fuzz/TARGET, only read) and what earlier
+# runs kept (.build-fuzz/corpus/TARGET, where new inputs go); prints the coverage reached. A finding
+# fails, with its input in .build-fuzz/findings/TARGET and libFuzzer's log in .build-fuzz/TARGET.log.
+# --sanitize=fuzzer makes SwiftPM compile the fuzz-* executables without a main and link libFuzzer's;
+# -Xswiftc repeats it with address because the compiler keeps only the last -sanitize flag it is given.
+# Swift's backtracer is off: its memory reader trips AddressSanitizer, and libFuzzer reports crashes.
+FUZZ_BUILD := $(SWIFT) build -c release --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
 fuzz: deps
-	$(SWIFT) build -c release --sanitize=address --scratch-path .build-fuzz --product replay-fuzz
-	.build-fuzz/release/replay-fuzz Tests/Fixtures/corpus $$(( $(FUZZ_INPUTS) / 2 )) 1 & a=$$!; \
-	.build-fuzz/release/replay-fuzz Tests/Fixtures/corpus $$(( $(FUZZ_INPUTS) - $(FUZZ_INPUTS) / 2 )) 2 & b=$$!; \
-	wait $$a && wait $$b
+	@for t in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product fuzz-$$t || exit 1; done
+	@failed=""; for t in $(FUZZ_TARGETS); do \
+		mkdir -p .build-fuzz/corpus/$$t .build-fuzz/findings/$$t; \
+		dict=""; [ -f Tests/Fixtures/fuzz/$$t.dict ] && dict=-dict=Tests/Fixtures/fuzz/$$t.dict; \
+		echo "fuzz-$$t: $(FUZZ_SECONDS) s"; \
+		if SWIFT_BACKTRACE=enable=no .build-fuzz/release/fuzz-$$t .build-fuzz/corpus/$$t Tests/Fixtures/fuzz/$$t $$dict \
+			-max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 -artifact_prefix=.build-fuzz/findings/$$t/ \
+			> .build-fuzz/$$t.log 2>&1; then \
+			grep -E '^#[0-9]+[[:space:]]+DONE' .build-fuzz/$$t.log | sed 's/^/  /'; \
+			grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' .build-fuzz/$$t.log | sed 's/^/  /'; \
+		else \
+			failed="$$failed $$t"; tail -n 40 .build-fuzz/$$t.log; \
+		fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: findings in$$failed (inputs in .build-fuzz/findings)"; exit 1; fi
 
 # The open window under synthetic 1 kHz input for SOAK_MINUTES (default 30), with the frame-rate
 # and missed-deadline gates (the README's figures).

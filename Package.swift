@@ -37,8 +37,12 @@ let package = Package(
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                             "ReplayFormat", "Paint", "Files", "PNGFile", "Journal"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
-        .target(name: "Fuzzing", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint"]),
-        .executableTarget(name: "replay-fuzz", dependencies: ["Fuzzing"]),
+        // The libFuzzer targets' bodies, and an executable for each (`make fuzz` builds them with libFuzzer).
+        .target(name: "Fuzzing", dependencies: ["CDeflate", "CX11", "Geometry", "Compute", "Clock", "Input", "ReplayFormat", "Paint",
+                                                "PNGFile", "X11Window"]),
+        .executableTarget(name: "fuzz-replay", dependencies: ["Fuzzing"]),
+        .executableTarget(name: "fuzz-png", dependencies: ["Fuzzing"]),
+        .executableTarget(name: "fuzz-x11-events", dependencies: ["Fuzzing"]),
         .executableTarget(
             name: "quicksilver",
             dependencies: [
@@ -66,7 +70,7 @@ let package = Package(
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
         // Depends on the executable so that `swift test` builds the binary it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver", "TestSupport"], exclude: ["Support"]),
-        // Tests/Soak (make soak) and Tests/Fixtures (corpus, goldens) hold no Swift target.
+        // Tests/Soak (make soak) and Tests/Fixtures (fuzz seeds and dictionaries, goldens) hold no Swift target.
     ],
     swiftLanguageModes: [.v6]
 )

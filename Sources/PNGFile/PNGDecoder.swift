@@ -21,6 +21,7 @@ enum PNGDecoder {
         let untagged16Bit = isUntagged16Bit(bytes)
         // libpng reads from the buffer until the image is finished: both halves inside.
         let result = bytes.withUnsafeBytes { raw -> Result<PNGImage, PNGError> in
+            if let problem = PNGChunks.overlong(raw) { return .failure(PNGError(message: problem)) }
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
             guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {

@@ -3,7 +3,8 @@
 // Start with `PNGImage`: `encode()` / `write(to:)` (atomically, through Files' `AtomicFile`),
 // `read(from:)` and `decode(_:)`. Reading takes the file's bytes through Files' `FileBytes`, then
 // decodes them from memory as it does a pasted picture, through libpng's simplified API (any PNG;
-// see `PNGDecoder`); writing goes through `PNGEncoder`, filters chosen per row and libdeflate,
+// see `PNGDecoder`, which first refuses chunks that claim more bytes than the PNG has:
+// `PNGChunks`); writing goes through `PNGEncoder`, filters chosen per row and libdeflate,
 // much faster than libpng's defaults.
 import Files
 

@@ -6,9 +6,9 @@
 /// set, so a valuator's value is at the index counting the set bits below its own (SDL indexes
 /// with the valuator number, which reads the wrong value whenever a lower one is absent). A
 /// sample without the pressure bit keeps the device's last pressure.
-struct PenDevices {
+package struct PenDevices {
     /// One slave pointing device, reduced to what input needs.
-    struct Device: Sendable {
+    package struct Device: Sendable {
         var id: Int32
         /// The pressure valuator: its number and range (a valuator whose min equals its max is
         /// no pressure).
@@ -17,7 +17,7 @@ struct PenDevices {
         /// name containing "eraser", as GTK and SDL decide).
         var isEraser: Bool
 
-        init(id: Int32, name: String, pressure: (number: Int, min: Double, max: Double)?, isEraser: Bool) {
+        package init(id: Int32, name: String, pressure: (number: Int, min: Double, max: Double)?, isEraser: Bool) {
             self.id = id
             self.pressure = pressure.flatMap { $0.min == $0.max ? nil : $0 }
             self.isEraser = isEraser || name.lowercased().contains("eraser")

@@ -25,8 +25,8 @@ import Input
 /// Times are seconds since the first reported event's X timestamp (server milliseconds,
 /// wrapping at 2³²); events without a timestamp carry the latest one. Pure: no request goes to
 /// the X server from here (a keysym's name is Xlib's own table), so tests feed it synthetic
-/// events.
-struct X11EventTranslator {
+/// events (and Fuzzing's `X11EventsTarget`, which is why it is `package`).
+package struct X11EventTranslator {
     /// The window whose events these are (a ConfigureNotify of another window is ignored).
     let window: Window
     let wmProtocols: Atom
@@ -56,26 +56,32 @@ struct X11EventTranslator {
     static let pressureWaitMS: Time = 17
 
     /// One XInput 2 pointer event as plain values (read out of its event cookie).
-    struct DeviceEvent: Sendable {
-        enum Kind: Sendable { case press, release, motion }
+    package struct DeviceEvent: Sendable {
+        package enum Kind: Sendable { case press, release, motion }
         var kind: Kind
         /// The slave device that made it.
         var source: Int32
         /// The button, for a press or release.
-        var button: Int = 0
+        var button: Int
         var x: Double, y: Double
         var time: Time
         /// Modifier state (ShiftMask, ControlMask).
-        var state: UInt32 = 0
+        var state: UInt32
         /// The valuator mask's bytes, and the values of the valuators set in it, in order.
-        var mask: [UInt8] = []
-        var values: [Double] = []
+        var mask: [UInt8]
+        var values: [Double]
+
+        package init(kind: Kind, source: Int32, button: Int = 0, x: Double, y: Double, time: Time, state: UInt32 = 0,
+                     mask: [UInt8] = [], values: [Double] = []) {
+            self.kind = kind; self.source = source; self.button = button; self.x = x; self.y = y; self.time = time
+            self.state = state; self.mask = mask; self.values = values
+        }
     }
 
     /// The device id core pointer events are given: none (real devices start at 2).
     static let coreSource: Int32 = 0
 
-    init(window: Window, size: Size, wmProtocols: Atom, wmDeleteWindow: Atom,
+    package init(window: Window, size: Size, wmProtocols: Atom, wmDeleteWindow: Atom,
          key: @escaping (XKeyEvent) -> (keysym: KeySym, text: String), devices: [PenDevices.Device] = []) {
         self.devices = PenDevices(devices)
         self.window = window
@@ -86,7 +92,7 @@ struct X11EventTranslator {
     }
 
     /// Appends what a pointer event (XInput 2, or core as one of no device) means to `out`.
-    mutating func translate(_ e: DeviceEvent, into out: inout [InputEvent]) {
+    package mutating func translate(_ e: DeviceEvent, into out: inout [InputEvent]) {
         let reading = devices.pressure(of: e.source, mask: e.mask, values: e.values)
         // An event that means nothing reports nothing (and is no "first event" for the times).
         switch e.kind {
@@ -128,12 +134,12 @@ struct X11EventTranslator {
     }
 
     /// The devices changed (one plugged in or out): a stroke whose device is gone ends where it was.
-    mutating func devicesChanged(_ list: [PenDevices.Device], into out: inout [InputEvent]) {
+    package mutating func devicesChanged(_ list: [PenDevices.Device], into out: inout [InputEvent]) {
         devices.replace(with: list)
-        guard pointerIsDown, let stroke, devices.byID[stroke.source] == nil else { return }
-        releaseHeld(into: &out)
-        self.stroke = nil
-        out.append(.pointerUp(stroke.last))
+        guard let source = stroke?.source, devices.byID[source] == nil else { return }
+        releaseHeld(into: &out)   // a press still waiting: its samples first, which moves the last
+        if let last = stroke?.last { out.append(.pointerUp(last)) }
+        stroke = nil
     }
 
     /// A reading while the pen is down: zero keeps the last good value.
@@ -164,7 +170,7 @@ struct X11EventTranslator {
     }
 
     /// Appends what `ev` means to `out` (nothing, for events the app does not care about).
-    mutating func translate(_ ev: XEvent, into out: inout [InputEvent]) {
+    package mutating func translate(_ ev: XEvent, into out: inout [InputEvent]) {
         switch ev.type {
         case ButtonPress, ButtonRelease:
             let b = ev.xbutton
@@ -212,11 +218,23 @@ struct X11EventTranslator {
         }
     }
 
-    /// A keysym's name ("a", "bracketleft", "Delete"); nil for NoSymbol.
+    /// A keysym's name ("a", "bracketleft", "Delete", "U0416"); nil for NoSymbol.
     static func name(of keysym: KeySym) -> String? {
         guard keysym != 0 /* NoSymbol */ else { return nil }
-        if let s = XKeysymToString(keysym) { return String(cString: s) }
-        return "0x" + String(keysym, radix: 16)
+        guard let s = XKeysymToString(keysym) else { return "0x" + String(keysym, radix: 16) }
+        let name = String(cString: s)
+        // Xlib's names are its own, except the one it makes up for a Unicode keysym it has no name
+        // for: that one it allocates, and a caller that keeps only static names leaks it.
+        if let made = unicodeName(of: keysym), name == made { XFree(s) }
+        return name
+    }
+
+    /// The name Xlib makes up for a Unicode keysym: "U" and the code point in 4 hex digits, or 8
+    /// above U+FFFF.
+    private static func unicodeName(of keysym: KeySym) -> String? {
+        guard (0x0100_0100...0x0110_FFFF).contains(keysym) else { return nil }
+        let point = keysym & 0xFF_FFFF, hex = String(point, radix: 16, uppercase: true)
+        return "U" + String(repeating: "0", count: (point > 0xFFFF ? 8 : 4) - hex.count) + hex
     }
 
     private func modifiers(_ state: UInt32) -> Modifiers {

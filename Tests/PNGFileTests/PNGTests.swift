@@ -116,6 +116,29 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["c.png"])
     }
 
+    /// Found by make fuzz: libpng allocates and zeroes the length a chunk before the image data
+    /// claims before it reads the chunk, so 40 bytes whose text chunk claimed 2 GB took 2 GB and
+    /// seconds before it found the data missing. Files and pasted bytes are refused first.
+    @Test func aChunkClaimingMoreThanThePNGHasIsRefusedBeforeLibpngReadsIt() throws {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let crc = body.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: data.count >> $0) } + body
+                + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
+        }
+        let header = PNGImage.signature + chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+        let png = header + [0x7E, 0, 0, 0] + Array("tEXtComment\0hi".utf8)
+        let path = try tempDir() + "/claims.png"
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        let refusal = "cut off: the data ends before the picture does"
+        #expect(#expect(throws: PNGError.self) { try PNGImage.decode(png) }?.message == refusal)
+        #expect(#expect(throws: PNGError.self) { try PNGImage.read(from: path) }?.message == refusal)
+        // After the image data libpng stops reading: a chunk cut short there is no matter, as before.
+        let image = PNGImage(width: 2, height: 1, pixels: [0xFF00_0000, 0xFFFF_FFFF])
+        let cut = try image.encode().dropLast(12) + [0, 0, 0, 100] + Array("tEXt".utf8)
+        #expect(try PNGImage.decode(Array(cut)) == image)
+    }
+
     @Test func readingGarbageIsAnError() throws {
         let path = try tempDir() + "/bad.png"
         try Data("not a png".utf8).write(to: URL(fileURLWithPath: path))

@@ -2,20 +2,28 @@ import Foundation
 import Fuzzing
 import Testing
 
+/// The libFuzzer targets' bodies over their committed seeds, without libFuzzer (`make fuzz`
+/// runs them for real): every seed of every target keeps its target's properties.
 @Suite struct FuzzTests {
-    /// The corpus `make fuzz` uses: valid and broken replays.
-    static func corpus() throws -> [[UInt8]] {
+    /// Tests/Fixtures/fuzz/NAME: the seeds `make fuzz` starts from, and the findings kept.
+    static func seeds(of name: String) throws -> [(name: String, bytes: [UInt8])] {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/corpus").path
+            .appendingPathComponent("Fixtures/fuzz/\(name)").path
         return try FileManager.default.contentsOfDirectory(atPath: dir).sorted().map {
-            Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + $0)))
+            ($0, Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + $0))))
         }
     }
 
-    /// A short run of the fuzzer (`make fuzz` runs a million inputs).
-    @Test func fuzzSmokeRun() throws {
-        var fuzzer = ReplayFuzzer(corpus: try Self.corpus(), seed: 42)
-        let finding = fuzzer.run(count: 3_000)
-        #expect(finding == nil, "\(finding.map(\.description) ?? "")")
+    private func expectEverySeedKeepsTheProperties<Target: FuzzTarget>(of target: Target.Type) throws {
+        let seeds = try Self.seeds(of: Target.name)
+        #expect(!seeds.isEmpty)
+        for seed in seeds {
+            let finding = seed.bytes.withUnsafeBufferPointer { Target.check($0) }
+            #expect(finding == nil, "\(Target.name)/\(seed.name): \(finding.map(\.description) ?? "")")
+        }
     }
+
+    @Test func replaySeeds() throws { try expectEverySeedKeepsTheProperties(of: ReplayTarget.self) }
+    @Test func pngSeeds() throws { try expectEverySeedKeepsTheProperties(of: PNGTarget.self) }
+    @Test func x11EventSeeds() throws { try expectEverySeedKeepsTheProperties(of: X11EventsTarget.self) }
 }

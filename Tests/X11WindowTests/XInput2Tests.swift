@@ -123,4 +123,14 @@ import Testing
         u.devicesChanged([Self.mouse, Self.stylus], into: &out)
         #expect(out.count == 1)
     }
+
+    /// Found by make fuzz: the stroke ended at its press, after the motion the press waited with.
+    @Test func aDeviceUnpluggedWhileItsPressWaitsEndsTheStrokeAtItsLastSample() {
+        var t = translator()
+        var out = run(&t, [event(.press, 12, x: 1, time: 1000, [2: 0]), event(.motion, 12, x: 5, y: 6, time: 1004, [2: 0])])
+        #expect(out.isEmpty, "waiting for the first pressure")
+        t.devicesChanged([Self.mouse], into: &out)
+        #expect(out == [.pointerDown(PointerSample(x: 1, y: 10, time: 0)), .pointerMove(PointerSample(x: 5, y: 6, time: 0.004)),
+                        .pointerUp(PointerSample(x: 5, y: 6, time: 0.004))])
+    }
 }
