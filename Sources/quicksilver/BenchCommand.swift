@@ -116,6 +116,7 @@ struct Benchmarks {
     func cases() -> [(String, Int, () -> () -> Void)] {
         [("compose.full", 50, { composeFull(coveredRowEvery: 3) }), ("compose.fullcover", 50, { composeFull(coveredRowEvery: 1) }),
          ("compose.copy", 50, { composeFull(coveredRowEvery: 0) }),
+         ("compose.layers1", 50, { composeLayers(1) }), ("compose.layers20", 50, { composeLayers(20) }),
          ("memcpy.full", 50, { memcpyFull() }),
          ("compose.stroke", 400, { composeStroke() }),
          ("pen.8", 9, { penStroke(size: 8) }), ("pen.32", 9, { penStroke(size: 32) }),
@@ -130,15 +131,37 @@ struct Benchmarks {
     /// canvas, one row in `coveredRowEvery` covered (1: every pixel blended, the worst case;
     /// 0: no live stroke, the copy a full redraw after expose, resize or clear costs).
     private func composeFull(coveredRowEvery: Int) -> () -> Void {
-        let canvas = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0xFFFF_FFFF)
+        var layer = TiledTexture(width: size.width, height: size.height)
+        for i in layer.tiles.indices { layer.writableTile(i).texture.fill(Rect(x: 0, y: 0, width: Tile.side, height: Tile.side), with: 0x8040_2010) }
         let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
         let committed = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
         let tail = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
         for y in stride(from: 0, to: coveredRowEvery > 0 ? size.height : 0, by: max(1, coveredRowEvery)) { committed.texture.fill(Rect(x: 0, y: y, width: size.width, height: 1), with: 200) }
         let stroke = ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: committed.texture,
-                                          tail: tail.texture, bounds: canvas.texture.bounds)
-        let kernel = ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: coveredRowEvery > 0 ? stroke : nil, view: .plain)
-        return { [compute] in withExtendedLifetime((canvas, out, committed, tail)) { kernel.run(over: canvas.texture.bounds, on: compute) } }
+                                          tail: tail.texture, bounds: Rect(size: size))
+        var kernel = ComposeKernel(below: .color(0xFFFF_FFFF), layer: layer, canvas: Rect(size: size), output: out.texture)
+        kernel.stroke = coveredRowEvery > 0 ? stroke : nil
+        return { [compute, size] in withExtendedLifetime((out, committed, tail)) { kernel.run(over: Rect(size: size), on: compute) } }
+    }
+
+    /// A frame under a live stroke in a document of `count` layers, each with a stroke across the
+    /// canvas, the current one in the middle: what the stack view's caches save.
+    private func composeLayers(_ count: Int) -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let off = OffscreenPresenter(size: Size(width: 0, height: 0))
+        for i in 0..<count {
+            if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
+            let y = Double(size.height) * Double(i + 1) / Double(count + 1)
+            session.handle(.pointerDown(StrokeSample(x: 0, y: y, pressure: 0.5)))
+            session.handle(.pointerUp(StrokeSample(x: Double(size.width), y: y, pressure: 0.5)))
+        }
+        session.handle(.command(.layer(.select(count / 2))))
+        session.handle(.pointerDown(StrokeSample(x: 0, y: 0, pressure: 0.5)))
+        session.handle(.pointerMove(StrokeSample(x: Double(size.width), y: Double(size.height), pressure: 0.5)))
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: off)
+        _ = session.snapshot()   // the caches built
+        let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
+        return { [size] in session.compose(Rect(size: size), into: out.texture) }
     }
 
     private func memcpyFull() -> () -> Void {
@@ -343,7 +366,7 @@ struct Benchmarks {
         let session = drawnSession()
         if noisy {
             var state: UInt32 = 1
-            session.load(pixels: (0..<size.area).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }, size: size)
+            session.load(DocumentImage.picture((0..<size.area).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }, size: size, background: .white))
         }
         let shot = session.snapshot()
         guard let png = try? PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels).encode(),

@@ -1,0 +1,130 @@
+import Compute
+import Geometry
+import Kernels
+
+/// What the compose kernel reads of the document, kept so that a frame costs what the stroke
+/// changed whatever the number of layers: the background and the visible layers below the
+/// current one flattened into one opaque cache, and the visible layers above it flattened into
+/// another where all of them are `normal` (source-over is associative; other modes need the
+/// backdrop, so those layers are then read one by one). Both follow the document's damage.
+final class StackView {
+    private var below: TextureStorage<UInt32>?
+    private var above: TextureStorage<UInt32>?
+    private var aboveBounds = Rect.empty
+    /// Where each cache must be rebuilt before it is read.
+    private var belowStale = Rect.empty
+    private var aboveStale = Rect.empty
+    /// The background the below cache was built over (the pulse changes it every frame).
+    private var builtOver: UInt32?
+
+    /// Takes the document's damage and brings the caches up to date, showing `background`
+    /// under the stack. Returns the canvas area whose shown pixels changed, and whether the
+    /// whole of it did.
+    func update(_ document: Document, background: Color, on compute: ComputeContext) -> (damage: Rect, whole: Bool) {
+        let (pixels, restacked) = document.takeDamage()
+        let all = Rect(size: document.storageSize)
+        var damage = Rect.empty
+        var whole = restacked
+        if restacked {
+            belowStale = all
+            aboveStale = all
+        }
+        let index = Dictionary(uniqueKeysWithValues: document.layers.enumerated().map { (ObjectIdentifier($1), $0) })
+        for (id, rect) in pixels {
+            damage = damage.union(rect)
+            guard let i = index[id] else { continue }
+            if i < document.current { belowStale = belowStale.union(rect) }
+            if i > document.current { aboveStale = aboveStale.union(rect) }
+        }
+        let shown = background.pixel | 0xFF00_0000
+        if builtOver != shown {
+            builtOver = shown
+            belowStale = all
+            whole = true
+        }
+        rebuildBelow(document, shown, on: compute)
+        rebuildAbove(document, on: compute)
+        return (damage, whole)
+    }
+
+    /// The compose kernel over `document` as the caches stand, with the live stroke painted into
+    /// the current layer.
+    func kernel(_ document: Document, stroke: ComposeKernel.Stroke?, invert: Bool, output: Texture<UInt32>,
+                transform: ViewTransform) -> ComposeKernel {
+        let layer = document.currentLayer
+        var k = ComposeKernel(below: below.map { .texture($0.texture) } ?? .color(builtOver ?? 0xFF00_0000),
+                              layer: layer.attributes.visible ? layer.pixels : nil, canvas: document.bounds, output: output)
+        k.layerOpacity = layer.attributes.opacity255
+        k.layerMode = layer.attributes.mode
+        k.stroke = stroke
+        k.invert = invert
+        k.transform = transform
+        if let above {
+            k.above = [ComposeKernel.Over(pixels: .texture(above.texture), opacity: 255, mode: .normal, bounds: aboveBounds)]
+        } else {
+            k.above = layersAbove(document).map {
+                ComposeKernel.Over(pixels: .tiles($0.pixels), opacity: $0.attributes.opacity255, mode: $0.attributes.mode, bounds: $0.bounds)
+            }
+        }
+        return k
+    }
+
+    private func layersBelow(_ d: Document) -> [Layer] { d.layers[..<d.current].filter { $0.attributes.visible } }
+    private func layersAbove(_ d: Document) -> [Layer] { d.layers[(d.current + 1)...].filter { $0.attributes.visible } }
+
+    /// The background and the layers below, flattened; none when no layer is below (the
+    /// kernel then fills with the colour).
+    private func rebuildBelow(_ d: Document, _ background: UInt32, on compute: ComputeContext) {
+        let layers = layersBelow(d)
+        guard !layers.isEmpty else {
+            below = nil
+            belowStale = .empty
+            return
+        }
+        if below?.texture.size != d.storageSize {
+            below = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
+            belowStale = Rect(size: d.storageSize)
+        }
+        guard let target = below?.texture, !belowStale.isEmpty else { return }
+        Self.flatten(layers, in: belowStale, onto: target, startingWith: background, on: compute)
+        belowStale = .empty
+    }
+
+    /// The layers above, flattened, while all are `normal`.
+    private func rebuildAbove(_ d: Document, on compute: ComputeContext) {
+        let layers = layersAbove(d)
+        guard !layers.isEmpty, layers.allSatisfy({ $0.attributes.mode == .normal }) else {
+            above = nil
+            aboveStale = .empty
+            return
+        }
+        if above?.texture.size != d.storageSize {
+            above = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
+            aboveStale = Rect(size: d.storageSize)
+        }
+        aboveBounds = layers.reduce(Rect.empty) { $0.union($1.bounds) }
+        guard let target = above?.texture, !aboveStale.isEmpty else { return }
+        Self.flatten(layers, in: aboveStale, onto: target, startingWith: 0, on: compute)
+        aboveStale = .empty
+    }
+
+    /// `start` filled over `region`, then each layer blended on, bottom first.
+    private static func flatten(_ layers: [Layer], in region: Rect, onto target: Texture<UInt32>, startingWith start: UInt32,
+                                on compute: ComputeContext) {
+        let region = region.intersection(target.bounds)
+        let parts = layers.map { (pixels: $0.pixels, bounds: $0.bounds, opacity: $0.attributes.opacity255, mode: $0.attributes.mode) }
+        compute.dispatchRows(over: region) { group in
+            let g = group.threadPositions
+            for y in g.ys {
+                let dst = target.row(y)
+                (dst + g.minX).update(repeating: start, count: g.width)
+                for p in parts where y >= p.bounds.minY && y < p.bounds.maxY {
+                    let xs = g.xs.clamped(to: p.bounds.minX..<max(p.bounds.minX, p.bounds.maxX))
+                    p.pixels.segments(row: y, xs: xs) { r, s in
+                        if let s { LayerBlend.blendRow(s, onto: dst + r.lowerBound, count: r.count, opacity: p.opacity, mode: p.mode) }
+                    }
+                }
+            }
+        }
+    }
+}
