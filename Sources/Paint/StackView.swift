@@ -16,6 +16,17 @@ final class StackView {
     private var aboveStale = Rect.empty
     /// The background the below cache was built over (the pulse changes it every frame).
     private var builtOver: UInt32?
+    /// The stack the caches were built for: which layer is current, and each layer with what
+    /// the compose reads of its attributes. Any change rebuilds them whole.
+    private var builtFor: [StackEntry] = []
+
+    private struct StackEntry: Equatable {
+        var layer: ObjectIdentifier
+        var current: Bool
+        var visible: Bool
+        var opacity: UInt32
+        var mode: BlendMode
+    }
 
     /// Takes the document's damage and brings the caches up to date, showing `background`
     /// under the stack. Returns the canvas area whose shown pixels changed, and whether the
@@ -24,8 +35,13 @@ final class StackView {
         let (pixels, restacked) = document.takeDamage()
         let all = Rect(size: document.storageSize)
         var damage = Rect.empty
-        var whole = restacked
-        if restacked {
+        let stack = document.layers.enumerated().map { i, l in
+            StackEntry(layer: ObjectIdentifier(l), current: i == document.current, visible: l.attributes.visible,
+                       opacity: l.attributes.opacity255, mode: l.attributes.mode)
+        }
+        var whole = restacked || stack != builtFor
+        builtFor = stack
+        if whole {
             belowStale = all
             aboveStale = all
         }
