@@ -224,6 +224,39 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(pressures[3] == 0.3333, "a device's own pressure wins, kept to four decimals")
     }
 
+    /// The layer keys, several in one wake-up: each acts on the stack as the ones before it left
+    /// it, the title says which layer of how many and how it is shown, and the recording holds
+    /// what each did (an index, an opacity, a mode), so it renders to what the window shows.
+    @Test func layerKeysActInOrderAndAreRecordedAsWhatTheyDid() throws {
+        let h = try Harness()
+        h.input([.pointerDown(sample(20, 30, t: 0)), .pointerUp(sample(180, 30, t: 0.01))])
+        h.draw(frame: 1)
+        h.input([h.key("Insert"), h.key("3"), .pointerDown(sample(20, 60, t: 0.1)), .pointerUp(sample(180, 60, t: 0.11)),
+                 h.key("n"), h.key("n", [.control, .shift]), h.key("Prior"), h.key("Next"), h.key("comma"), h.key("comma")])
+        h.draw(frame: 2)
+        let d = h.session.document
+        #expect(d.layers.map(\.name) == ["Layer 1", "Layer 2", "Layer 3"] && d.current == 1)
+        #expect(d.layers[1].attributes.mode == .multiply && d.layers[1].attributes.opacity == 0.8)
+        #expect(h.window.titles.last?.contains("— layer 2/3 (multiply, 80 %) —") == true, "\(h.window.titles.last ?? "")")
+        h.input([h.key("v")])
+        h.draw(frame: 3)
+        #expect(h.window.titles.last?.contains("— layer 2/3 (multiply, 80 %, hidden) —") == true)
+        #expect(h.session.snapshot()[100, 60] == 0xFFFF_FFFF, "the hidden layer's red stroke is not shown")
+        h.input([h.key("v"), h.key("Next"), h.key("Delete", [.shift]), h.key("e", .control)])
+        h.draw(frame: 4)
+        #expect(d.layers.map(\.name) == ["Layer 2", "Layer 3"] && d.current == 0, "layer 1 deleted; nothing below layer 2 to merge into")
+        let shown = h.session.snapshot()
+        h.app.finish(h.loop)
+        let layerLines = try String(contentsOfFile: h.recordPath, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"layer\"") }
+        #expect(layerLines.map { $0.components(separatedBy: "\"action\": ").last ?? "" } == [
+            "\"new\"}", "\"set\", \"mode\": \"svg:multiply\"}", "\"new\"}", "\"select\", \"index\": 2}", "\"select\", \"index\": 1}",
+            "\"set\", \"opacity\": 0.9}", "\"set\", \"opacity\": 0.8}", "\"set\", \"visible\": false}", "\"set\", \"visible\": true}",
+            "\"select\", \"index\": 0}", "\"delete\"}", "\"merge\"}",
+        ], "\(layerLines)")
+        let replayed = try Playback.load(h.recordPath, compute: ComputeContext(threads: 1)).session
+        #expect(replayed.snapshot().pixels == shown.pixels && replayed.documentImage() == h.session.documentImage())
+    }
+
     @Test func keysBecomeCommandsAndTheTitleFollows() throws {
         let h = try Harness()
         #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — layer 1/1 — 100 %")
