@@ -36,7 +36,9 @@ struct BenchCommand: ParsableCommand {
         PNG), and, when an X display is available, present.shm and present.putimage (a full-window \
         present at 1920x1080, waiting for completion) and clipboard.transfer (that PNG from one \
         window to another through the X server's CLIPBOARD; .noisy: a canvas of noise, whose PNG \
-        of several MB crosses in INCR chunks).
+        of several MB crosses in INCR chunks), compose.layers1 and compose.layers20 (a frame under a \
+        live stroke in a document of 1 and of 20 layers, the current one in the middle), and \
+        layers.memory (the resident memory a 3840x2160 document of 40 layers, one with a stroke, adds).
         """
     )
 
@@ -70,6 +72,11 @@ struct BenchCommand: ParsableCommand {
             results.append((name, ms))
             if !json { printLine(Self.row(name, ms)) }
         }
+        if only.map({ "layers.memory".hasPrefix($0) || $0.hasPrefix("layers.memory") }) ?? true {
+            let mb = Benchmarks.layersMemory(compute: compute)
+            if !json { printLine("layers.memory".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.1f MB", mb)) }
+            results.append(("layers.memory.mb", mb))
+        }
         if only.map({ "predict".hasPrefix($0) || $0.hasPrefix("predict") }) ?? true, !json {
             for line in Benchmarks.prediction(windows: predictWindows, curvature: predictCurvature, damping: predictDamping) { printLine(line) }
         }
@@ -99,6 +106,23 @@ extension BenchCommand {
 struct Benchmarks {
     let size: Size
     let compute: ComputeContext
+
+    /// Resident memory a 3840x2160 document with 40 empty layers and one stroke (on the one in
+    /// the middle) adds, with a frame of it composed: empty layers must cost next to nothing.
+    static func layersMemory(compute: ComputeContext) -> Double {
+        let before = ProcessCalls.residentBytes()
+        let size = Size(width: 3840, height: 2160)
+        let session = Session(size: size, compute: compute)
+        for _ in 1..<40 { session.handle(.command(.layer(.new(name: nil)))) }
+        session.handle(.command(.layer(.select(20))))
+        session.handle(.pointerDown(StrokeSample(x: 100, y: 100, pressure: 0.5)))
+        session.handle(.pointerMove(StrokeSample(x: 3700, y: 2000, pressure: 0.5)))
+        session.handle(.pointerUp(StrokeSample(x: 3700, y: 100, pressure: 0.5)))
+        let window = OffscreenPresenter(size: size)
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
+        let after = ProcessCalls.residentBytes()
+        return withExtendedLifetime((session, window)) { Double(after - before) / 1e6 }
+    }
 
     /// Median wall time in milliseconds of `runs` calls after two warm-up calls.
     static func median(runs: Int, _ body: () -> Void) -> Double {

@@ -140,7 +140,7 @@ import TestSupport
     /// random operations, at one thread and at many).
     @Test(arguments: [1, 3])
     func theStackViewsCachesNeverShowStalePixels(threads: Int) throws {
-        var rng = SystemRandomNumberGenerator.seeded(7)
+        var rng = SplitMix64(seed: 7)
         var lines: [String] = []
         var t = 0.0
         for _ in 0..<60 {
@@ -206,21 +206,5 @@ import TestSupport
             }
         }
         #expect(wrong == 0)
-    }
-}
-
-extension SystemRandomNumberGenerator {
-    /// A deterministic generator for tests (the system one cannot be seeded).
-    static func seeded(_ seed: UInt64) -> SplitMix { SplitMix(state: seed) }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
