@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xi xpresent",
                       providers: [.apt(["libx11-dev", "libxext-dev", "libxi-dev", "libxpresent-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLinux"),
         .target(name: "Geometry"),
