@@ -3,7 +3,7 @@
 // Clock (when frames happen) → Input (what the window reports) → App (pressure, keys, recording)
 // → Events (what a session plays) → Strokes (samples → dabs) → Kernels (pixels, on Compute, the
 // "GPU") → Paint (the session) → X11Window (present) → quicksilver (the command line). Beside
-// them: Geometry, ReplayFormat, Journal, Files and PNGFile.
+// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files).
 import PackageDescription
 
 let package = Package(
@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat"]),
         .target(name: "Files"),
         .target(name: "PNGFile", dependencies: ["CPNG", "CDeflate", "Files"]),
+        .target(name: "OpenRaster", dependencies: ["CZip", "Geometry", "Files", "PNGFile"]),
         .target(name: "Journal", dependencies: ["Geometry", "Compute", "Events", "ReplayFormat", "Paint", "Files", "PNGFile"]),
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                             "ReplayFormat", "Paint", "Files", "PNGFile", "Journal"]),
