@@ -67,6 +67,7 @@ let package = Package(
                                                         "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "TestSupport"]),
         .testTarget(name: "PNGFileTests", dependencies: ["CDeflate", "Files", "PNGFile", "TestSupport"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "TestSupport"]),
+        .testTarget(name: "OpenRasterTests", dependencies: ["Geometry", "Files", "PNGFile", "OpenRaster", "TestSupport"], exclude: ["Support"]),
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
