@@ -39,7 +39,9 @@ enum StackReader {
         var walk = Walk()
         let stacks = root.children.filter { $0.name == "stack" }
         if let first = stacks.first {
-            try walk.stack(first, depth: 0, x: 0, y: 0, opacity: 1, visible: true)
+            // The root stack's own offset, opacity and visibility apply to every layer, as a nested one's do.
+            let place = try placement(first, notes: &walk.notes)
+            try walk.stack(first, x: place.x, y: place.y, opacity: place.opacity, visible: place.visible)
         } else {
             walk.notes.append("stack.xml has no <stack>: the image has no layers")
         }
@@ -60,7 +62,7 @@ enum StackReader {
         var skipped: [String: Int] = [:]
         var declarations: [ORAAttribute] = []
 
-        mutating func stack(_ element: XMLReader.Element, depth: Int, x: Int, y: Int, opacity: Double, visible: Bool) throws(ORAError) {
+        mutating func stack(_ element: XMLReader.Element, x: Int, y: Int, opacity: Double, visible: Bool) throws(ORAError) {
             declarations += element.attributes.filter { $0.name.hasPrefix("xmlns:") }
             for child in element.children {
                 switch child.name {
@@ -74,7 +76,7 @@ enum StackReader {
                     nestedStacks += 1
                     let first = layers.count
                     let place = try StackReader.placement(child, notes: &notes)
-                    try stack(child, depth: depth + 1, x: x + place.x, y: y + place.y,
+                    try stack(child, x: x + place.x, y: y + place.y,
                               opacity: opacity * place.opacity, visible: visible && place.visible)
                     lost(child, over: layers[first...])
                 default:

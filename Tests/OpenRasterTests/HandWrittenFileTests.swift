@@ -120,4 +120,17 @@ import TestSupport
         #expect(read.layers == [ORALayer(name: "only", image: layer)])
         #expect(read.notes == [])
     }
+
+    /// The root stack's offset, opacity and visibility apply to every layer too.
+    @Test func theRootStacksPlacementAppliesToEveryLayer() throws {
+        let path = try ScratchFolder.make("ora") + "/root.ora"
+        let layer = Samples.image(width: 2, height: 2, seed: 32)
+        let stack = "<image w='8' h='8'><stack x='3' y='-2' opacity='0.5' visibility='hidden'>"
+            + "<layer src='a.png' name='a' x='1' y='1' opacity='0.5'/><layer src='a.png' name='b'/></stack></image>"
+        try ORATool.make([.mimetype, .text("stack.xml", stack), png("a.png", layer)], at: path)
+        let read = try OpenRaster.read(from: path, maxSide: 16)
+        #expect(read.layers == [ORALayer(name: "b", x: 3, y: -2, opacity: 0.5, visible: false, image: layer),
+                                ORALayer(name: "a", x: 4, y: -1, opacity: 0.25, visible: false, image: layer)])
+        #expect(read.notes == [])
+    }
 }
