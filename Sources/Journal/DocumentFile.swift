@@ -22,7 +22,7 @@ public enum DocumentFile {
     /// Reads an OpenRaster file. `notes` says what reading changed (nested stacks flattened).
     public static func read(ora path: String, maxSide: Int) throws(FileError) -> (image: DocumentImage, notes: [String]) {
         let doc: ORADocument
-        do { doc = try OpenRaster.read(from: path, maxSide: maxSide) } catch { throw FileError(path: path, message: error.message) }
+        do { doc = try OpenRaster.read(from: path, maxSide: maxSide) } catch { throw FileError(path: path, message: (error.entry.map { "\($0): " } ?? "") + error.message, kind: error.kind) }
         var layers = doc.layers
         var background = Color.white
         if let bottom = layers.first, let value = bottom.extraAttributes.first(where: { $0.name == backgroundAttribute })?.value,
@@ -42,7 +42,9 @@ public enum DocumentFile {
         var notes = doc.notes
         let unknown = Set(layers.map(\.compositeOp).filter { BlendMode(rawValue: $0) == nil })
         if !unknown.isEmpty { notes.append("blend modes this program does not know, shown as normal: \(unknown.sorted().joined(separator: ", "))") }
-        return (DocumentImage(size: doc.size, background: background, layers: images, current: current), notes)
+        var image = DocumentImage(size: doc.size, background: background, layers: images, current: current)
+        image.extra = doc.attributes.map { ExtraAttribute(name: $0.name, value: $0.value) }
+        return (image, notes)
     }
 
     /// Writes `image` as OpenRaster, with `merged` (what it shows) as its merged image and
@@ -53,19 +55,19 @@ public enum DocumentFile {
         let bg = UInt32(image.background.r) << 16 | UInt32(image.background.g) << 8 | UInt32(image.background.b)
         var layers = [ORALayer(name: "Background", x: 0, y: 0, opacity: 1, visible: true, compositeOp: BlendMode.normal.rawValue,
                                image: PNGImage(width: size.width, height: size.height, pixels: Array(repeating: 0xFF00_0000 | bg, count: size.area)),
-                               extraAttributes: [ORAAttribute(name: backgroundAttribute, value: "\(image.background)")])]
+                               extraAttributes: [ORAAttribute(backgroundAttribute, "\(image.background)")])]
         for (i, l) in image.layers.enumerated() {
             // An empty layer is still a layer: one transparent pixel holds its place.
             let empty = l.bounds.isEmpty
             let picture = empty ? PNGImage(width: 1, height: 1, pixels: [0])
                 : PNGImage(width: l.bounds.width, height: l.bounds.height, pixels: l.pixels.map(Premultiplied.straight))
-            var extra = l.attributes.extra.map { ORAAttribute(name: $0.name, value: $0.value) }
-            if i == image.current { extra.append(ORAAttribute(name: selectedAttribute, value: "true")) }
+            var extra = l.attributes.extra.map { ORAAttribute($0.name, $0.value) }
+            if i == image.current { extra.append(ORAAttribute(selectedAttribute, "true")) }
             layers.append(ORALayer(name: l.attributes.name, x: empty ? 0 : l.bounds.minX, y: empty ? 0 : l.bounds.minY,
                                    opacity: l.attributes.opacity, visible: l.attributes.visible, compositeOp: l.attributes.mode.rawValue,
                                    image: picture, extraAttributes: extra))
         }
-        let doc = ORADocument(size: size, layers: layers, notes: [])
+        let doc = ORADocument(size: size, layers: layers, attributes: image.extra.map { ORAAttribute($0.name, $0.value) })
         do {
             if replacing {
                 try OpenRaster.write(doc, merged: merged, to: path)
@@ -73,7 +75,7 @@ public enum DocumentFile {
             }
             return try OpenRaster.writeNew(doc, merged: merged, to: path)
         } catch {
-            throw FileError(path: path, message: error.message)
+            throw FileError(path: path, message: (error.entry.map { "\($0): " } ?? "") + error.message, kind: error.kind)
         }
     }
 

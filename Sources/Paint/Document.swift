@@ -16,6 +16,8 @@ public final class Document {
     /// The size of every layer's storage; the shown size (`visibleSize`) is at most that.
     public private(set) var storageSize: Size
     public private(set) var visibleSize: Size
+    /// Attributes of an opened file's image this program does not use, kept for saving.
+    public internal(set) var extraAttributes: [ExtraAttribute] = []
     let history: History
     /// New layers are numbered from here ("Layer 2", …).
     var nextNumber = 2

@@ -24,6 +24,9 @@ public struct DocumentImage: Sendable, Equatable {
     /// Bottom first.
     public var layers: [LayerImage]
     public var current: Int
+    /// The document's attributes from an opened file that this program does not use (a
+    /// resolution, say), kept for saving.
+    public var extra: [ExtraAttribute] = []
 
     public init(size: Size, visibleSize: Size? = nil, background: Color, layers: [LayerImage], current: Int) {
         self.size = size; self.visibleSize = visibleSize ?? size; self.background = background
@@ -35,6 +38,7 @@ public struct DocumentImage: Sendable, Equatable {
         visibleSize = document.visibleSize
         background = document.background
         current = document.current
+        extra = document.extraAttributes
         layers = document.layers.map { layer in
             let bounds = layer.bounds
             var pixels = [UInt32](repeating: 0, count: bounds.area)
@@ -65,6 +69,7 @@ public struct DocumentImage: Sendable, Equatable {
         }
         if document.layers.isEmpty { document.layers = [Layer(size: document.storageSize, attributes: LayerAttributes(name: "Layer 1"))] }
         document.current = min(max(current, 0), document.layers.count - 1)
+        document.extraAttributes = extra
         document.resize(to: visibleSize)
         document.restacked = true
     }
