@@ -76,6 +76,7 @@ final class Harness {
     let folder: String
     let out = Lines(), err = Lines()
     let recordPath: String
+    let recorder: Journal
     let journal: Journal
     private var frame = 0
 
@@ -86,7 +87,7 @@ final class Harness {
         loop = FrameLoop(hz: 60, clock: clock, fds: [])
         session = Session(size: window.size, compute: ComputeContext(threads: 1))
         recordPath = folder + "/record.jsonl"
-        let recorder = try Journal(path: recordPath, kind: .recording, session: session, header: Replay.Header(size: window.size))
+        recorder = try Journal(path: recordPath, kind: .recording, session: session, header: Replay.Header(size: window.size))
         journal = try Journal(path: folder + "/journal.jsonl", session: session, header: Replay.Header(size: window.size))
         let (out, err) = (out, err)
         app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
@@ -136,9 +137,10 @@ final class Harness {
         .key(KeyPress(name: name, mods: mods, time: t))
     }
 
-    /// The recording's event lines, parsed.
+    /// The recording's event lines, parsed (once what was handed to its writer is written).
     func recorded() throws -> [Replay.TimedEvent] {
-        try ReplayParser.parse(String(contentsOfFile: recordPath, encoding: .utf8)).events
+        recorder.flushNow()
+        return try ReplayParser.parse(String(contentsOfFile: recordPath, encoding: .utf8)).events
     }
 }
 
