@@ -16,6 +16,8 @@ import PNGFile
 public enum DocumentFile {
     /// The attribute that marks the layer holding the background.
     static let backgroundAttribute = "quicksilver:background"
+    /// The XML namespace of this program's own attributes, declared on `<image>`.
+    static let namespace = "urn:x-quicksilver:openraster", namespaceAttribute = "xmlns:quicksilver"
     /// The attribute OpenRaster programs mark the current layer with.
     static let selectedAttribute = "selected"
 
@@ -67,7 +69,9 @@ public enum DocumentFile {
                                    opacity: l.attributes.opacity, visible: l.attributes.visible, compositeOp: l.attributes.mode.rawValue,
                                    image: picture, extraAttributes: extra))
         }
-        let doc = ORADocument(size: size, layers: layers, attributes: image.extra.map { ORAAttribute($0.name, $0.value) })
+        var attributes = image.extra.map { ORAAttribute($0.name, $0.value) }
+        if !attributes.contains(where: { $0.name == namespaceAttribute }) { attributes.append(ORAAttribute(namespaceAttribute, namespace)) }
+        let doc = ORADocument(size: size, layers: layers, attributes: attributes)
         do {
             if replacing {
                 try OpenRaster.write(doc, merged: merged, to: path)
