@@ -4,6 +4,7 @@ import Compute
 import Events
 import Files
 import Foundation
+import App
 import Geometry
 import Input
 import Journal
@@ -38,7 +39,9 @@ struct BenchCommand: ParsableCommand {
         window to another through the X server's CLIPBOARD; .noisy: a canvas of noise, whose PNG \
         of several MB crosses in INCR chunks), compose.layers1 and compose.layers20 (a frame under a \
         live stroke in a document of 1 and of 20 layers, the current one in the middle), and \
-        layers.memory (the resident memory a 3840x2160 document of 40 layers, one with a stroke, adds).
+        layers.memory (the resident memory a 3840x2160 document of 40 layers, one with a stroke, adds), \
+        document.save and document.open (a 10-layer document saved as OpenRaster and opened from it) \
+        beside document.png (the same picture flattened and written as a PNG).
         """
     )
 
@@ -148,7 +151,8 @@ struct Benchmarks {
          ("mercurial.frame", 30, { mercurialFrame() }), ("mercurial.stroke", 200, { mercurialStroke() }),
          ("blur.full", 30, { blurFull() }), ("emboss.full", 10, { embossFull() }), ("pulse.frame", 50, { pulseFrame() }),
          ("view.zoom2", 50, { zoomedFrame(scale: 1) }), ("view.zoom0.5", 50, { zoomedFrame(scale: -1) }),
-         ("clipboard.copy", 9, { clipboardCopy() })]
+         ("clipboard.copy", 9, { clipboardCopy() }),
+         ("document.png", 9, { documentFile("png") }), ("document.save", 9, { documentFile("save") }), ("document.open", 9, { documentFile("open") })]
     }
 
     /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole
@@ -381,6 +385,35 @@ struct Benchmarks {
             let shot = session.snapshot()
             _ = try? PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels).encode()
         }
+    }
+
+    /// A 10-layer document at the canvas size, each layer with a band of random-walk strokes
+    /// across the canvas, saved as OpenRaster (`save`) or opened from the saved file (`open`):
+    /// against exporting the same picture flattened as a PNG (`png`, written to a file too).
+    private func documentFile(_ what: String) -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let walk = randomWalk(segments: 20_000)
+        for i in 0..<10 {
+            if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
+            session.handle(.command(.brush(size: 12, color: KeyMap.palette[i % 9])))
+            for s in 0..<20 {
+                let points = walk[(i * 20 + s) * 100..<(i * 20 + s + 1) * 100]
+                for (k, p) in points.enumerated() {
+                    let sample = StrokeSample(x: p.0, y: p.1, pressure: 0.5)
+                    session.handle(k == 0 ? .pointerDown(sample) : k == points.count - 1 ? .pointerUp(sample) : .pointerMove(sample))
+                }
+            }
+        }
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 0, height: 0)))
+        let path = NSTemporaryDirectory() + "quicksilver-bench-\(getpid()).\(what == "png" ? "png" : "ora")"
+        func save() {
+            let shot = session.snapshot()
+            let merged = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
+            if what == "png" { try? merged.write(to: path) } else { try? DocumentFile.write(session.documentImage(), merged: merged, to: path) }
+        }
+        save()
+        if what == "open" { return { _ = try? DocumentFile.read(ora: path, maxSide: 16384) } }
+        return save
     }
 
     /// That PNG from one window, which owns CLIPBOARD, to another, which asks for image/png:
