@@ -14,8 +14,9 @@
 /// Rounding: the layer's opacity first scales the source pixel's four bytes, each to
 /// x·opacity/255 rounded to nearest (`Blend.mul255`), as if the layer had been stored at that
 /// opacity. Then αo = αs + mul255(αb, 255 − αs), so an opaque backdrop stays opaque, and each
-/// colour byte is the formula's value rounded to nearest (ties up): exactly for normal
-/// (cs + mul255(cb, 255 − αs)), from a Float computation for the others, never above αo. A pixel
+/// colour byte is the formula's value rounded to nearest: exactly for normal
+/// (cs + mul255(cb, 255 − αs)), from a Float computation for the others (ties, which Float
+/// rarely meets exactly, to even), never above αo. A pixel
 /// whose scaled source alpha is 0 leaves the backdrop as it is; one whose backdrop alpha is 0
 /// becomes the scaled source. Each pixel is computed alone, in a fixed order: the same bytes on
 /// every run and thread count.
@@ -57,35 +58,80 @@ public enum LayerBlend {
         return rbr | rga << 8
     }
 
-    /// The separable and non-separable modes, one pixel at a time in Float.
+    /// The separable and non-separable modes in Float, `Lanes.scalarCount` pixels at a time.
     @inline(__always)
     static func mixRow<F: BlendFunction>(_ src: UnsafePointer<UInt32>, onto dst: UnsafeMutablePointer<UInt32>, count: Int,
                                          opacity: UInt32, _: F.Type) {
-        for i in 0..<count {
-            let s = opacity == 255 ? src[i] : scaled(src[i], opacity)
-            let sa = s >> 24
-            if sa == 0 { continue }
-            let d = dst[i], da = d >> 24
-            if da == 0 { dst[i] = s; continue }
-            dst[i] = mixPixel(s, d, F.self)
+        let width = PixelLanes.scalarCount
+        var i = 0
+        while i &+ width <= count {
+            let s = scaled(UnsafeRawPointer(src + i).loadUnaligned(as: PixelLanes.self), opacity)
+            let d = UnsafeRawPointer(dst + i).loadUnaligned(as: PixelLanes.self)
+            if let out = mix(s, d, F.self) { UnsafeMutableRawPointer(dst + i).storeBytes(of: out, as: PixelLanes.self) }
+            i &+= width
         }
+        if i < count { mixTail(src + i, onto: dst + i, count: count &- i, opacity: opacity, F.self) }
     }
 
-    /// One pixel of `mixRow`, both alphas above 0.
+    /// The last pixels of a row, fewer than `Lanes.scalarCount`, padded with bare ones. Out of
+    /// line: inlined, its copy of `mix` made LLVM shuffle lanes in the main loop's copy too.
+    @inline(never)
+    static func mixTail<F: BlendFunction>(_ src: UnsafePointer<UInt32>, onto dst: UnsafeMutablePointer<UInt32>, count: Int,
+                                          opacity: UInt32, _: F.Type) {
+        var s = PixelLanes(), d = PixelLanes()
+        for k in 0..<count { s[k] = src[k]; d[k] = dst[k] }
+        guard let out = mix(scaled(s, opacity), d, F.self) else { return }
+        for k in 0..<count { dst[k] = out[k] }
+    }
+
+    /// Pixels of `mixRow`, the source already scaled; nil when every source is bare.
     @inline(__always)
-    static func mixPixel<F: BlendFunction>(_ s: UInt32, _ d: UInt32, _: F.Type) -> UInt32 {
-        let shifts = SIMD4<UInt32>(0, 8, 16, 24)
-        let sv = SIMD4<Float>((SIMD4(repeating: s) &>> shifts) & 0xFF)
-        let dv = SIMD4<Float>((SIMD4(repeating: d) &>> shifts) & 0xFF)
-        let sa = sv.w, da = dv.w
-        // Straight colours; the alpha lane becomes 1. At most 1 even for a colour byte above alpha.
-        let cs = pointwiseMin(sv / sa, SIMD4(repeating: 1)), cb = pointwiseMin(dv / da, SIMD4(repeating: 1))
-        let alphaS = sa / 255, alphaB = da / 255
+    static func mix<F: BlendFunction>(_ s: PixelLanes, _ d: PixelLanes, _: F.Type) -> PixelLanes? {
+        // Runs of bare source pixels are common in a layer. (The same shortcut for a bare
+        // backdrop, returning `s`, made LLVM split the vectors into lanes: the pick below does it.)
+        let sAlphas = unsafeBitCast(s & PixelLanes(repeating: 0xFF00_0000), to: (UInt64, UInt64, UInt64, UInt64).self)
+        if sAlphas.0 | sAlphas.1 | sAlphas.2 | sAlphas.3 == 0 { return nil }
+        // All ones where alpha is 0: alpha − 1 is then the only negative.
+        @inline(__always) func bare(_ p: PixelLanes) -> PixelLanes {
+            unsafeBitCast((unsafeBitCast(p &>> 24, to: SIMD8<Int32>.self) &- 1) &>> 31, to: PixelLanes.self)
+        }
+        let sBare = bare(s), dBare = bare(d)
+        let byte = PixelLanes(repeating: 0xFF), one = Lanes(repeating: 1), magic = Lanes(repeating: 8_388_608)
+        // A byte as Float, exactly: its bits under 2²³'s exponent make 2²³ + v, less 2²³. (The
+        // standard library's vector conversion is a call.)
+        @inline(__always) func float(_ v: PixelLanes) -> Lanes { unsafeBitCast(v | 0x4B00_0000, to: Lanes.self) - magic }
+        let sa = float(s &>> 24), da = float(d &>> 24)
+        let sr = float(s &>> 16 & byte), sg = float(s &>> 8 & byte), sb = float(s & byte)
+        let dr = float(d &>> 16 & byte), dg = float(d &>> 8 & byte), db = float(d & byte)
+        // Straight colours by true division (c = a gives exactly 1, 2c = a exactly ½, where the
+        // spec's cases turn). Bare lanes divide by 0 and are replaced at the end: guarding the
+        // divisor made LLVM split the vectors into lanes.
+        let cs = Colours(r: lanesMin(sr / sa, one), g: lanesMin(sg / sa, one), b: lanesMin(sb / sa, one))
+        let cb = Colours(r: lanesMin(dr / da, one), g: lanesMin(dg / da, one), b: lanesMin(db / da, one))
         let mixed = F.mix(cb, cs)
-        let o = sv * (1 - alphaB) + dv * (1 - alphaS) + (alphaS * alphaB * 255) * mixed
-        let q = SIMD4<UInt32>(pointwiseMax(o + 0.5, .zero).rounded(.towardZero))
-        let a = (s >> 24) &+ Blend.mul255(d >> 24, 255 &- (s >> 24))
-        let c = pointwiseMin(q, SIMD4(repeating: a))
-        return a << 24 | c.z << 16 | c.y << 8 | c.x
+        let keepS = 1 - da * (1 / 255), keepB = 1 - sa * (1 / 255), both = sa * da * (1 / 255)
+        // αs + αb·(255 − αs)/255 is never k + ½ (255 is odd), so Float rounds it as mul255 would.
+        let alpha = (sa + da - both + magic) - magic
+        // Each channel at most αo, then rounded to nearest by adding 2²³: the integer lands in the
+        // low mantissa bits (a hair below 0 becomes 0); the standard library's conversion calls.
+        @inline(__always) func channel(_ s: Lanes, _ d: Lanes, _ m: Lanes) -> PixelLanes {
+            unsafeBitCast(lanesMin(s * keepS + d * keepB + both * m, alpha) + magic, to: PixelLanes.self) & 0x7F_FFFF
+        }
+        let a = unsafeBitCast(alpha + magic, to: PixelLanes.self) & 0x7F_FFFF
+        let out = a &<< 24 | channel(sr, dr, mixed.r) &<< 16 | channel(sg, dg, mixed.g) &<< 8 | channel(sb, db, mixed.b)
+        // A bare source keeps the backdrop, a bare backdrop takes the source.
+        return pick(sBare, d, pick(dBare, s, out))
+    }
+
+    /// `a` in the lanes where `m` is all ones, else `b`.
+    @inline(__always) static func pick(_ m: PixelLanes, _ a: PixelLanes, _ b: PixelLanes) -> PixelLanes { a & m | b & ~m }
+
+    /// `scaled` on each pixel.
+    @inline(__always) static func scaled(_ p: PixelLanes, _ opacity: UInt32) -> PixelLanes {
+        guard opacity != 255 else { return p }
+        let low = PixelLanes(repeating: 0x00FF_00FF)
+        let tbr = (p & low) &* opacity &+ 0x0080_0080, tga = (p &>> 8 & low) &* opacity &+ 0x0080_0080
+        let rbr = (tbr &+ (tbr &>> 8 & low)) &>> 8 & low, rga = (tga &+ (tga &>> 8 & low)) &>> 8 & low
+        return rbr | rga &<< 8
     }
 }
