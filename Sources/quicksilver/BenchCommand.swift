@@ -34,7 +34,8 @@ struct BenchCommand: ParsableCommand {
         mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame \
         (a pulsing frame over a canvas with a stroke on it), view.zoom2 and view.zoom0.5 (the whole \
         window composed at 200 % and at 50 %), clipboard.copy (what Ctrl+C costs: the canvas as a \
-        PNG), and, when an X display is available, present.shm and present.putimage (a full-window \
+        PNG), blend.* (a canvas-sized layer blended row by row on one thread in each blend mode, \
+        and blend.memcpy, the same rows copied), and, when an X display is available, present.shm and present.putimage (a full-window \
         present at 1920x1080, waiting for completion) and clipboard.transfer (that PNG from one \
         window to another through the X server's CLIPBOARD; .noisy: a canvas of noise, whose PNG \
         of several MB crosses in INCR chunks), compose.layers1 and compose.layers20 (a frame under a \
@@ -152,7 +153,7 @@ struct Benchmarks {
          ("blur.full", 30, { blurFull() }), ("emboss.full", 10, { embossFull() }), ("pulse.frame", 50, { pulseFrame() }),
          ("view.zoom2", 50, { zoomedFrame(scale: 1) }), ("view.zoom0.5", 50, { zoomedFrame(scale: -1) }),
          ("clipboard.copy", 9, { clipboardCopy() }),
-         ("document.png", 9, { documentFile("png") }), ("document.save", 9, { documentFile("save") }), ("document.open", 9, { documentFile("open") })]
+         ("document.png", 9, { documentFile("png") }), ("document.save", 9, { documentFile("save") }), ("document.open", 9, { documentFile("open") })] + layerCases()
     }
 
     /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole
