@@ -10,7 +10,9 @@ import Kernels
 final class StackView {
     private var below: TextureStorage<UInt32>?
     private var above: TextureStorage<UInt32>?
-    private var aboveBounds = Rect.empty
+    /// What the kernel reads above the current layer: the cache, or the layers one by one, with
+    /// where each has pixels (worked out when something above changed, not every frame).
+    private var overs: [ComposeKernel.Over] = []
     /// Where each cache must be rebuilt before it is read.
     private var belowStale = Rect.empty
     private var aboveStale = Rect.empty
@@ -45,10 +47,9 @@ final class StackView {
             belowStale = all
             aboveStale = all
         }
-        let index = Dictionary(uniqueKeysWithValues: document.layers.enumerated().map { (ObjectIdentifier($1), $0) })
         for (id, rect) in pixels {
             damage = damage.union(rect)
-            guard let i = index[id] else { continue }
+            guard let i = document.layers.firstIndex(where: { ObjectIdentifier($0) == id }) else { continue }
             if i < document.current { belowStale = belowStale.union(rect) }
             if i > document.current { aboveStale = aboveStale.union(rect) }
         }
@@ -75,13 +76,7 @@ final class StackView {
         k.stroke = stroke
         k.invert = invert
         k.transform = transform
-        if let above {
-            k.above = [ComposeKernel.Over(pixels: .texture(above.texture), opacity: 255, mode: .normal, bounds: aboveBounds)]
-        } else {
-            k.above = layersAbove(document).map {
-                ComposeKernel.Over(pixels: .tiles($0.pixels), opacity: $0.attributes.opacity255, mode: $0.attributes.mode, bounds: $0.bounds)
-            }
-        }
+        k.above = overs
         return k
     }
 
@@ -106,22 +101,25 @@ final class StackView {
         belowStale = .empty
     }
 
-    /// The layers above, flattened, while all are `normal`.
+    /// The layers above, flattened while all are `normal`, else listed one by one.
     private func rebuildAbove(_ d: Document, on compute: ComputeContext) {
+        guard !aboveStale.isEmpty else { return }
+        defer { aboveStale = .empty }
         let layers = layersAbove(d)
         guard !layers.isEmpty, layers.allSatisfy({ $0.attributes.mode == .normal }) else {
             above = nil
-            aboveStale = .empty
+            overs = layers.map {
+                ComposeKernel.Over(pixels: .tiles($0.pixels), opacity: $0.attributes.opacity255, mode: $0.attributes.mode, bounds: $0.bounds)
+            }
             return
         }
         if above?.texture.size != d.storageSize {
             above = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
             aboveStale = Rect(size: d.storageSize)
         }
-        aboveBounds = layers.reduce(Rect.empty) { $0.union($1.bounds) }
-        guard let target = above?.texture, !aboveStale.isEmpty else { return }
+        guard let target = above?.texture else { return }
         Self.flatten(layers, in: aboveStale, onto: target, startingWith: 0, on: compute)
-        aboveStale = .empty
+        overs = [ComposeKernel.Over(pixels: .texture(target), opacity: 255, mode: .normal, bounds: layers.reduce(Rect.empty) { $0.union($1.bounds) })]
     }
 
     /// `start` filled over `region`, then each layer blended on, bottom first.

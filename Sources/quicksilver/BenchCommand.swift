@@ -38,8 +38,8 @@ struct BenchCommand: ParsableCommand {
         and blend.memcpy, the same rows copied), and, when an X display is available, present.shm and present.putimage (a full-window \
         present at 1920x1080, waiting for completion) and clipboard.transfer (that PNG from one \
         window to another through the X server's CLIPBOARD; .noisy: a canvas of noise, whose PNG \
-        of several MB crosses in INCR chunks), compose.layers1 and compose.layers20 (a frame under a \
-        live stroke in a document of 1 and of 20 layers, the current one in the middle), and \
+        of several MB crosses in INCR chunks), compose.stroke.layers1 and .layers20 (compose.stroke's frame in a \
+        document of 1 and of 20 layers, each a translucent wash over the canvas, the stroke on the middle one), and \
         layers.memory (the resident memory a 3840x2160 document of 40 layers, one with a stroke, adds), \
         document.save and document.open (a 10-layer document saved as OpenRaster and opened from it) \
         beside document.png (the same picture flattened and written as a PNG).
@@ -144,9 +144,9 @@ struct Benchmarks {
     func cases() -> [(String, Int, () -> () -> Void)] {
         [("compose.full", 50, { composeFull(coveredRowEvery: 3) }), ("compose.fullcover", 50, { composeFull(coveredRowEvery: 1) }),
          ("compose.copy", 50, { composeFull(coveredRowEvery: 0) }),
-         ("compose.layers1", 50, { composeLayers(1) }), ("compose.layers20", 50, { composeLayers(20) }),
          ("memcpy.full", 50, { memcpyFull() }),
-         ("compose.stroke", 400, { composeStroke() }),
+         ("compose.stroke", 400, { composeStroke() }), ("compose.stroke.layers1", 400, { composeStroke(layers: 1) }),
+         ("compose.stroke.layers20", 400, { composeStroke(layers: 20) }),
          ("pen.8", 9, { penStroke(size: 8) }), ("pen.32", 9, { penStroke(size: 32) }),
          ("restore.300k", 5, { restore300k() }), ("parse.300k", 5, { parse300k() }), ("play.300k", 5, { play300k() }),
          ("mercurial.frame", 30, { mercurialFrame() }), ("mercurial.stroke", 200, { mercurialStroke() }),
@@ -173,26 +173,6 @@ struct Benchmarks {
         return { [compute, size] in withExtendedLifetime((out, committed, tail)) { kernel.run(over: Rect(size: size), on: compute) } }
     }
 
-    /// A frame under a live stroke in a document of `count` layers, each with a stroke across the
-    /// canvas, the current one in the middle: what the stack view's caches save.
-    private func composeLayers(_ count: Int) -> () -> Void {
-        let session = Session(size: size, compute: compute)
-        let off = OffscreenPresenter(size: Size(width: 0, height: 0))
-        for i in 0..<count {
-            if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
-            let y = Double(size.height) * Double(i + 1) / Double(count + 1)
-            session.handle(.pointerDown(StrokeSample(x: 0, y: y, pressure: 0.5)))
-            session.handle(.pointerUp(StrokeSample(x: Double(size.width), y: y, pressure: 0.5)))
-        }
-        session.handle(.command(.layer(.select(count / 2))))
-        session.handle(.pointerDown(StrokeSample(x: 0, y: 0, pressure: 0.5)))
-        session.handle(.pointerMove(StrokeSample(x: Double(size.width), y: Double(size.height), pressure: 0.5)))
-        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: off)
-        _ = session.snapshot()   // the caches built
-        let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
-        return { [size] in session.compose(Rect(size: size), into: out.texture) }
-    }
-
     private func memcpyFull() -> () -> Void {
         let bytes = size.area * 4
         let a = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
@@ -202,9 +182,21 @@ struct Benchmarks {
         return { b.copyMemory(from: a, byteCount: bytes) }  // buffers live for the process: a benchmark
     }
 
-    private func composeStroke() -> () -> Void {
+    /// One typical frame of a live pen stroke (`compose.stroke`, on a blank canvas); with
+    /// `layers`, in a document of that many layers, each a translucent wash over the whole
+    /// canvas, the stroke on the one in the middle (`compose.stroke.layers1` and `.layers20`:
+    /// what the stack view's caches save).
+    private func composeStroke(layers: Int = 0) -> () -> Void {
         let session = Session(size: size, compute: compute)
         let presenter = OffscreenPresenter(size: size)
+        if layers > 0 {
+            for i in 0..<layers {
+                if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
+                let wash = [UInt32](repeating: 0x2000_0000 | UInt32(i * 12) << 16 | 0x80, count: size.area)
+                session.handle(.command(.paste(PastedImage(file: "wash.png", x: 0, y: 0, size: size, pixels: wash))))
+            }
+            session.handle(.command(.layer(.select(layers / 2))))
+        }
         session.handle(.command(.brush(size: 16)))
         session.handle(.pointerDown(StrokeSample(x: 100, y: 100, pressure: 0.5)))
         var frame = 0
