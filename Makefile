@@ -4,7 +4,7 @@ DEMO    := Resources/demo.jsonl
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
-BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev pkg-config
+BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config
 TEST_DEBS  := xvfb xdotool xclip python3
 # What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py).
 BENCH_DEBS := gcc libcairo2-dev

@@ -3,7 +3,7 @@
 // Clock (when frames happen) → Input (what the window reports) → App (pressure, keys, recording)
 // → Events (what a session plays) → Strokes (samples → dabs) → Kernels (pixels, on Compute, the
 // "GPU") → Paint (the session) → X11Window (present) → quicksilver (the command line). Beside
-// them: Geometry, ReplayFormat, Journal, Files and PNGFile.
+// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files).
 import PackageDescription
 
 let package = Package(
@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xi xpresent",
                       providers: [.apt(["libx11-dev", "libxext-dev", "libxi-dev", "libxpresent-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLinux"),
         .target(name: "Geometry"),
@@ -33,7 +34,8 @@ let package = Package(
         .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat"]),
         .target(name: "Files"),
         .target(name: "PNGFile", dependencies: ["CPNG", "CDeflate", "Files"]),
-        .target(name: "Journal", dependencies: ["Geometry", "Compute", "Events", "ReplayFormat", "Paint", "Files", "PNGFile"]),
+        .target(name: "OpenRaster", dependencies: ["CZip", "Geometry", "Files", "PNGFile"]),
+        .target(name: "Journal", dependencies: ["Geometry", "Compute", "Kernels", "Events", "ReplayFormat", "Paint", "Files", "PNGFile", "OpenRaster"]),
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                             "ReplayFormat", "Paint", "Files", "PNGFile", "Journal"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
@@ -65,6 +67,7 @@ let package = Package(
                                                         "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "TestSupport"]),
         .testTarget(name: "PNGFileTests", dependencies: ["CDeflate", "Files", "PNGFile", "TestSupport"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "TestSupport"]),
+        .testTarget(name: "OpenRasterTests", dependencies: ["Geometry", "Files", "PNGFile", "OpenRaster", "TestSupport"], exclude: ["Support"]),
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),

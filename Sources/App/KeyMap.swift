@@ -19,6 +19,8 @@ public enum KeyAction: Equatable, Sendable {
     case zoom(Int)
     /// Back to 100 %, the canvas's corner at the window's.
     case resetView
+    /// The layered document saved as OpenRaster (Ctrl+Shift+S).
+    case saveDocument
 }
 
 /// The window's key bindings, in one table so the README and `--help` describe what the code does.
@@ -42,11 +44,20 @@ public enum KeyMap {
       1 … 9            palette: black, white, red, orange, yellow, green, blue, purple, grey
       Shift (held)     press hard (pressure 1.0); Control (held): light touch (0.2)
       Ctrl+Z           undo;  Ctrl+Shift+Z or Ctrl+Y: redo
-      Delete           clear the canvas (undoable)
+      Delete           clear the current layer (undoable)
+      Insert           new layer above the current one (also Ctrl+Shift+N)
+      Page Up / Down   select the layer above / below
+      Ctrl+Page Up/Dn  move the current layer up / down
+      Shift+Delete     delete the current layer
+      Ctrl+E           merge the current layer down
+      v                show / hide the current layer
+      , / .            the current layer's opacity −10 % / +10 %
+      n / Shift+N      the current layer's blend mode: next / previous (normal, multiply, screen, …)
       + / -            zoom in / out around the pointer (×2, 1/8 … 32); Ctrl+wheel too
       0                100 %, the canvas's top-left corner in the window's
       middle drag      pan (or Space held while dragging); the wheel pans too (Shift: sideways)
-      Ctrl+S           save a screenshot PNG
+      Ctrl+S           save a screenshot PNG (the layers flattened)
+      Ctrl+Shift+S     save the document with its layers (OpenRaster .ora: MyPaint, Krita, GIMP)
       Ctrl+C           copy the canvas to the clipboard (image/png, as Ctrl+S saves it)
       Ctrl+V           paste the clipboard's image, centred at the pointer (one undo step)
       Ctrl+Q           quit
@@ -55,10 +66,11 @@ public enum KeyMap {
     /// The action for a key press given the current brush, or nil for an unbound key.
     public static func action(for key: KeyPress, brush: Brush) -> KeyAction? {
         let ctrl = key.mods.contains(.control), shift = key.mods.contains(.shift)
+        if let action = layerAction(key.name, ctrl: ctrl, shift: shift) { return action }
         switch (key.name, ctrl) {
-        case ("z", true): return .command(shift ? .redo : .undo)
+        case ("z", true), ("Z", true): return .command(shift ? .redo : .undo)
         case ("y", true): return .command(.redo)
-        case ("s", true): return .screenshot
+        case ("s", true), ("S", true): return shift ? .saveDocument : .screenshot
         case ("c", true): return .copy
         case ("v", true): return .paste
         case ("q", true): return .quit
@@ -76,13 +88,32 @@ public enum KeyMap {
         case ("r", false): return .command(.channel(.r))
         case ("g", false): return .command(.channel(.g))
         case ("b", false): return .command(.channel(.b))
-        case ("Delete", false): return .command(.clear)
+        case ("Delete", false): return .command(shift ? .layer(.delete) : .clear)
         case ("plus", false), ("equal", false), ("KP_Add", false): return .zoom(1)
         case ("minus", false), ("KP_Subtract", false): return .zoom(-1)
         case ("0", false), ("KP_0", false), ("KP_Insert", false): return .resetView
         case (let name, false):
             guard name.count == 1, let digit = Int(name), (1...9).contains(digit) else { return nil }
             return .command(.brush(color: palette[digit - 1]))
+        }
+    }
+
+    /// The keys that act on the stack of layers.
+    private static func layerAction(_ name: String, ctrl: Bool, shift: Bool) -> KeyAction? {
+        switch (name, ctrl) {
+        case ("Insert", false): return .command(.layer(.new(name: nil)))
+        case ("n", true) where shift, ("N", true) where shift: return .command(.layer(.new(name: nil)))
+        case ("Prior", false), ("Page_Up", false): return .command(.layer(.step(.select(1))))
+        case ("Next", false), ("Page_Down", false): return .command(.layer(.step(.select(-1))))
+        case ("Prior", true), ("Page_Up", true): return .command(.layer(.move(1)))
+        case ("Next", true), ("Page_Down", true): return .command(.layer(.move(-1)))
+        case ("e", true): return .command(.layer(.mergeDown))
+        case ("v", false): return .command(.layer(.step(.visibility)))
+        case ("comma", false): return .command(.layer(.step(.opacity(-1))))
+        case ("period", false): return .command(.layer(.step(.opacity(1))))
+        case ("n", false): return .command(.layer(.step(.mode(shift ? -1 : 1))))
+        case ("N", false): return .command(.layer(.step(.mode(-1))))
+        default: return nil
         }
     }
 }

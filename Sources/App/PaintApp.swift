@@ -59,7 +59,8 @@ public final class PaintApp: FrameLoopDelegate {
         case picking(x: Double, y: Double)
     }
     private var stopRequested = false
-    private var exportRequested = false
+    /// Ctrl+S (the picture) or Ctrl+Shift+S (the document) waits for the frame: it saves what it plays.
+    private var exportRequested: Exporter.Kind?
     private var copyRequested = false
     /// Where a paste asked for goes (canvas point under the pointer at Ctrl+V).
     private var pasteAt: (x: Double, y: Double)?
@@ -146,7 +147,7 @@ public final class PaintApp: FrameLoopDelegate {
         // While ink flows the clock keeps ticking: the title and everything else are its.
         if inked { return true }
         if case .picking = picker { return true }
-        return session.needsDraw || exportRequested || copyRequested || status != nil || titleIsStale
+        return session.needsDraw || exportRequested != nil || copyRequested || status != nil || titleIsStale
     }
 
     public func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
@@ -163,9 +164,9 @@ public final class PaintApp: FrameLoopDelegate {
             s.presented(started: start, completed: loop.now, by: .frame)
             stats = s
         }
-        if exportRequested {
-            exportRequested = false
-            export()
+        if let kind = exportRequested {
+            exportRequested = nil
+            export(kind)
         }
         if copyRequested {
             copyRequested = false
@@ -273,7 +274,8 @@ public final class PaintApp: FrameLoopDelegate {
             if key.name == "space" { spaceHeld = true }
             switch KeyMap.action(for: key, brush: session.brush) {
             case .command(let c)?: session.handle(.command(c))
-            case .screenshot?: exportRequested = true
+            case .screenshot?: exportRequested = .picture
+            case .saveDocument?: exportRequested = .document
             case .copy?: copyRequested = true
             case .paste?:
                 pasteAt = view.transform.canvasPoint(x: key.x, y: key.y)
@@ -426,14 +428,16 @@ public final class PaintApp: FrameLoopDelegate {
         return PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
     }
 
-    private func export() {
+    private func export(_ kind: Exporter.Kind) {
+        let what = kind == .picture ? "screenshot" : "saving the document"
         do {
-            let path = try exporter.save(picture())
+            let merged = picture()
+            let path = try kind == .picture ? exporter.save(merged) : exporter.save(session.documentImage(), merged: merged)
             console.out(path)
             status = "saved \(path)"
         } catch {
-            console.err("quicksilver: screenshot failed: \(error)")
-            status = "screenshot failed"
+            console.err("quicksilver: \(what) failed: \(error)")
+            status = "\(what) failed"
         }
     }
 
@@ -488,10 +492,22 @@ public final class PaintApp: FrameLoopDelegate {
         return failing.isEmpty ? nil : failing.joined(separator: ", ")
     }
 
+    /// "layer 2/3", its name where it is not a number ("layer 2/3 Sky"), and its mode, opacity
+    /// and visibility where they are not the defaults.
+    static func describeLayer(_ d: Document) -> String {
+        let a = d.currentLayer.attributes
+        let numbered = a.name.hasPrefix("Layer ") && Int(a.name.dropFirst(6)) != nil
+        var notes: [String] = []
+        if a.mode != .normal { notes.append(a.mode.name) }
+        if a.opacity255 != 255 { notes.append("\(Int((a.opacity * 100).rounded())) %") }
+        if !a.visible { notes.append("hidden") }
+        return "layer \(d.current + 1)/\(d.layers.count)" + (numbered ? "" : " \(a.name)") + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
+    }
+
     private func updateTitle(status: String?) {
         let b = session.brush
         var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) \(pressure.shown)"
-            + " — \(view.transform.percent)"
+            + " — \(Self.describeLayer(session.document)) — \(view.transform.percent)"
         if b.stabilizer > 0 { t += " — stabilizer \(Int((b.stabilizer * 3).rounded()))/3" }
         if let prompt = colorEntry.prompt { t += " — \(prompt)" }
         if picker != .off { t += " — pick a colour: click on the canvas (Escape cancels)" }

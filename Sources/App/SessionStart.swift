@@ -52,8 +52,9 @@ public enum SessionStart {
         case .file(let path):
             // A pipe or FIFO (`window /dev/stdin`) can only be a picture: it is read once, and a
             // session names files beside it.
-            if FileBytes.isStream(path) || isPicture(path) {
-                return Started(session: try picture(path, compute: compute, historyBytes: historyBytes, background: background))
+            if FileBytes.isStream(path) || isPicture(path) || DocumentFile.isOpenRaster(path) {
+                let (session, notes) = try picture(path, compute: compute, historyBytes: historyBytes, background: background)
+                return Started(session: session, notes: notes)
             }
             let live = LineWriter.isLocked(path)
             do {
@@ -88,16 +89,24 @@ public enum SessionStart {
         return (try? handle.read(upToCount: 8)).map(Array.init) == PNGImage.signature
     }
 
-    /// A session whose canvas is the picture at `path`, at its own size.
-    static func picture(_ path: String, compute: ComputeContext, historyBytes: Int, background: Color) throws(BadFile) -> Session {
-        let image: PNGImage
-        do { image = try PNGImage.read(from: path, maxSide: maxSide) } catch {
-            throw BadFile(description: "\(path): \(error.message)")
+    /// A session whose document is the picture at `path` (one layer, at its own size), or the
+    /// OpenRaster document there (its layers), with what reading it changed.
+    static func picture(_ path: String, compute: ComputeContext, historyBytes: Int, background: Color) throws(BadFile)
+        -> (session: Session, notes: [String]) {
+        let image: DocumentImage, notes: [String]
+        if DocumentFile.isOpenRaster(path) {
+            do { (image, notes) = try DocumentFile.read(ora: path, maxSide: maxSide) } catch { throw BadFile(description: error.description) }
+        } else {
+            let picture: PNGImage
+            do { picture = try PNGImage.read(from: path, maxSide: maxSide) } catch {
+                throw BadFile(description: "\(path): \(error.message)")
+            }
+            image = DocumentImage.picture(picture.pixels, size: Size(width: picture.width, height: picture.height), background: background)
+            notes = []
         }
-        let size = Size(width: image.width, height: image.height)
-        let session = Session(size: size, background: background, compute: compute, historyBytes: historyBytes)
-        session.load(pixels: Canvas.painted(picture: image.pixels, over: background), size: size)
-        return session
+        let session = Session(size: image.size, background: image.background, compute: compute, historyBytes: historyBytes)
+        session.load(image)
+        return (session, notes.map { "quicksilver: \(path): \($0)" })
     }
 
     /// Continues the session at `path` as far as it can be read; one that cannot be read at all

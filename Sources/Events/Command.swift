@@ -13,17 +13,54 @@ public enum Command: Sendable, Equatable {
     case channel(Channel)
     case undo
     case redo
+    /// The current layer made transparent (one undo step).
     case clear
     /// Turns the invert view on or off (nil: toggles).
     case invert(Bool?)
     /// Turns the pulsing background on or off (nil: toggles) and sets any of its parameters.
     case pulse(on: Bool?, hue: Double? = nil, centre: Double? = nil, range: Double? = nil)
-    /// A picture pasted onto the canvas (one undo step).
+    /// A picture pasted onto the current layer (one undo step).
     case paste(PastedImage)
+    /// A change to the stack of layers.
+    case layer(LayerOp)
     /// The session closed cleanly (a journal's last line). Changes nothing.
     case exit
     /// A window continued the session here (after a crash, `--restore`, or a file opened): the
     /// events before it are the session it continues, replayed with their undo history. A stroke
     /// still live there ends at its last sample, and a pulsing background starts its cycle again.
     case continued
+}
+
+/// What can be done to the stack of layers. Each is one undo step, but choosing the current
+/// layer (as in Krita and MyPaint); each does nothing where it cannot apply.
+public enum LayerOp: Sendable, Equatable {
+    /// A new transparent layer just above the current one, made current (named "Layer N" unless
+    /// a name is given).
+    case new(name: String?)
+    /// The current layer removed (never the last one); the one below becomes current.
+    case delete
+    /// Layer `index` (0 the bottom) made current.
+    case select(Int)
+    /// The current layer moved one place up (+1) or down (−1).
+    case move(Int)
+    /// The current layer blended onto the one below with its mode and opacity.
+    case mergeDown
+    /// Any of the current layer's visibility, opacity (0…1), blend mode and name (nil: as it is).
+    case set(visible: Bool? = nil, opacity: Double? = nil, mode: BlendMode? = nil, name: String? = nil)
+    /// A change relative to the stack as it is when played (a key: the next layer up, the next
+    /// mode): the session plays it as the absolute operation it is then, and that is what a
+    /// replay records, never this.
+    case step(LayerStep)
+}
+
+/// The layer keys' relative changes.
+public enum LayerStep: Sendable, Equatable {
+    /// The layer above (+1) or below (−1) made current.
+    case select(Int)
+    /// The opacity up (+1) or down (−1) by a tenth.
+    case opacity(Int)
+    /// The next (+1) or previous (−1) blend mode.
+    case mode(Int)
+    /// Shown if hidden, hidden if shown.
+    case visibility
 }

@@ -10,4 +10,11 @@ public enum FilePath {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
+
+    /// The part after the last dot of the name ("png"), or "" when there is none.
+    public static func `extension`(of path: String) -> String {
+        let name = baseName(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
 }

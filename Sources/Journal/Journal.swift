@@ -93,8 +93,10 @@ public final class Journal: @unchecked Sendable {
     /// continues. Written (encoded, serialised) on the queue, off the frame loop.
     private struct Opening: @unchecked Sendable {
         enum Snapshot {
-            case pixels(Size, [UInt32])
-            case png([UInt8])
+            /// The document's layers, written as OpenRaster.
+            case document(DocumentImage, merged: Paint.Snapshot)
+            /// A file's bytes as they were (the snapshot of the session continued), and its extension.
+            case file([UInt8], ext: String)
         }
         var header: Replay.Header
         var snapshot: Snapshot?
@@ -117,7 +119,7 @@ public final class Journal: @unchecked Sendable {
         self.kind = kind
         self.onHealthChange = onHealthChange
         var header = header
-        header.size = session.canvas.texture.size
+        header.size = session.document.storageSize
         var opening: Opening
         if let c = continuing {
             header.size = c.header.size
@@ -126,7 +128,9 @@ public final class Journal: @unchecked Sendable {
             header.undoMegabytes = c.header.undoMegabytes
             header.continues = c.path
             header.continuesBytes = c.bytes
-            opening = Opening(header: header, snapshot: c.header.snapshot.flatMap { c.pictures[$0] }.map { .png($0) })
+            opening = Opening(header: header, snapshot: c.header.snapshot.flatMap { name in
+                c.pictures[name].map { .file($0, ext: FilePath.extension(of: name)) }
+            })
             var renamed: [String: String] = [:]
             opening.events = c.events.map { e in
                 guard case .command(.paste(var p)) = e.event else { return e }
@@ -141,8 +145,7 @@ public final class Journal: @unchecked Sendable {
             }
             pastedFiles = opening.pictures.map(\.name)
         } else {
-            let canvas = session.hasPaint ? session.canvasPixels() : nil
-            opening = Opening(header: header, snapshot: canvas.map { .pixels($0.size, $0.pixels) })
+            opening = Opening(header: header, snapshot: session.hasPaint ? .document(session.documentImage(), merged: session.snapshot()) : nil)
             let brush: Brush? = if case .recording = kind, session.brush == Brush() { nil } else { session.brush }
             opening.lines = Self.stateLines(of: session, brush: brush, header: header)
         }
@@ -314,10 +317,10 @@ public final class Journal: @unchecked Sendable {
         bytesSinceSnapshot = 0
         generation += 1
         // Pixels are copied here, on the frame loop; encoding and writing happen on the queue.
-        let canvas = session.canvasPixels()
+        let image = session.documentImage()
         var header = firstHeader
-        header.size = canvas.size
-        let opening = Opening(header: header, snapshot: .pixels(canvas.size, canvas.pixels),
+        header.size = image.size
+        let opening = Opening(header: header, snapshot: .document(image, merged: session.snapshot()),
                               lines: Self.stateLines(of: session, brush: session.brush, header: header))
         let baked = pastedFiles
         pastedFiles = []
@@ -334,7 +337,7 @@ public final class Journal: @unchecked Sendable {
     /// The lines after a header that set a session's state as it is: the brush, the shown
     /// size, and the view and its filters where they are not the defaults.
     private static func stateLines(of session: Session, brush: Brush?, header: Replay.Header) -> [String] {
-        var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.canvas.visibleSize).dropFirst())
+        var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.document.visibleSize).dropFirst())
         var events: [SessionEvent] = []
         if session.invert { events.append(.command(.invert(true))) }
         if let p = session.pulse { events.append(.command(.pulse(on: true, hue: p.hue, centre: p.centre, range: p.range))) }
@@ -353,17 +356,18 @@ public final class Journal: @unchecked Sendable {
         var written: [String] = []
         do throws(FileError) {
             if let snapshot = opening.snapshot {
-                let png: [UInt8]
-                switch snapshot {
-                case .png(let bytes): png = bytes
-                case .pixels(let size, let pixels):
-                    do { png = try PNGImage(width: size.width, height: size.height, pixels: pixels).encode() } catch {
-                        throw FileError(path: path, message: "cannot encode the canvas: \(error.message)")
-                    }
-                }
                 // A fresh name each time: the journal being replaced may still refer to the old one.
-                let name = FilePath.baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation).png"
-                try AtomicFile.write(png, to: folder + "/" + name)
+                let base = FilePath.baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation)"
+                let name: String
+                switch snapshot {
+                case .file(let bytes, let ext):
+                    name = base + "." + ext
+                    try AtomicFile.write(bytes, to: folder + "/" + name)
+                case .document(let image, let merged):
+                    name = base + ".ora"
+                    try DocumentFile.write(image, merged: PNGImage(width: merged.width, height: merged.height, pixels: merged.pixels),
+                                           to: folder + "/" + name)
+                }
                 written.append(name)
                 header.snapshot = name
             }

@@ -79,7 +79,7 @@ public enum Playback {
         let header = opening.header
         let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
                               historyBytes: header.undoBytes)
-        if let snapshot = opening.snapshot { session.load(pixels: snapshot.pixels, size: Size(width: snapshot.width, height: snapshot.height)) }
+        if let snapshot = opening.snapshot { session.load(snapshot) }
         // The parser has a core of its own: a pass that also woke a worker there would wait for
         // the scheduler to share it (restore.300k took ~285 ms instead of ~205 in some runs).
         session.compute = ComputeContext(threads: max(1, compute.threadCount - 1))
@@ -115,6 +115,19 @@ public enum Playback {
             kept?.pictures[name] = bytes
             return image
         }
+        /// The document a snapshot holds: an OpenRaster file, or a PNG of a canvas from before layers.
+        func document(_ name: String, _ header: Replay.Header) throws(ReplayError) -> DocumentImage {
+            guard DocumentFile.isOpenRaster(name) else {
+                let image = try picture(name, "snapshot")
+                return DocumentImage.legacyCanvas(image.pixels, size: Size(width: image.width, height: image.height), background: header.background)
+            }
+            do {
+                kept?.pictures[name] = try FileBytes.read(folder + "/" + name, limit: 1 << 31)
+                return try DocumentFile.read(ora: folder + "/" + name, maxSide: Replay.Header.sizes.upperBound).image
+            } catch {
+                throw ReplayError(line: line, message: "cannot read the snapshot \(JSON.quoted(name)): \(error.message)")
+            }
+        }
         do {
             try LineReader.forEachLine(in: path) { bytes, terminated in
                 line += 1
@@ -122,8 +135,8 @@ public enum Playback {
                 do throws(ReplayError) {
                     try parser.feed(bytes)
                     if line == 1, let header = parser.header {
-                        var snapshot: PNGImage?
-                        if let name = header.snapshot { snapshot = try picture(name, "snapshot") }
+                        var snapshot: DocumentImage?
+                        if let name = header.snapshot { snapshot = try document(name, header) }
                         channel.put(EventChannel.Opening(header: header, snapshot: snapshot))
                         return
                     }
@@ -180,7 +193,7 @@ private final class EventChannel: @unchecked Sendable {
     /// The header and the snapshot the canvas starts from.
     struct Opening {
         var header: Replay.Header
-        var snapshot: PNGImage?
+        var snapshot: DocumentImage?
     }
 
     /// What the parsing thread found once it was done.

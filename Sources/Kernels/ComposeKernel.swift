@@ -1,62 +1,76 @@
 import Compute
 import Geometry
 
-/// The colour-buffer-to-image kernel (the aptpod demo's `computeTexture2d`), made to compose.
+/// The layers-to-image kernel (the aptpod demo's `computeTexture2d`, grown into a stack).
 ///
-/// Output pixel = canvas pixel with the live stroke (colour × max(committed, tail) coverage)
-/// blended over it, then the view filters. Run it over the damaged region only; run it with
-/// `output` = `canvas` and no view to bake a finished stroke into the canvas.
-///
-/// A canvas pixel's alpha byte is how painted it is (0: bare background, 255: covered); blending
-/// accumulates it source-over. Presented pixels are always opaque.
+/// Output pixel = what lies below the current layer (the background and the layers under it,
+/// flattened: `Below`), then the current layer with the live stroke painted into it (colour ×
+/// max(committed, tail) coverage, premultiplied source-over; an eraser takes alpha away),
+/// blended with the layer's mode and opacity, then what lies above (`Over`: one flattened
+/// cache, or the layers one by one where their modes need the backdrop), then the invert
+/// filter; presented pixels are opaque. Run it over the damaged region only. See Paint's
+/// `Layer` for the pixel model.
 public struct ComposeKernel: Sendable {
-    public var canvas: Texture<UInt32>
-    public var output: Texture<UInt32>
+    /// What lies under the current layer: only the background colour, or a flattened cache
+    /// (opaque) of it and the visible layers below.
+    public enum Below: Sendable {
+        case color(UInt32)
+        case texture(Texture<UInt32>)
+    }
+
+    /// Premultiplied pixels blended over what is under them.
+    public struct Over: Sendable {
+        public enum Pixels: Sendable {
+            case tiles(TiledTexture)
+            case texture(Texture<UInt32>)
+        }
+        public var pixels: Pixels
+        public var opacity: UInt32
+        public var mode: BlendMode
+        /// Where they may be non-transparent.
+        public var bounds: Rect
+        public init(pixels: Pixels, opacity: UInt32, mode: BlendMode, bounds: Rect) {
+            self.pixels = pixels; self.opacity = opacity; self.mode = mode; self.bounds = bounds
+        }
+    }
+
+    public var below: Below
+    /// The current layer (nil when hidden: the live stroke is then not shown either).
+    public var layer: TiledTexture?
+    public var layerOpacity: UInt32 = 255
+    public var layerMode = BlendMode.normal
     /// The live stroke: its colour, coverage masks (canvas-sized) and where they may be non-zero.
     public var stroke: Stroke?
-    /// How the result is shown; nil bakes into the canvas (alpha kept, no filters).
-    public var view: View?
-    /// Where the canvas sits in the output (a shown frame only): zoomed and moved. Output
-    /// pixels that show no canvas are the desk.
+    /// Bottom first.
+    public var above: [Over] = []
+    /// Shown colour = (1 − r, 1 − g, 1 − b): the Metal colour-invert sample's fragment shader.
+    public var invert = false
+    /// The part of the canvas shown (its size: the visible canvas).
+    public var canvas: Rect
+    public var output: Texture<UInt32>
+    /// Where the canvas sits in the output: zoomed and moved. Output pixels that show no canvas
+    /// are the desk.
     public var transform: ViewTransform = .identity
 
     /// What the window shows around the canvas: a neutral grey, neither paper nor ink.
     public static let desk: UInt32 = 0xFF3A_3D42
-
-    /// The view filters of the compose pass, applied in the same pass (no extra full pass).
-    public struct View: Sendable, Equatable {
-        /// Added to each channel where the canvas is unpainted, in proportion: the pulsing
-        /// background is the canvas's own plus this (new background − canvas background).
-        public var backgroundShift: SIMD3<Int32>
-        /// Shown colour = (1 − r, 1 − g, 1 − b): the Metal colour-invert sample's fragment shader.
-        public var invert: Bool
-        public init(backgroundShift: SIMD3<Int32> = .zero, invert: Bool = false) {
-            self.backgroundShift = backgroundShift; self.invert = invert
-        }
-        /// Shows `background` where the canvas (painted on `canvasBackground`) is bare.
-        public init(background: Color, over canvasBackground: Color, invert: Bool) {
-            self.init(backgroundShift: SIMD3(Int32(background.r) - Int32(canvasBackground.r),
-                                             Int32(background.g) - Int32(canvasBackground.g),
-                                             Int32(background.b) - Int32(canvasBackground.b)), invert: invert)
-        }
-        public static let plain = View()
-    }
 
     public struct Stroke: Sendable {
         public var color: Color
         public var committed: Texture<UInt8>
         public var tail: Texture<UInt8>
         public var bounds: Rect
-        /// False for an eraser: `color` is then the canvas's background, and coverage takes
-        /// paint away (`Blend.over(paints: false)`).
+        /// False for an eraser: coverage takes alpha away (destination-out).
         public var paints: Bool
         public init(color: Color, committed: Texture<UInt8>, tail: Texture<UInt8>, bounds: Rect, paints: Bool = true) {
             self.color = color; self.committed = committed; self.tail = tail; self.bounds = bounds; self.paints = paints
         }
+        /// The colour the blend adds: none for an eraser, which always takes away at full strength.
+        public var blendColor: Color { paints ? color : Color(r: 0, g: 0, b: 0) }
     }
 
-    public init(canvas: Texture<UInt32>, output: Texture<UInt32>, stroke: Stroke?, view: View?, transform: ViewTransform = .identity) {
-        self.canvas = canvas; self.output = output; self.stroke = stroke; self.view = view; self.transform = transform
+    public init(below: Below, layer: TiledTexture?, canvas: Rect, output: Texture<UInt32>) {
+        self.below = below; self.layer = layer; self.canvas = canvas; self.output = output
     }
 
     /// Compose streams memory row by row, so its threadgroups are wide: 256x16 keeps each
@@ -65,21 +79,21 @@ public struct ComposeKernel: Sendable {
     public static let threadsPerThreadgroup = Size(width: 256, height: 16)
 
     /// Composes `region` of the output across the compute context. Without a transform the
-    /// output's pixels are the canvas's own (a region outside the canvas is the desk, or left
-    /// alone when baking); with one, each output pixel shows the canvas pixel under it (zoom ≥ 1,
-    /// nearest) or the average of the block of canvas pixels under it (zoom < 1), in one pass.
+    /// output's pixels are the canvas's own (a region outside the canvas is the desk); with one,
+    /// each output pixel shows the canvas pixel under it (zoom ≥ 1, nearest) or the average of
+    /// the block of canvas pixels under it (zoom < 1), in one pass.
     public func run(over region: Rect, on compute: ComputeContext) {
         let out = region.intersection(output.bounds)
         let tg = Self.threadsPerThreadgroup
-        let r = transform == .identity ? out.intersection(canvas.bounds) : out
+        let r = transform == .identity ? out.intersection(canvas) : out
         compute.dispatchThreadgroups(ComputeContext.threadgroups(covering: r.size, threadsPerThreadgroup: tg),
                                      threadsPerThreadgroup: tg, grid: r) { group in
             if transform == .identity { self.execute(group) } else { self.executeTransformed(group) }
         }
-        if transform == .identity, view != nil {
+        if transform == .identity {
             // The canvas's corner is the output's: what is right of it and below it is desk.
-            output.fill(Rect(minX: max(out.minX, canvas.width), minY: out.minY, maxX: out.maxX, maxY: out.maxY), with: Self.desk)
-            output.fill(Rect(minX: out.minX, minY: max(out.minY, canvas.height), maxX: min(out.maxX, canvas.width), maxY: out.maxY), with: Self.desk)
+            output.fill(Rect(minX: max(out.minX, canvas.maxX), minY: out.minY, maxX: out.maxX, maxY: out.maxY), with: Self.desk)
+            output.fill(Rect(minX: out.minX, minY: max(out.minY, canvas.maxY), maxX: min(out.maxX, canvas.maxX), maxY: out.maxY), with: Self.desk)
         }
     }
 
@@ -89,28 +103,57 @@ public struct ComposeKernel: Sendable {
         for y in g.ys { composeRow(y, xs: g.xs, into: output.row(y)) }
     }
 
-    /// Composes canvas row `y` over `xs` into `dst` (indexed by canvas x).
+    /// Composes canvas row `y` over `xs` into `dst` (indexed by canvas x), opaque.
     @inline(__always)
     private func composeRow(_ y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) {
-        let src = canvas.row(y)
-        if let stroke, y >= stroke.bounds.minY, y < stroke.bounds.maxY,
-           case let b = xs.clamped(to: stroke.bounds.minX..<max(stroke.bounds.minX, stroke.bounds.maxX)), !b.isEmpty {
-            Self.blendRow(src: src, dst: dst, committed: stroke.committed.row(y), tail: stroke.tail.row(y), xs: b, color: stroke.color,
-                          paints: stroke.paints)
-            // Around the stroke the canvas is read as it is; under it, the blend's result.
-            finish(from: src, to: dst, xs: xs.lowerBound..<b.lowerBound)
-            finish(from: dst, to: dst, xs: b)
-            finish(from: src, to: dst, xs: b.upperBound..<xs.upperBound)
-        } else {
-            finish(from: src, to: dst, xs: xs)
+        switch below {
+        case .color(let c): (dst + xs.lowerBound).update(repeating: c, count: xs.count)
+        case .texture(let t): (dst + xs.lowerBound).update(from: t.row(y) + xs.lowerBound, count: xs.count)
         }
+        if let layer { blendCurrentLayer(layer, y, xs, dst) }
+        for o in above where y >= o.bounds.minY && y < o.bounds.maxY {
+            let b = xs.clamped(to: o.bounds.minX..<max(o.bounds.minX, o.bounds.maxX))
+            guard !b.isEmpty else { continue }
+            switch o.pixels {
+            case .texture(let t): LayerBlend.blendRow(t.row(y) + b.lowerBound, onto: dst + b.lowerBound, count: b.count, opacity: o.opacity, mode: o.mode)
+            case .tiles(let t):
+                t.segments(row: y, xs: b) { r, p in
+                    if let p { LayerBlend.blendRow(p, onto: dst + r.lowerBound, count: r.count, opacity: o.opacity, mode: o.mode) }
+                }
+            }
+        }
+        if invert { for x in xs { dst[x] = (dst[x] | 0xFF00_0000) ^ 0x00FF_FFFF } }
+    }
+
+    /// The current layer's row, with the live stroke painted into it where it lies, blended
+    /// onto `dst`.
+    @inline(__always)
+    private func blendCurrentLayer(_ layer: TiledTexture, _ y: Int, _ xs: Range<Int>, _ dst: UnsafeMutablePointer<UInt32>) {
+        func plain(_ xs: Range<Int>) {
+            layer.segments(row: y, xs: xs) { r, p in
+                if let p { LayerBlend.blendRow(p, onto: dst + r.lowerBound, count: r.count, opacity: layerOpacity, mode: layerMode) }
+            }
+        }
+        guard let stroke, y >= stroke.bounds.minY, y < stroke.bounds.maxY,
+              case let b = xs.clamped(to: stroke.bounds.minX..<max(stroke.bounds.minX, stroke.bounds.maxX)), !b.isEmpty else {
+            return plain(xs)
+        }
+        plain(xs.lowerBound..<b.lowerBound)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: b.count) { buffer in
+            let tmp = buffer.baseAddress! - b.lowerBound
+            layer.copy(row: y, xs: b, into: tmp)
+            Self.blendRow(src: tmp, dst: tmp, committed: stroke.committed.row(y), tail: stroke.tail.row(y), xs: b,
+                          color: stroke.blendColor, paints: stroke.paints)
+            LayerBlend.blendRow(tmp + b.lowerBound, onto: dst + b.lowerBound, count: b.count, opacity: layerOpacity, mode: layerMode)
+        }
+        plain(b.upperBound..<xs.upperBound)
     }
 
     /// One threadgroup of a transformed view: each output row from the canvas row under it.
     public func executeTransformed(_ group: Threadgroup) {
         let g = group.threadPositions
         let s = transform.scale, ox = transform.x, oy = transform.y
-        let bounds = canvas.bounds
+        let bounds = canvas
         if s >= 0 {
             // Zoom ≥ 1: output x shows canvas x (x − ox) >> s; each canvas pixel is composed
             // once into a scratch row, then repeated.
@@ -211,103 +254,13 @@ public struct ComposeKernel: Sendable {
         }
     }
 
-    /// The last step for each pixel: copied as it is (a bake), made opaque (a plain view), or
-    /// filtered (pulse, invert) — in one pass from `source` to `row`.
-    @inline(__always)
-    private func finish(from source: UnsafeMutablePointer<UInt32>, to row: UnsafeMutablePointer<UInt32>, xs: Range<Int>) {
-        guard !xs.isEmpty else { return }
-        switch view {
-        case nil: Self.copyRow(src: source, dst: row, xs: xs, opaque: false)
-        case .plain?: Self.copyRow(src: source, dst: row, xs: xs, opaque: true)
-        case let view?: Self.filterRow(from: source, to: row, xs: xs, view)
-        }
-    }
-
-    /// Copies pixels, making them opaque when they are to be shown.
-    @inline(__always)
-    static func copyRow(src: UnsafeMutablePointer<UInt32>, dst: UnsafeMutablePointer<UInt32>, xs: Range<Int>, opaque: Bool) {
-        guard !xs.isEmpty else { return }
-        if opaque {
-            for x in xs { dst[x] = src[x] | 0xFF00_0000 }
-        } else if src != dst {
-            (dst + xs.lowerBound).update(from: src + xs.lowerBound, count: xs.count)
-        }
-    }
-
-    /// The view filters on shown pixels, whose alpha byte still says how painted each one is:
-    /// the pulse adds its shift in proportion to how bare the pixel is, invert flips the colour,
-    /// and the result is opaque. Eight pixels at a time: the shift's size per channel,
-    /// mul255(|shift|, bare), is made in the 16-bit lane layout of `blendRow`, then added to the
-    /// channels it raises and taken from those it lowers with byte arithmetic that saturates at 0
-    /// and 255 (SSE2's paddusb/psubusb), which is the clamp.
-    static func filterRow(from source: UnsafeMutablePointer<UInt32>, to row: UnsafeMutablePointer<UInt32>, xs: Range<Int>, _ view: View) {
-        let shift = view.backgroundShift
-        func size(_ d: Int32) -> UInt32 { UInt32(min(d.magnitude, 255)) }
-        let sizes = size(shift.x) << 16 | size(shift.y) << 8 | size(shift.z)
-        // Which channels the shift raises, which it lowers (bytes of 0xFF).
-        func mask(_ d: Int32, _ at: UInt32, _ raises: Bool) -> UInt32 { d != 0 && (d > 0) == raises ? 0xFF << at : 0 }
-        let raised = SIMD8<UInt32>(repeating: mask(shift.x, 16, true) | mask(shift.y, 8, true) | mask(shift.z, 0, true))
-        let lowered = SIMD8<UInt32>(repeating: mask(shift.x, 16, false) | mask(shift.y, 8, false) | mask(shift.z, 0, false))
-        let sizeBR = unsafeBitCast(SIMD8<UInt32>(repeating: sizes & 0x00FF_00FF), to: SIMD16<UInt16>.self)
-        let sizeGA = unsafeBitCast(SIMD8<UInt32>(repeating: (sizes >> 8) & 0x00FF_00FF), to: SIMD16<UInt16>.self)
-        let full = SIMD16<UInt16>(repeating: 255)
-        let flip = SIMD8<UInt32>(repeating: view.invert ? 0x00FF_FFFF : 0), opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
-        var x = xs.lowerBound
-        while x &+ 8 <= xs.upperBound {
-            let s = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
-            // Eight bare pixels (most of a canvas) take the whole shift, eight fully painted ones
-            // none: mul255(size, 255) = size and mul255(size, 0) = 0, so skipping the multiplies
-            // gives the same bytes.
-            let a = unsafeBitCast(s & opaque, to: (UInt64, UInt64, UInt64, UInt64).self)
-            let m: SIMD8<UInt32>
-            if a.0 | a.1 | a.2 | a.3 == 0 {
-                m = SIMD8(repeating: sizes)
-            } else if a.0 & a.1 & a.2 & a.3 == 0xFF00_0000_FF00_0000 {
-                m = .zero
-            } else {
-                // 255 − alpha in both 16-bit halves of each pixel, with shifts only.
-                let bare = full &- unsafeBitCast((s &>> 24) | ((s &>> 8) & 0x00FF_0000), to: SIMD16<UInt16>.self)
-                m = unsafeBitCast(mul255(sizeBR, bare), to: SIMD8<UInt32>.self) | unsafeBitCast(mul255(sizeGA, bare), to: SIMD8<UInt32>.self) &<< 8
-            }
-            typealias Halves = (SIMD16<UInt8>, SIMD16<UInt8>)
-            let bytes = unsafeBitCast(s, to: Halves.self)
-            let up = unsafeBitCast(m & raised, to: Halves.self), down = unsafeBitCast(m & lowered, to: Halves.self)
-            let shifted = (Self.saturating(bytes.0, plus: up.0, minus: down.0), Self.saturating(bytes.1, plus: up.1, minus: down.1))
-            let out = (unsafeBitCast(shifted, to: SIMD8<UInt32>.self) | opaque) ^ flip
-            UnsafeMutableRawPointer(row + x).storeBytes(of: out, as: SIMD8<UInt32>.self)
-            x &+= 8
-        }
-        while x < xs.upperBound {
-            var p = source[x]
-            let bare = 255 - Int32(p >> 24)
-            func channel(_ at: UInt32, _ d: Int32) -> UInt32 {
-                let v = Int32((p >> at) & 0xff) + Int32(Blend.mul255(UInt32(max(d, 0)), UInt32(bare)))
-                    - Int32(Blend.mul255(UInt32(max(-d, 0)), UInt32(bare)))
-                return UInt32(min(max(v, 0), 255)) << at
-            }
-            p = channel(16, shift.x) | channel(8, shift.y) | channel(0, shift.z)
-            row[x] = (p | 0xFF00_0000) ^ flip[0]
-            x &+= 1
-        }
-    }
-
-    /// (x + up) − down per byte, each step clamped to 0…255. Written so LLVM emits SSE2's
-    /// paddusb and psubusb (a 16-byte vector; on 32 it falls back to lane-by-lane code).
-    @inline(__always)
-    private static func saturating(_ x: SIMD16<UInt8>, plus up: SIMD16<UInt8>, minus down: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        let sum = x &+ up
-        let raised = sum.replacing(with: 255, where: sum .< x)
-        let difference = raised &- down
-        return difference.replacing(with: 0, where: difference .> raised)
-    }
-
     /// Blends one row, eight pixels at a time, without unpacking pixels into channels: masking
     /// 0xAARRGGBB with 0x00FF00FF leaves B and R in the two 16-bit halves of each pixel, and
     /// shifting first leaves G and A, so one 16-bit `mul255` handles two channels. 16-bit lanes
     /// suffice (x·y + 128 < 2¹⁶) and 16-bit multiplies exist on every x86-64 (SSE2), where
     /// 32-bit ones do not. The colour's alpha lane is 255, so alpha accumulates source-over.
     @inline(__always)
-    static func blendRow(src: UnsafeMutablePointer<UInt32>, dst: UnsafeMutablePointer<UInt32>,
+    public static func blendRow(src: UnsafeMutablePointer<UInt32>, dst: UnsafeMutablePointer<UInt32>,
                          committed: UnsafeMutablePointer<UInt8>, tail: UnsafeMutablePointer<UInt8>,
                          xs: Range<Int>, color: Color, paints: Bool = true) {
         let r = UInt32(color.r), g = UInt32(color.g), b = UInt32(color.b), a = UInt32(color.a)

@@ -4,6 +4,8 @@
 // image the window presents and export writes, over just the damaged region. `Coverage` stamps
 // the stroke engine's dabs and spans into an 8-bit coverage mask. `Blend` holds the one
 // source-over formula that both of them and the stroke bake share. `Color` is the pixel format.
+// `LayerBlend` composites one premultiplied layer onto another in a `BlendMode` (OpenRaster's
+// composite-ops, as Krita reads them).
 //
 // The mercurial brush's kernels follow the stroke's life: `ScaffoldKernel` sprays particles for
 // each batch of four samples (`SampleBatch`, `MercurialRandom`), `GaussianBlur` with `Threshold`

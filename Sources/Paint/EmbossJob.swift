@@ -37,14 +37,26 @@ final class EmbossJob: @unchecked Sendable {
 
     func wait() { group.wait() }
 
-    /// Writes the metal into `canvas` where the stroke covered it.
-    func bake(into canvas: Texture<UInt32>) {
+    /// True when the stroke covered any pixel of `rect` (canvas coordinates).
+    func covers(_ rect: Rect) -> Bool {
+        let r = rect.intersection(bounds)
+        return r.ys.contains { y in
+            let m = mask.texture.row(y - bounds.minY + margin) + margin - bounds.minX
+            return r.xs.contains { m[$0] != 0 }
+        }
+    }
+
+    /// Writes the metal, opaque, into `layer` where the stroke covered it (its tiles there exist).
+    func bake(into layer: TiledTexture) {
         wait()
         for y in bounds.ys {
-            let m = mask.texture.row(y - bounds.minY + margin) + margin
-            let s = shaded.texture.row(y - bounds.minY + margin) + margin
-            let c = canvas.row(y) + bounds.minX
-            for x in 0..<bounds.width where m[x] != 0 { c[x] = s[x] | 0xFF00_0000 }
+            let m = mask.texture.row(y - bounds.minY + margin) + margin - bounds.minX
+            let s = shaded.texture.row(y - bounds.minY + margin) + margin - bounds.minX
+            layer.segments(row: y, xs: bounds.xs) { xs, p in
+                guard let p else { return }
+                let row = p - xs.lowerBound
+                for x in xs where m[x] != 0 { row[x] = s[x] | 0xFF00_0000 }
+            }
         }
     }
 }

@@ -1,18 +1,43 @@
 import Compute
 import Geometry
 
-/// Undo and redo, one step per stroke or clear, bounded in memory.
+/// Undo and redo, one step per user action (a stroke, a clear, a paste, a layer operation),
+/// bounded in memory.
 ///
-/// A step keeps only the 64x64 tiles its change touched. Before the change it saves those tiles;
-/// undo *swaps* the saved pixels with the canvas, so the same buffer then holds what redo needs:
-/// one copy per step, never two. Steps beyond `byteLimit` are dropped oldest first.
+/// A step keeps the changes it made, each in the form that undoes it: the tiles a layer had
+/// before (the layer got fresh copies to draw into, so the old tiles are never written again),
+/// a layer inserted or removed, a move, old attributes. Undoing a change *swaps* it with the
+/// document, so the same step then holds what redo needs: one copy per step, never two. Steps
+/// beyond `byteLimit` are dropped oldest first; with a limit of 0 nothing is kept and undo does
+/// nothing (and drawing needs no copies).
 final class History {
-    static let tileSize = 64
+    enum Change {
+        /// `tiles[k]` was tile `indices[k]` of the layer (nil: none).
+        case tiles(Layer, indices: [Int], tiles: [Tile?])
+        /// The layer was inserted at `at` (undo removes it).
+        case inserted(Layer, at: Int)
+        /// The layer was removed from `at` (undo puts it back).
+        case removed(Layer, at: Int)
+        /// The layer at `from` was moved to `to`.
+        case moved(from: Int, to: Int)
+        /// The layer's attributes were these.
+        case attributes(Layer, LayerAttributes)
 
-    private struct Step {
-        var tiles: [Rect]
-        var pixels: [UInt32]
-        var bytes: Int { pixels.count * 4 }
+        /// Memory the change holds.
+        var bytes: Int {
+            switch self {
+            case .tiles(_, _, let tiles): tiles.reduce(0) { $0 + ($1 == nil ? 0 : Tile.bytes) }
+            case .inserted(let layer, _), .removed(let layer, _): layer.pixels.tiles.reduce(0) { $0 + ($1 == nil ? 0 : Tile.bytes) }
+            case .moved, .attributes: 0
+            }
+        }
+    }
+
+    struct Step {
+        var changes: [Change]
+        /// The current layer to go back to.
+        var current: Int
+        var bytes: Int { changes.reduce(0) { $0 + $1.bytes } }
     }
 
     private var undoSteps: [Step] = []
@@ -22,6 +47,8 @@ final class History {
 
     init(byteLimit: Int = 256 << 20) { self.byteLimit = byteLimit }
 
+    /// Whether steps are kept at all.
+    var keeps: Bool { byteLimit > 0 }
 
     func removeAll() {
         undoSteps.removeAll()
@@ -29,20 +56,11 @@ final class History {
         bytes = 0
     }
 
-    /// Saves the tiles of `texture` under `rect`; call just before changing them. With a limit of
-    /// 0 nothing is kept (a headless render, which never undoes).
-    func record(_ rect: Rect, of texture: Texture<UInt32>) {
-        guard byteLimit > 0 else { return }
-        let tiles = Self.tiles(covering: rect.intersection(texture.bounds))
-        guard !tiles.isEmpty else { return }
-        var pixels: [UInt32] = []
-        pixels.reserveCapacity(tiles.reduce(0) { $0 + $1.area })
-        for t in tiles {
-            for y in t.ys { pixels.append(contentsOf: UnsafeBufferPointer(start: texture.row(y) + t.minX, count: t.width)) }
-        }
+    /// Adds a step (forgetting what could be redone), then drops the oldest beyond the limit.
+    func record(_ step: Step) {
+        guard keeps, !step.changes.isEmpty else { return }
         for s in redoSteps { bytes -= s.bytes }
         redoSteps.removeAll()
-        let step = Step(tiles: tiles, pixels: pixels)
         undoSteps.append(step)
         bytes += step.bytes
         while bytes > byteLimit, undoSteps.count > 1 {
@@ -50,47 +68,25 @@ final class History {
         }
     }
 
-    /// Undoes the newest step; returns the rectangle that changed, or nil when there is none.
-    func undo(_ texture: Texture<UInt32>) -> Rect? { move(from: &undoSteps, to: &redoSteps, texture) }
+    /// Undoes the newest step through `revert` (which applies one change's inverse and returns
+    /// the change that applies it again); false when there is none.
+    func undo(_ revert: (Change) -> Change, current: inout Int) -> Bool {
+        move(from: &undoSteps, to: &redoSteps, current: &current) { $0.reversed().map(revert).reversed() }
+    }
 
     /// Redoes the newest undone step.
-    func redo(_ texture: Texture<UInt32>) -> Rect? { move(from: &redoSteps, to: &undoSteps, texture) }
-
-    private func move(from: inout [Step], to: inout [Step], _ texture: Texture<UInt32>) -> Rect? {
-        guard var step = from.popLast() else { return nil }
-        var damage = Rect.empty
-        step.pixels.withUnsafeMutableBufferPointer { saved in
-            var i = 0
-            for t in step.tiles {
-                for y in t.ys {
-                    swapRows(texture.row(y) + t.minX, saved.baseAddress! + i, t.width)
-                    i += t.width
-                }
-                damage = damage.union(t)
-            }
-        }
-        to.append(step)
-        return damage
+    func redo(_ revert: (Change) -> Change, current: inout Int) -> Bool {
+        move(from: &redoSteps, to: &undoSteps, current: &current) { $0.map(revert) }
     }
 
-    private func swapRows(_ a: UnsafeMutablePointer<UInt32>, _ b: UnsafeMutablePointer<UInt32>, _ n: Int) {
-        for i in 0..<n { let t = a[i]; a[i] = b[i]; b[i] = t }
-    }
-
-    /// The tiles of the fixed 64x64 grid that meet `rect`, each cut to `rect`'s tile bounds.
-    private static func tiles(covering rect: Rect) -> [Rect] {
-        guard !rect.isEmpty else { return [] }
-        let s = tileSize
-        var out: [Rect] = []
-        var ty = rect.minY / s * s
-        while ty < rect.maxY {
-            var tx = rect.minX / s * s
-            while tx < rect.maxX {
-                out.append(Rect(x: tx, y: ty, width: s, height: s).intersection(rect))
-                tx += s
-            }
-            ty += s
-        }
-        return out
+    /// Steps keep their changes in the order they were made: undone last first, redone first first.
+    private func move(from: inout [Step], to: inout [Step], current: inout Int, _ apply: ([Change]) -> [Change]) -> Bool {
+        guard let step = from.popLast() else { return false }
+        bytes -= step.bytes
+        let again = Step(changes: apply(step.changes), current: current)
+        current = step.current
+        bytes += again.bytes
+        to.append(again)
+        return true
     }
 }

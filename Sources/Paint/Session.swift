@@ -5,7 +5,10 @@ import Geometry
 import Kernels
 import Strokes
 
-/// One painting session: the document, the brush, the live stroke and undo history.
+/// One painting session: events in, frames out. It plays each frame's events on three parts:
+/// the `Document` (the layer stack and its history: what is drawn), the `StrokeEngine` (the live
+/// stroke, baked into the current layer when it ends) and the `StackView` (what the compose
+/// kernel reads of the stack), and presents what changed.
 ///
 /// Input is queued by `handle(_:)` and played by `draw(_:to:)`, once per frame, in arrival
 /// order: the coalesced samples of that frame, none dropped. The window drives `draw` from its
@@ -14,30 +17,20 @@ public final class Session {
     /// Where compute passes run. Any context gives the same pixels; a restore plays on one with
     /// a worker fewer, leaving a core to the thread that parses, then hands the window this one.
     public var compute: ComputeContext
-    public let canvas: Canvas
+    public let document: Document
     public private(set) var brush = Brush()
     public let seed: Int64
 
     /// Events received since the last frame, played by the next.
     private var pending: [SessionEvent] = []
-    private let layer: StrokeLayer
-    private let history: History
-    /// What is being drawn: nothing, a stroke, or a finished mercurial stroke being embossed.
-    private var live = LiveStroke.none
-    /// The mercurial brush's buffers, made on first use (they are canvas-sized) and kept.
-    private var mercurialBuffers: MercurialBrush?
-    private lazy var emboss = Emboss()
+    private let strokes: StrokeEngine
+    private let stack = StackView()
     /// Canvas area whose presented image is stale.
     private var damage: Rect
     /// The whole window is stale (the view moved, the window was resized or exposed).
     private var windowIsStale = true
     /// How the window shows the canvas.
     public private(set) var viewTransform = ViewTransform.identity
-    /// Samples were added to the live pen stroke since its tail was last drawn.
-    private var tailIsStale = false
-    /// Where the pen is predicted to be (an overlay beyond the last sample, shown in the window
-    /// only: never in the canvas, an export, a journal or a replay).
-    private var prediction: (x: Double, y: Double)?
     private var requestedPrediction: (x: Double, y: Double)?
     private var predictionRequested = false
     /// The view filters: invert, and the pulsing background with the frame it started at.
@@ -45,28 +38,6 @@ public final class Session {
     public private(set) var pulse: Pulse?
     private var pulseStart: Int?
     private var shownBackground: Color?
-
-    /// The states of the live stroke, each with what it needs.
-    private enum LiveStroke {
-        case none
-        /// A pen, pixel-pen or eraser stroke in progress.
-        case pen(PenStroke)
-        /// A mercurial stroke in progress: the brush holds this frame's samples and the scaffold.
-        case mercurial(MercurialBrush)
-        /// A finished mercurial stroke whose emboss is still being computed; its live look stays
-        /// in the stroke layer until the emboss is baked in.
-        case embossing(EmbossJob)
-    }
-
-    /// A pen, pixel-pen or eraser stroke: its geometry, the brush it started with, the newest
-    /// sample (where it ends if the pointer is lost) and, when the brush has one, the stabilizer
-    /// the samples go through.
-    private struct PenStroke {
-        var builder: StrokeBuilder
-        let brush: Brush
-        var last: StrokePoint
-        var stabilizer: Stabilizer?
-    }
 
     /// What a frame did: the events it played, in order (what the window records and journals),
     /// and the rectangle it presented (empty when nothing changed).
@@ -80,81 +51,72 @@ public final class Session {
     public init(size: Size, background: Color = .white, seed: Int64 = 0, compute: ComputeContext, historyBytes: Int = 256 << 20) {
         self.compute = compute
         self.seed = seed
-        canvas = Canvas(size: size, background: background)
-        layer = StrokeLayer(size: size)
-        layer.clip = Rect(size: size)
-        history = History(byteLimit: historyBytes)
+        document = Document(size: size, background: background, historyBytes: historyBytes)
+        strokes = StrokeEngine(size: size, seed: seed)
         damage = Rect(size: size)
     }
 
-    /// Starts the canvas from saved pixels (a journal's snapshot): `size.area` pixels, row-major,
-    /// copied into the top-left corner. Call before any event.
-    public func load(pixels: [UInt32], size: Size) {
-        guard pixels.count >= size.area, size.area > 0 else { return }
-        pixels.withUnsafeBufferPointer { p in
-            // A read-only view of the array as a texture: its rows go straight into the canvas.
-            let source = Texture(base: UnsafeMutablePointer(mutating: p.baseAddress!), width: size.width, height: size.height,
-                                 rowStride: size.width)
-            canvas.texture.copy(Rect(size: size), from: source)
-        }
-        damage = damage.union(canvas.bounds)
+    /// The layers' pixels and attributes as they stand (a journal's snapshot, a saved file).
+    /// The live stroke is not included.
+    public func documentImage() -> DocumentImage {
+        damage = damage.union(strokes.settle(into: document))
+        return DocumentImage(document)
     }
 
-    /// Every stored pixel of the canvas (hidden parts too) and its size: what a journal snapshot
-    /// keeps. The live stroke is not included.
-    public func canvasPixels() -> (size: Size, pixels: [UInt32]) {
-        settleEmboss()
-        return (canvas.texture.size, canvas.storage.pixels)
+    /// Starts the document from saved layers (a snapshot, an opened file). Call before any event.
+    public func load(_ image: DocumentImage) {
+        image.load(into: document)
+        strokes.grow(to: document.storageSize)
+        strokes.clip = document.bounds
+        damage = document.bounds
+        windowIsStale = true
     }
 
-    /// True when any stored pixel differs from the background (one pass over the canvas, no copy).
+    /// True when the document is not a blank one: more than one layer, any pixel drawn, or a
+    /// layer's attributes changed.
     public var hasPaint: Bool {
-        settleEmboss()
-        let bg = canvas.barePixel, t = canvas.texture
-        return !t.bounds.ys.allSatisfy { y in UnsafeBufferPointer(start: t.row(y), count: t.width).allSatisfy { $0 == bg } }
+        damage = damage.union(strokes.settle(into: document))
+        let layers = document.layers
+        return layers.count > 1 || layers[0].pixels.tiles.contains { $0 != nil } || layers[0].attributes != LayerAttributes(name: "Layer 1")
     }
 
-    /// The colour at canvas point (x, y), opaque: the paint there over the background, or the
-    /// background where the canvas is bare. Nil outside the canvas. Call between frames: it
-    /// reads the canvas as the last frame left it.
+    /// The colour at canvas point (x, y), opaque: the layers there over the background (no
+    /// filter). Nil outside the canvas. Call between frames: it reads the layers as the last
+    /// frame left them.
     public func color(at x: Double, _ y: Double) -> Color? {
-        settleEmboss()
+        damage = damage.union(strokes.settle(into: document))
         guard x.isFinite, y.isFinite, case let (cx, cy) = (Int(x.rounded(.down)), Int(y.rounded(.down))),
-              canvas.bounds.contains(x: cx, y: cy) else { return nil }
-        let p = canvas.texture[cx, cy]
-        return Color(r: UInt8(p >> 16 & 0xff), g: UInt8(p >> 8 & 0xff), b: UInt8(p & 0xff))
+              document.bounds.contains(x: cx, y: cy) else { return nil }
+        syncStack()
+        var pixel: UInt32 = 0
+        withUnsafeMutablePointer(to: &pixel) { p in
+            // A view that puts canvas pixel (cx, cy) at the corner of a one-pixel output.
+            stack.kernel(document, stroke: nil, invert: false, output: Texture(base: p, width: 1, height: 1, rowStride: 1),
+                         transform: ViewTransform(scale: 0, x: -cx, y: -cy)).run(over: Rect(x: 0, y: 0, width: 1, height: 1), on: compute)
+        }
+        return Color(r: UInt8(pixel >> 16 & 0xff), g: UInt8(pixel >> 8 & 0xff), b: UInt8(pixel & 0xff))
     }
 
     /// Forgets every undo and redo step (a compacted journal cannot replay them).
-    public func dropHistory() { history.removeAll() }
+    public func dropHistory() { document.dropHistory() }
 
     /// Queues an event for the next frame.
     public func handle(_ event: SessionEvent) { pending.append(event) }
 
     /// True when a frame would change what is shown: the frame clock may pause otherwise.
     public var needsDraw: Bool {
-        if !pending.isEmpty || !damage.isEmpty || windowIsStale || pulse != nil { return true }
-        if case .embossing = live { return true }
-        return false
+        !pending.isEmpty || !damage.isEmpty || windowIsStale || pulse != nil || strokes.isEmbossing
     }
 
     /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
-    /// is still computing is not: anything that reads the canvas waits for it.
-    public var isStroking: Bool {
-        switch live {
-        case .pen, .mercurial: true
-        case .none, .embossing: false
-        }
-    }
+    /// is still computing is not: anything that reads the layers waits for it.
+    public var isStroking: Bool { strokes.isStroking }
 
     /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
-    public var mercurialCounts: (samples: Int, batches: Int) {
-        (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0)
-    }
+    public var mercurialCounts: (samples: Int, batches: Int) { strokes.mercurialCounts }
 
     /// Shows the live pen stroke going on to (x, y) (canvas pixels) beyond its last sample, from
-    /// the next frame (or ink present) on, until a sample comes; nil shows none. Only a pen or
-    /// eraser stroke shows one.
+    /// the next frame (or ink present) on, until a sample comes; nil shows none.
     public func predict(_ point: (x: Double, y: Double)?) {
         requestedPrediction = point
         predictionRequested = true
@@ -164,10 +126,7 @@ public final class Session {
     private func applyPrediction() {
         guard predictionRequested else { return }
         predictionRequested = false
-        if case .pen(let stroke) = live, stroke.brush.tip.kind.isSmooth {
-            prediction = requestedPrediction
-            tailIsStale = true
-        }
+        strokes.predict(requestedPrediction)
     }
 
     /// The window changed size or must be shown again whole: the next frame redraws it all.
@@ -176,17 +135,23 @@ public final class Session {
     /// Runs one frame: plays the queued events, then composes and presents the damaged region.
     @discardableResult
     public func draw(_ frame: FrameInfo, to presenter: Presenter) -> Frame {
-        if case .embossing(let job) = live, job.isDone { bake(job) }
-        let events = pending
+        damage = damage.union(strokes.bakeIfDone(into: document))
+        var events: [SessionEvent] = []
+        events.reserveCapacity(pending.count)
+        for event in pending {
+            // Each resolved just before it plays, after the ones before it.
+            let e = resolved(event)
+            play(e)
+            events.append(e)
+        }
         pending.removeAll(keepingCapacity: true)
-        for event in events { play(event) }
-        if case .mercurial(let m) = live { commit(m.runFrame(into: layer.committed, clip: layer.clip, on: compute)) }
+        damage = damage.union(strokes.runFrame(on: compute))
         if let pulse {
             // While pulsing, every frame redraws the whole window.
             let start = pulseStart ?? frame.index
             pulseStart = start
             shownBackground = pulse.color(loc: Pulse.loc(frames: frame.index - start))
-            damage = canvas.bounds
+            damage = document.bounds
         }
         applyPrediction()
         return Frame(played: events, presented: present(to: presenter))
@@ -213,35 +178,28 @@ public final class Session {
 
     /// A sample the ink path may draw: one of a pen-like stroke, started or going on.
     private func isInk(_ event: SessionEvent) -> Bool {
-        switch (event, live) {
+        switch (event, strokes.live) {
         case (.pointerMove, .pen), (.pointerUp, .pen): true
         case (.pointerDown, .none): brush.tip.kind != .mercurial
         default: false
         }
     }
 
-    /// The live tail (last committed point → newest sample), redrawn only when samples came and
-    /// only when something is about to look at it: a headless replay (a restore, `render`)
-    /// draws no tail but the last, which is most of a live stroke's cost saved.
-    private func redrawTail() {
-        guard tailIsStale else { return }
-        tailIsStale = false
-        guard case .pen(let stroke) = live else { return }
-        let (sink, cleared) = layer.beginTail()
-        var tailSink = sink
-        let predicted = prediction.map { StrokePoint(x: $0.x, y: $0.y, pressure: stroke.last.pressure) }
-        let drawn = stroke.builder.tail(into: &tailSink, predictedTo: predicted)
-        layer.didDrawTail(drawn)
-        damage = damage.union(cleared).union(drawn)
+    /// The stack view brought up to date with the document's changes.
+    private func syncStack() {
+        let (changed, whole) = stack.update(document, background: shownBackground ?? document.background, on: compute)
+        damage = damage.union(changed)
+        if whole { windowIsStale = true }
     }
 
     /// Composes and presents what is stale; returns the window rectangle presented.
     private func present(to presenter: Presenter) -> Rect {
         let window = Rect(size: presenter.size)
+        syncStack()
         // Nothing shown (a headless replay): the damage waits for a presenter that shows it.
         guard !window.isEmpty else { return .empty }
-        redrawTail()
-        let region = windowIsStale ? window : viewTransform.windowRect(covering: damage.intersection(canvas.bounds)).intersection(window)
+        damage = damage.union(strokes.redrawTail())
+        let region = windowIsStale ? window : viewTransform.windowRect(covering: damage.intersection(document.bounds)).intersection(window)
         damage = .empty
         windowIsStale = false
         guard !region.isEmpty else { return .empty }
@@ -250,106 +208,55 @@ public final class Session {
         return region
     }
 
-    /// What the session shows now (canvas plus live stroke), as a new image of the canvas's size:
-    /// the same bytes the window presents at 100 %, for export and `quicksilver render`.
+    /// What the session shows now (the layers plus the live stroke, with the view filters), as a
+    /// new image of the canvas's size: the same bytes the window presents at 100 %, for export
+    /// and `quicksilver render`. A predicted tail is the window's alone: the picture has none.
     public func snapshot() -> Snapshot {
-        settleEmboss()
-        // A predicted tail is the window's alone: the picture is drawn without it.
-        let predicted = prediction
-        if predicted != nil {
-            prediction = nil
-            tailIsStale = true
-        }
-        let size = canvas.visibleSize
-        // Composed straight into the array the picture keeps (no second canvas-sized copy); the
-        // compose writes every pixel of the region, so none is left uninitialised.
-        let pixels = [UInt32](unsafeUninitializedCapacity: max(1, size.area)) { buffer, count in
-            compose(canvas.bounds, into: Texture(base: buffer.baseAddress!, width: size.width, height: size.height, rowStride: size.width))
-            count = size.area
-        }
-        if predicted != nil {
-            prediction = predicted
-            tailIsStale = true
+        damage = damage.union(strokes.settle(into: document))
+        syncStack()
+        let size = document.visibleSize
+        let pixels = strokes.withoutPrediction { () -> [UInt32] in
+            damage = damage.union(strokes.redrawTail())
+            // Composed straight into the array the picture keeps; the compose writes every
+            // pixel of the region, so none is left uninitialised.
+            return [UInt32](unsafeUninitializedCapacity: max(1, size.area)) { buffer, count in
+                compose(document.bounds, into: Texture(base: buffer.baseAddress!, width: size.width, height: size.height, rowStride: size.width))
+                count = size.area
+            }
         }
         return Snapshot(width: size.width, height: size.height, pixels: pixels)
     }
 
-    /// The compose pass's view filters as they stand.
-    private var view: ComposeKernel.View {
-        ComposeKernel.View(background: shownBackground ?? canvas.background, over: canvas.background, invert: invert)
-    }
-
-    /// The live stroke layer as the compose kernel shows it, if anything is live.
-    private var liveStroke: ComposeKernel.Stroke? {
-        switch live {
-        case .none: nil
-        case .pen(let stroke): kernelStroke(stroke.brush)
-        case .mercurial(let m): layer.kernelStroke(color: m.brush.color)
-        case .embossing(let job): layer.kernelStroke(color: job.color)
-        }
-    }
-
-    /// The stroke layer in `brush`'s colour; an eraser's is the background's, taking paint away.
-    private func kernelStroke(_ brush: Brush) -> ComposeKernel.Stroke {
-        brush.tip.kind == .eraser ? layer.kernelStroke(color: canvas.background, paints: false) : layer.kernelStroke(color: brush.color)
-    }
-
-    /// Composes `region` (of `target`) of what the session shows, the canvas plus the live
-    /// stroke, seen through `transform` (the canvas at 100 % in the top-left corner by default).
+    /// Composes `region` (of `target`) of what the session shows, seen through `transform` (the
+    /// canvas at 100 % in the top-left corner by default). The stack must be in sync.
     public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity) {
-        redrawTail()
-        let stroke = liveStroke
-        ComposeKernel(canvas: canvas.visibleTexture, output: target, stroke: stroke, view: view, transform: transform)
-            .run(over: region, on: compute)
+        stack.kernel(document, stroke: strokes.overlay, invert: invert, output: target, transform: transform).run(over: region, on: compute)
     }
 
     // MARK: - Playing events
 
+    /// `event` as it is played and recorded: a layer key's step becomes what it does now.
+    private func resolved(_ event: SessionEvent) -> SessionEvent {
+        guard case .command(.layer(let op)) = event, case .step = op else { return event }
+        return .command(.layer(document.resolved(op)))
+    }
+
     private func play(_ event: SessionEvent) {
-        // A real sample replaces any prediction.
-        if case .command = event {} else { prediction = nil }
+        if case .command = event {} else { strokes.forgetPrediction() }
         switch event {
         case .pointerDown(let s):
             endStroke(at: nil)
-            settleEmboss()
-            if brush.tip.kind == .mercurial {
-                let m = mercurialBuffers ?? MercurialBrush(size: canvas.texture.size, seed: seed)
-                mercurialBuffers = m
-                m.begin(s.point, brush: brush)
-                live = .mercurial(m)
-                return
-            }
-            var sink = layer.committedSink()
-            var d = Rect.empty
-            let builder = StrokeBuilder(tip: brush.tip, start: s.point, into: &sink, damage: &d)
-            let stabilizer = brush.stabilizer > 0 ? Stabilizer(strength: brush.stabilizer, start: s.point) : nil
-            live = .pen(PenStroke(builder: builder, brush: brush, last: s.point, stabilizer: stabilizer))
-            tailIsStale = true
-            commit(d)
+            settle()
+            damage = damage.union(strokes.begin(s.point, brush: brush))
         case .pointerMove(let s):
-            switch live {
-            case .mercurial(let m):
-                m.add(s.point)
-            case .pen(var stroke):
-                var sink = layer.committedSink()
-                let p = stroke.stabilizer?.add(s.point) ?? s.point
-                commit(stroke.builder.add(p, into: &sink))
-                stroke.last = s.point
-                live = .pen(stroke)
-                tailIsStale = true
-            case .none, .embossing:
-                break
-            }
+            damage = damage.union(strokes.add(s.point))
         case .pointerUp(let s):
             endStroke(at: s.point)
         case .command(let command):
             run(command)
         case .resize(let size):
-            if canvas.resize(to: size) {
-                layer.grow(to: canvas.texture.size)
-                mercurialBuffers?.grow(to: canvas.texture.size)
-            }
-            layer.clip = canvas.bounds
+            if document.resize(to: size) { strokes.grow(to: document.storageSize) }
+            strokes.clip = document.bounds
             windowIsStale = true
         case .view(let transform):
             viewTransform = transform
@@ -357,63 +264,10 @@ public final class Session {
         }
     }
 
-    private func commit(_ d: Rect) {
-        layer.didCommit(d)
-        damage = damage.union(d)
-    }
+    private func endStroke(at p: StrokePoint?) { damage = damage.union(strokes.end(at: p, into: document, on: compute)) }
 
-    /// Finishes the live stroke (at `p`, or where it last was) and bakes it into the canvas as
-    /// one undo step.
-    private func endStroke(at p: StrokePoint?) {
-        switch live {
-        case .mercurial(let m):
-            endMercurial(m)
-        case .pen(var stroke):
-            let brush = stroke.brush
-            var sink = layer.committedSink()
-            // With a stabilizer the stroke catches up with the last sample here, in this frame.
-            commit(stroke.builder.finish(at: p ?? stroke.last, into: &sink))
-            damage = damage.union(layer.beginTail().cleared)
-            let bounds = layer.bounds.intersection(canvas.texture.bounds)
-            if !bounds.isEmpty {
-                history.record(bounds, of: canvas.texture)
-                ComposeKernel(canvas: canvas.texture, output: canvas.texture,
-                              stroke: kernelStroke(brush), view: nil).run(over: bounds, on: compute)
-            }
-            layer.reset()
-            live = .none
-        case .none, .embossing:
-            break
-        }
-    }
-
-    /// Ends the live mercurial stroke: its last frame of samples is sprayed, then its emboss
-    /// starts in the background (`bake` puts it into the canvas as one undo step).
-    private func endMercurial(_ m: MercurialBrush) {
-        commit(m.runFrame(into: layer.committed, clip: layer.clip, on: compute))
-        let bounds = layer.bounds.intersection(canvas.texture.bounds)
-        if bounds.isEmpty {
-            layer.reset()
-            live = .none
-        } else {
-            live = .embossing(EmbossJob(coverage: layer.committed, bounds: bounds, color: m.brush.color, emboss: emboss))
-        }
-        m.reset()
-    }
-
-    /// Waits for a pending emboss and bakes it: before anything else may change the canvas, so
-    /// the result never depends on how long the emboss took.
-    private func settleEmboss() {
-        if case .embossing(let job) = live { bake(job) }
-    }
-
-    private func bake(_ job: EmbossJob) {
-        history.record(job.bounds, of: canvas.texture)
-        job.bake(into: canvas.texture)
-        damage = damage.union(job.bounds).union(layer.bounds)
-        layer.reset()
-        live = .none
-    }
+    /// A finished mercurial stroke's emboss baked in, before anything else changes the layers.
+    private func settle() { damage = damage.union(strokes.settle(into: document)) }
 
     private func run(_ command: Command) {
         switch command {
@@ -421,23 +275,20 @@ public final class Session {
             brush.apply(kind: kind, size: size, color: color, stabilizer: stabilizer)
         case .channel(let c):
             brush.flip(c)
-        case .undo:
+        case .undo, .redo, .clear, .paste, .layer:
+            // Each of these changes the layers: a live stroke ends first, as one step of its own.
             endStroke(at: nil)
-            settleEmboss()
-            if let d = history.undo(canvas.texture) { damage = damage.union(d) }
-        case .redo:
-            endStroke(at: nil)
-            settleEmboss()
-            if let d = history.redo(canvas.texture) { damage = damage.union(d) }
+            settle()
+            change(command)
         case .exit:
             break
         case .continued:
             endStroke(at: nil)
-            settleEmboss()
+            settle()
             pulseStart = nil
         case .invert(let on):
             invert = on ?? !invert
-            damage = canvas.bounds
+            windowIsStale = true
         case .pulse(let on, let hue, let centre, let range):
             var p = pulse ?? Pulse()
             if let hue { p.hue = hue }
@@ -450,21 +301,19 @@ public final class Session {
                 pulse = nil
                 shownBackground = nil
             }
-            damage = canvas.bounds
-        case .clear:
-            endStroke(at: nil)
-            settleEmboss()
-            history.record(canvas.texture.bounds, of: canvas.texture)
-            canvas.clear()
-            damage = damage.union(canvas.bounds)
-        case .paste(let picture):
-            endStroke(at: nil)
-            settleEmboss()
-            let covered = picture.bounds.intersection(canvas.bounds)
-            guard !covered.isEmpty, picture.pixels.count == picture.size.area else { return }
-            history.record(covered, of: canvas.texture)
-            canvas.paste(picture.pixels, size: picture.size, at: picture.x, picture.y, over: covered)
-            damage = damage.union(covered)
+            windowIsStale = true
+        }
+    }
+
+    /// The commands that change the document (its damage reaches the view at the next compose).
+    private func change(_ command: Command) {
+        switch command {
+        case .undo: _ = document.undo()
+        case .redo: _ = document.redo()
+        case .clear: document.clearCurrentLayer()
+        case .paste(let picture): document.paste(picture)
+        case .layer(let op): document.apply(op, on: compute)
+        default: break
         }
     }
 }

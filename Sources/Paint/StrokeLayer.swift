@@ -64,6 +64,15 @@ final class StrokeLayer {
         tailBounds = .empty
     }
 
+    /// True when the stroke covers any pixel of `rect` (committed or tail).
+    func covers(_ rect: Rect) -> Bool {
+        let r = rect.intersection(bounds)
+        return r.ys.contains { y in
+            let c = committed.row(y), t = tail.row(y)
+            return r.xs.contains { c[$0] | t[$0] != 0 }
+        }
+    }
+
     /// The compose kernel's view of this layer.
     func kernelStroke(color: Color, paints: Bool = true) -> ComposeKernel.Stroke {
         ComposeKernel.Stroke(color: color, committed: committed, tail: tail, bounds: bounds, paints: paints)

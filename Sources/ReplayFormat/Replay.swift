@@ -143,6 +143,27 @@ extension Replay {
             case .clear: return t + "\"clear\"}"
             case .exit: return t + "\"exit\"}"
             case .continued: return t + "\"continued\"}"
+            case .layer(let op):
+                let l = t + "\"layer\", \"action\": "
+                switch op {
+                case .new(let name): return l + "\"new\"" + (name.map { ", \"name\": \"\(JSON.escaped($0))\"" } ?? "") + "}"
+                case .delete: return l + "\"delete\"}"
+                case .select(let i): return l + "\"select\", \"index\": \(i)}"
+                case .move(let step): return l + (step > 0 ? "\"up\"}" : "\"down\"}")
+                case .mergeDown: return l + "\"merge\"}"
+                // The session records a step as what it did; a step reaching here is written as
+                // an action the parser refuses, never as something else.
+                case .step: return l + "\"step\"}"
+                // A session plays steps as what they are then (never recorded as such).
+                case .step: return l + "\"step\"}"
+                case .set(let visible, let opacity, let mode, let name):
+                    var fields: [String] = []
+                    if let visible { fields.append("\"visible\": \(visible)") }
+                    if let opacity { fields.append("\"opacity\": \(number(opacity))") }
+                    if let mode { fields.append("\"mode\": \"\(mode.rawValue)\"") }
+                    if let name { fields.append("\"name\": \"\(JSON.escaped(name))\"") }
+                    return l + "\"set\"" + fields.map { ", " + $0 }.joined() + "}"
+                }
             case .paste(let p): return t + "\"paste\", \"image\": \"\(JSON.escaped(p.file))\", \"x\": \(p.x), \"y\": \(p.y)}"
             case .invert(let on): return t + "\"invert\"" + (on.map { ", \"on\": \($0)" } ?? "") + "}"
             case .pulse(let on, let hue, let centre, let range):

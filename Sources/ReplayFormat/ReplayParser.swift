@@ -190,6 +190,8 @@ public struct ReplayParser {
         case "pulse":
             event = .command(.pulse(on: try f.bool("on"), hue: try f.fraction("hue"), centre: try f.fraction("centre"),
                                     range: try f.fraction("range")))
+        case "layer":
+            event = .command(.layer(try parseLayer(&f)))
         case "continued":
             // The stroke the continued session left live ends here.
             pointerDown = false
@@ -221,6 +223,45 @@ public struct ReplayParser {
         }
         try f.rejectUnknown(what: "a \(JSON.quoted(type)) event")
         return Replay.TimedEvent(t: t, event: event)
+    }
+}
+
+extension ReplayParser {
+    /// Layer names: one line of text, not too long.
+    static let layerNameBytes = 1...1024
+
+    fileprivate func parseLayer(_ f: inout Fields) throws(ReplayError) -> LayerOp {
+        guard let action = try f.string("action") else { throw fail("\"layer\" needs \"action\"") }
+        func name() throws(ReplayError) -> String? {
+            guard let n = try f.string("name") else { return nil }
+            guard Self.layerNameBytes.contains(n.utf8.count), !n.contains(where: \.isNewline) else {
+                throw fail("\"name\" must be one line of 1…1024 bytes")
+            }
+            return n
+        }
+        switch action {
+        case "new": return .new(name: try name())
+        case "delete": return .delete
+        case "up": return .move(1)
+        case "down": return .move(-1)
+        case "merge": return .mergeDown
+        case "select":
+            guard let i = try f.int("index", in: 0...4095) else { throw fail("\"select\" needs \"index\" (0 is the bottom layer)") }
+            return .select(Int(i))
+        case "set":
+            var mode: BlendMode?
+            if let m = try f.string("mode") {
+                guard let known = BlendMode(rawValue: m) else {
+                    throw fail("unknown blend mode \(JSON.quoted(m)) (expected one of \(BlendMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))")
+                }
+                mode = known
+            }
+            let op = LayerOp.set(visible: try f.bool("visible"), opacity: try f.fraction("opacity"), mode: mode, name: try name())
+            if op == .set() { throw fail("\"set\" needs at least one of \"visible\", \"opacity\", \"mode\", \"name\"") }
+            return op
+        default:
+            throw fail("unknown layer action \(JSON.quoted(action)) (expected \"new\", \"delete\", \"select\", \"up\", \"down\", \"merge\" or \"set\")")
+        }
     }
 }
 

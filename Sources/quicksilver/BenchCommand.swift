@@ -4,6 +4,7 @@ import Compute
 import Events
 import Files
 import Foundation
+import App
 import Geometry
 import Input
 import Journal
@@ -33,10 +34,15 @@ struct BenchCommand: ParsableCommand {
         mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame \
         (a pulsing frame over a canvas with a stroke on it), view.zoom2 and view.zoom0.5 (the whole \
         window composed at 200 % and at 50 %), clipboard.copy (what Ctrl+C costs: the canvas as a \
-        PNG), and, when an X display is available, present.shm and present.putimage (a full-window \
+        PNG), blend.* (a canvas-sized layer blended row by row on one thread in each blend mode, \
+        and blend.memcpy, the same rows copied), and, when an X display is available, present.shm and present.putimage (a full-window \
         present at 1920x1080, waiting for completion) and clipboard.transfer (that PNG from one \
         window to another through the X server's CLIPBOARD; .noisy: a canvas of noise, whose PNG \
-        of several MB crosses in INCR chunks).
+        of several MB crosses in INCR chunks), compose.stroke.layers1 and .layers20 (compose.stroke's frame in a \
+        document of 1 and of 20 layers, each a translucent wash over the canvas, the stroke on the middle one), and \
+        layers.memory (the resident memory a 3840x2160 document of 40 layers, one with a stroke, adds), \
+        document.save and document.open (a 10-layer document saved as OpenRaster and opened from it) \
+        beside document.png (the same picture flattened and written as a PNG).
         """
     )
 
@@ -70,6 +76,11 @@ struct BenchCommand: ParsableCommand {
             results.append((name, ms))
             if !json { printLine(Self.row(name, ms)) }
         }
+        if only.map({ "layers.memory".hasPrefix($0) || $0.hasPrefix("layers.memory") }) ?? true {
+            let mb = Benchmarks.layersMemory(compute: compute)
+            if !json { printLine("layers.memory".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.1f MB", mb)) }
+            results.append(("layers.memory.mb", mb))
+        }
         if only.map({ "predict".hasPrefix($0) || $0.hasPrefix("predict") }) ?? true, !json {
             for line in Benchmarks.prediction(windows: predictWindows, curvature: predictCurvature, damping: predictDamping) { printLine(line) }
         }
@@ -100,6 +111,23 @@ struct Benchmarks {
     let size: Size
     let compute: ComputeContext
 
+    /// Resident memory a 3840x2160 document with 40 empty layers and one stroke (on the one in
+    /// the middle) adds, with a frame of it composed: empty layers must cost next to nothing.
+    static func layersMemory(compute: ComputeContext) -> Double {
+        let before = ProcessCalls.residentBytes()
+        let size = Size(width: 3840, height: 2160)
+        let session = Session(size: size, compute: compute)
+        for _ in 1..<40 { session.handle(.command(.layer(.new(name: nil)))) }
+        session.handle(.command(.layer(.select(20))))
+        session.handle(.pointerDown(StrokeSample(x: 100, y: 100, pressure: 0.5)))
+        session.handle(.pointerMove(StrokeSample(x: 3700, y: 2000, pressure: 0.5)))
+        session.handle(.pointerUp(StrokeSample(x: 3700, y: 100, pressure: 0.5)))
+        let window = OffscreenPresenter(size: size)
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
+        let after = ProcessCalls.residentBytes()
+        return withExtendedLifetime((session, window)) { Double(after - before) / 1e6 }
+    }
+
     /// Median wall time in milliseconds of `runs` calls after two warm-up calls.
     static func median(runs: Int, _ body: () -> Void) -> Double {
         body(); body()
@@ -117,28 +145,32 @@ struct Benchmarks {
         [("compose.full", 50, { composeFull(coveredRowEvery: 3) }), ("compose.fullcover", 50, { composeFull(coveredRowEvery: 1) }),
          ("compose.copy", 50, { composeFull(coveredRowEvery: 0) }),
          ("memcpy.full", 50, { memcpyFull() }),
-         ("compose.stroke", 400, { composeStroke() }),
+         ("compose.stroke", 400, { composeStroke() }), ("compose.stroke.layers1", 400, { composeStroke(layers: 1) }),
+         ("compose.stroke.layers20", 400, { composeStroke(layers: 20) }),
          ("pen.8", 9, { penStroke(size: 8) }), ("pen.32", 9, { penStroke(size: 32) }),
          ("restore.300k", 5, { restore300k() }), ("parse.300k", 5, { parse300k() }), ("play.300k", 5, { play300k() }),
          ("mercurial.frame", 30, { mercurialFrame() }), ("mercurial.stroke", 200, { mercurialStroke() }),
          ("blur.full", 30, { blurFull() }), ("emboss.full", 10, { embossFull() }), ("pulse.frame", 50, { pulseFrame() }),
          ("view.zoom2", 50, { zoomedFrame(scale: 1) }), ("view.zoom0.5", 50, { zoomedFrame(scale: -1) }),
-         ("clipboard.copy", 9, { clipboardCopy() })]
+         ("clipboard.copy", 9, { clipboardCopy() }),
+         ("document.png", 9, { documentFile("png") }), ("document.save", 9, { documentFile("save") }), ("document.open", 9, { documentFile("open") })] + layerCases()
     }
 
     /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole
     /// canvas, one row in `coveredRowEvery` covered (1: every pixel blended, the worst case;
     /// 0: no live stroke, the copy a full redraw after expose, resize or clear costs).
     private func composeFull(coveredRowEvery: Int) -> () -> Void {
-        let canvas = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0xFFFF_FFFF)
+        var layer = TiledTexture(width: size.width, height: size.height)
+        for i in layer.tiles.indices { layer.writableTile(i).texture.fill(Rect(x: 0, y: 0, width: Tile.side, height: Tile.side), with: 0x8040_2010) }
         let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
         let committed = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
         let tail = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
         for y in stride(from: 0, to: coveredRowEvery > 0 ? size.height : 0, by: max(1, coveredRowEvery)) { committed.texture.fill(Rect(x: 0, y: y, width: size.width, height: 1), with: 200) }
         let stroke = ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: committed.texture,
-                                          tail: tail.texture, bounds: canvas.texture.bounds)
-        let kernel = ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: coveredRowEvery > 0 ? stroke : nil, view: .plain)
-        return { [compute] in withExtendedLifetime((canvas, out, committed, tail)) { kernel.run(over: canvas.texture.bounds, on: compute) } }
+                                          tail: tail.texture, bounds: Rect(size: size))
+        var kernel = ComposeKernel(below: .color(0xFFFF_FFFF), layer: layer, canvas: Rect(size: size), output: out.texture)
+        kernel.stroke = coveredRowEvery > 0 ? stroke : nil
+        return { [compute, size] in withExtendedLifetime((out, committed, tail)) { kernel.run(over: Rect(size: size), on: compute) } }
     }
 
     private func memcpyFull() -> () -> Void {
@@ -150,9 +182,21 @@ struct Benchmarks {
         return { b.copyMemory(from: a, byteCount: bytes) }  // buffers live for the process: a benchmark
     }
 
-    private func composeStroke() -> () -> Void {
+    /// One typical frame of a live pen stroke (`compose.stroke`, on a blank canvas); with
+    /// `layers`, in a document of that many layers, each a translucent wash over the whole
+    /// canvas, the stroke on the one in the middle (`compose.stroke.layers1` and `.layers20`:
+    /// what the stack view's caches save).
+    private func composeStroke(layers: Int = 0) -> () -> Void {
         let session = Session(size: size, compute: compute)
         let presenter = OffscreenPresenter(size: size)
+        if layers > 0 {
+            for i in 0..<layers {
+                if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
+                let wash = [UInt32](repeating: 0x2000_0000 | UInt32(i * 12) << 16 | 0x80, count: size.area)
+                session.handle(.command(.paste(PastedImage(file: "wash.png", x: 0, y: 0, size: size, pixels: wash))))
+            }
+            session.handle(.command(.layer(.select(layers / 2))))
+        }
         session.handle(.command(.brush(size: 16)))
         session.handle(.pointerDown(StrokeSample(x: 100, y: 100, pressure: 0.5)))
         var frame = 0
@@ -336,6 +380,35 @@ struct Benchmarks {
         }
     }
 
+    /// A 10-layer document at the canvas size, each layer with a band of random-walk strokes
+    /// across the canvas, saved as OpenRaster (`save`) or opened from the saved file (`open`):
+    /// against exporting the same picture flattened as a PNG (`png`, written to a file too).
+    private func documentFile(_ what: String) -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let walk = randomWalk(segments: 20_000)
+        for i in 0..<10 {
+            if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
+            session.handle(.command(.brush(size: 12, color: KeyMap.palette[i % 9])))
+            for s in 0..<20 {
+                let points = walk[(i * 20 + s) * 100..<(i * 20 + s + 1) * 100]
+                for (k, p) in points.enumerated() {
+                    let sample = StrokeSample(x: p.0, y: p.1, pressure: 0.5)
+                    session.handle(k == 0 ? .pointerDown(sample) : k == points.count - 1 ? .pointerUp(sample) : .pointerMove(sample))
+                }
+            }
+        }
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 0, height: 0)))
+        let path = NSTemporaryDirectory() + "quicksilver-bench-\(getpid()).\(what == "png" ? "png" : "ora")"
+        func save() {
+            let shot = session.snapshot()
+            let merged = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
+            if what == "png" { try? merged.write(to: path) } else { try? DocumentFile.write(session.documentImage(), merged: merged, to: path) }
+        }
+        save()
+        if what == "open" { return { _ = try? DocumentFile.read(ora: path, maxSide: 16384) } }
+        return save
+    }
+
     /// That PNG from one window, which owns CLIPBOARD, to another, which asks for image/png:
     /// from the request to the last byte received. `noisy`: a canvas of noise instead, a PNG of
     /// several MB, sent in INCR chunks. Nil without a display.
@@ -343,7 +416,7 @@ struct Benchmarks {
         let session = drawnSession()
         if noisy {
             var state: UInt32 = 1
-            session.load(pixels: (0..<size.area).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }, size: size)
+            session.load(DocumentImage.picture((0..<size.area).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }, size: size, background: .white))
         }
         let shot = session.snapshot()
         guard let png = try? PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels).encode(),

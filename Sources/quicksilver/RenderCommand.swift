@@ -9,14 +9,14 @@ import PNGFile
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a recorded session (JSON Lines replay) to a PNG, headlessly.",
+        abstract: "Render a recorded session (JSON Lines replay) to a PNG or an OpenRaster document, headlessly.",
         discussion: "The replay format is described in docs/replay-format.md. A malformed replay prints FILE:LINE: what is wrong, exits 2 and writes nothing."
     )
 
     @Argument(help: "The replay file (.jsonl).")
     var replay: String
 
-    @Option(name: .shortAndLong, help: "Where to write the PNG (written atomically).")
+    @Option(name: .shortAndLong, help: "Where to write: OUT.png, the picture flattened; OUT.ora, the document with its layers (OpenRaster). Written atomically.")
     var output: String
 
     @Option(help: "Worker threads for the compute pass (default: all cores). The output is the same for any count.")
@@ -43,7 +43,13 @@ struct RenderCommand: ParsableCommand {
         }
         let shot = session.snapshot()
         let image = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
-        do { try image.write(to: output) } catch {
+        do {
+            if DocumentFile.isOpenRaster(output) {
+                try DocumentFile.write(session.documentImage(), merged: image, to: output)
+            } else {
+                try image.write(to: output)
+            }
+        } catch {
             printError("quicksilver: cannot write \(error)")
             throw Exit.failure
         }

@@ -21,7 +21,7 @@ struct WindowCommand: ParsableCommand {
         discussion: KeyMap.help
     )
 
-    @Argument(help: "A PNG picture to paint over (it is never written), or a session or replay file (.jsonl) to continue.")
+    @Argument(help: "A PNG picture or an OpenRaster document (.ora) to paint over (never written), or a session or replay file (.jsonl) to continue.")
     var file: String?
 
     @Option(help: "X display to open (default: $DISPLAY).")
@@ -128,7 +128,7 @@ struct WindowCommand: ParsableCommand {
 
         let window: X11Window
         do {
-            window = try X11Window(display: display, size: started.session?.canvas.visibleSize ?? size.size,
+            window = try X11Window(display: display, size: started.session?.document.visibleSize ?? size.size,
                                    title: "Quicksilver", fittingScreen: started.session != nil, coreInput: coreInput)
         } catch {
             printError("quicksilver: \(error)")
@@ -138,7 +138,7 @@ struct WindowCommand: ParsableCommand {
         // The canvas keeps its size (the window's at the start, or the picture's or session's):
         // the window is a view onto it.
         let session = started.session ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
-        let header = Replay.Header(size: session.canvas.visibleSize, seed: session.seed, background: session.canvas.background,
+        let header = Replay.Header(size: session.document.visibleSize, seed: session.seed, background: session.document.background,
                                    undoMegabytes: undoMegabytes)
         // Both files say what the journal and the recording failed to write as soon as it happens.
         let wakeup = Wakeup()
@@ -180,7 +180,7 @@ struct WindowCommand: ParsableCommand {
         let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal, wakeup: wakeup,
                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
                            startCommands: opening,
-                           view: .opening(canvas: session.canvas.visibleSize, window: window.size), lowLatency: !noLowLatency,
+                           view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs)
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])

@@ -144,19 +144,6 @@ final class Harness {
     }
 }
 
-/// A small seeded generator (SplitMix64): the same schedule on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressure: Double? = nil) -> PointerSample {
     PointerSample(x: x, y: y, pressure: pressure, time: t, mods: mods)
 }
@@ -226,14 +213,47 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(pressures[3] == 0.3333, "a device's own pressure wins, kept to four decimals")
     }
 
+    /// The layer keys, several in one wake-up: each acts on the stack as the ones before it left
+    /// it, the title says which layer of how many and how it is shown, and the recording holds
+    /// what each did (an index, an opacity, a mode), so it renders to what the window shows.
+    @Test func layerKeysActInOrderAndAreRecordedAsWhatTheyDid() throws {
+        let h = try Harness()
+        h.input([.pointerDown(sample(20, 30, t: 0)), .pointerUp(sample(180, 30, t: 0.01))])
+        h.draw(frame: 1)
+        h.input([h.key("Insert"), h.key("3"), .pointerDown(sample(20, 60, t: 0.1)), .pointerUp(sample(180, 60, t: 0.11)),
+                 h.key("n"), h.key("n", [.control, .shift]), h.key("Prior"), h.key("Next"), h.key("comma"), h.key("comma")])
+        h.draw(frame: 2)
+        let d = h.session.document
+        #expect(d.layers.map(\.name) == ["Layer 1", "Layer 2", "Layer 3"] && d.current == 1)
+        #expect(d.layers[1].attributes.mode == .multiply && d.layers[1].attributes.opacity == 0.8)
+        #expect(h.window.titles.last?.contains("— layer 2/3 (multiply, 80 %) —") == true, "\(h.window.titles.last ?? "")")
+        h.input([h.key("v")])
+        h.draw(frame: 3)
+        #expect(h.window.titles.last?.contains("— layer 2/3 (multiply, 80 %, hidden) —") == true)
+        #expect(h.session.snapshot()[100, 60] == 0xFFFF_FFFF, "the hidden layer's red stroke is not shown")
+        h.input([h.key("v"), h.key("Next"), h.key("Delete", [.shift]), h.key("e", .control)])
+        h.draw(frame: 4)
+        #expect(d.layers.map(\.name) == ["Layer 2", "Layer 3"] && d.current == 0, "layer 1 deleted; nothing below layer 2 to merge into")
+        let shown = h.session.snapshot()
+        h.app.finish(h.loop)
+        let layerLines = try String(contentsOfFile: h.recordPath, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"layer\"") }
+        #expect(layerLines.map { $0.components(separatedBy: "\"action\": ").last ?? "" } == [
+            "\"new\"}", "\"set\", \"mode\": \"svg:multiply\"}", "\"new\"}", "\"select\", \"index\": 2}", "\"select\", \"index\": 1}",
+            "\"set\", \"opacity\": 0.9}", "\"set\", \"opacity\": 0.8}", "\"set\", \"visible\": false}", "\"set\", \"visible\": true}",
+            "\"select\", \"index\": 0}", "\"delete\"}", "\"merge\"}",
+        ], "\(layerLines)")
+        let replayed = try Playback.load(h.recordPath, compute: ComputeContext(threads: 1)).session
+        #expect(replayed.snapshot().pixels == shown.pixels && replayed.documentImage() == h.session.documentImage())
+    }
+
     @Test func keysBecomeCommandsAndTheTitleFollows() throws {
         let h = try Harness()
-        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — 100 %")
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — layer 1/1 — 100 %")
         h.input([h.key("bracketright"), h.key("x"), h.key("3")])
         h.draw(frame: 1)
         #expect(h.session.brush.tip == BrushTip(kind: .pixel, size: 8), "each kind keeps its own size")
         #expect(h.session.brush.size(for: .pen) == 16)
-        #expect(h.window.titles.last == "Quicksilver — pixel 8 #e53935 pressure 0.50 (simulated) — 100 %")
+        #expect(h.window.titles.last == "Quicksilver — pixel 8 #e53935 pressure 0.50 (simulated) — layer 1/1 — 100 %")
         #expect(!h.app.shouldStop)
         h.input([h.key("q", .control)])
         #expect(h.app.shouldStop)
@@ -255,7 +275,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(png.width == 200 && png.height == 120)
         let diff = pixelDifference(png.pixels, h.window.image.pixels, width: 200)
         #expect(diff == nil, "\(diff ?? "")")
-        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — 100 % — saved \(path)")
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — layer 1/1 — 100 % — saved \(path)")
     }
 
     @Test func aFailedExportSaysSoInTheTitleAndOnStderr() throws {
@@ -281,7 +301,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         h.draw(frame: 2)
         #expect(Array(h.window.presents.dropFirst(before)) == [Rect(x: 0, y: 0, width: 200, height: 120)], "the whole window again")
         h.app.finish(h.loop)
-        #expect(h.session.canvas.visibleSize == Size(width: 200, height: 120))
+        #expect(h.session.document.visibleSize == Size(width: 200, height: 120))
         #expect(try h.recorded().isEmpty, "a window's size is not the picture's")
     }
 
@@ -294,7 +314,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         let journal = try ReplayParser.parse(String(contentsOfFile: h.journal.path, encoding: .utf8))
         #expect(journal.endedCleanly)
         #expect(journal.events.contains { $0.event == .pointerUp(StrokeSample(x: 150, y: 100, pressure: 0.5)) && $0.t == 2.5 / 60 })
-        #expect(h.session.canvasPixels().pixels.contains(0xFF00_0000), "the stroke was baked in")
+        #expect(h.session.layerPixels.contains(0xFF00_0000), "the stroke was baked in")
     }
 }
 
@@ -308,8 +328,8 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
                  .pointerDown(sample(20, 90, t: 0.3)), .pointerUp(sample(180, 90, t: 0.31))])
         h.draw(frame: 2)
         h.app.finish(h.loop)
-        let canvas = h.session.canvasPixels().pixels
-        #expect(canvas[60 * 200 + 100] == 0x00FF_FFFF && canvas[60 * 200 + 50] == 0xFF00_0000, "erased across the first line")
+        let canvas = h.session.layerPixels
+        #expect(canvas[60 * 200 + 100] == 0 && canvas[60 * 200 + 50] == 0xFF00_0000, "erased across the first line")
         #expect(canvas[90 * 200 + 100] == 0xFF00_0000, "the next stroke draws with the pen again")
         let kinds = try h.recorded().compactMap { e -> BrushKind? in if case .command(.brush(let k?, _, _, _)) = e.event { k } else { nil } }
         #expect(kinds == [.eraser, .pen], "recorded, so a replay erases too")
@@ -320,7 +340,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         let h = try Harness()
         h.input([.pointerDown(PointerSample(x: 10, y: 10, pressure: 0.73, time: 0))])
         h.draw(frame: 1)
-        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.73 (pen) — 100 %")
+        #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.73 (pen) — layer 1/1 — 100 %")
         h.input([.pointerUp(sample(10, 10, t: 0.1, [.shift]))])
         h.draw(frame: 2)
         #expect(h.window.titles.last?.contains("(simulated)") == true)
@@ -378,7 +398,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
                  .key(KeyPress(name: "1", time: 0, text: "1")), .key(KeyPress(name: "c", time: 0, text: "c"))])
         h.draw(frame: 1)
         #expect(h.window.crosshair && h.window.titles.last?.contains("pick a colour") == true)
-        let before = h.session.canvasPixels().pixels
+        let before = h.session.layerPixels
         // The click, and a key right after it: the key waits for the pick, so order is kept.
         h.input([.pointerDown(sample(100, 60, t: 0.1)), .pointerMove(sample(150, 70, t: 0.11)), .pointerUp(sample(150, 70, t: 0.12)),
                  .key(KeyPress(name: "bracketright", time: 0.13, text: "]"))])
@@ -386,7 +406,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         h.draw(frame: 3)
         #expect(!h.window.crosshair)
         #expect(h.session.brush.color == Color(r: 0xe5, g: 0x39, b: 0x35) && h.session.brush.tip.size == 16)
-        #expect(h.session.canvasPixels().pixels == before, "the pick drew nothing")
+        #expect(h.session.layerPixels == before, "the pick drew nothing")
         h.app.finish(h.loop)
         let commands = try h.recorded().compactMap { e -> Command? in if case .command(let c) = e.event { c } else { nil } }
         #expect(commands.suffix(2) == [.brush(color: Color(r: 0xe5, g: 0x39, b: 0x35)), .brush(size: 16)])
@@ -636,7 +656,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
                  .pointerUp(sample(-30, 40, t: 0.5)), .keyRelease(KeyPress(name: "space", time: 0.6))])
         h.draw(frame: 3)
         #expect(h.session.viewTransform == ViewTransform(scale: 1, x: 70, y: 40))
-        #expect(!h.session.canvasPixels().pixels.contains(0xFF00_0000), "nothing was drawn")
+        #expect(!h.session.layerPixels.contains(0xFF00_0000), "nothing was drawn")
         // The wheel: down shows what is below, Shift sideways, Control zooms around the pointer.
         h.input([.button(.wheelDown, isDown: true, sample(5, 5, t: 0.7)), .button(.wheelUp, isDown: true, sample(5, 5, t: 0.7, [.shift])),
                  .button(.wheelUp, isDown: true, sample(70, 40, t: 0.8, [.control]))])
@@ -677,14 +697,14 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         #expect(h.window.pasteRequests == 1)
         h.input([.paste(.image(try png(Size(width: 20, height: 10), 0xFFFF_0000)))])
         h.draw(frame: 1)
-        let canvas = h.session.canvasPixels().pixels
+        let canvas = h.session.layerPixels
         func at(_ x: Int, _ y: Int) -> UInt32 { canvas[y * 200 + x] }
         #expect(at(90, 55) == 0xFFFF_0000 && at(109, 64) == 0xFFFF_0000, "the 20x10 picture from (90, 55)")
-        #expect(at(89, 55) == 0x00FF_FFFF && at(110, 60) == 0x00FF_FFFF && at(100, 65) == 0x00FF_FFFF)
+        #expect(at(89, 55) == 0 && at(110, 60) == 0 && at(100, 65) == 0)
         #expect(h.window.titles.last?.hasSuffix("— pasted 20x10") == true)
         h.input([h.key("z", .control)])
         h.draw(frame: 2)
-        #expect(h.session.canvasPixels().pixels.allSatisfy { $0 == 0x00FF_FFFF }, "one undo step")
+        #expect(h.session.layerPixels.allSatisfy { $0 == 0 }, "one undo step")
         h.app.finish(h.loop)
         // The recording names the picture it kept beside itself, and renders to what was shown.
         let text = try String(contentsOfFile: h.recordPath, encoding: .utf8)
@@ -694,7 +714,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         let journal = try String(contentsOfFile: h.journal.path, encoding: .utf8)
         #expect(journal.contains("\"image\": \"journal.jsonl.paste-1.png\""))
         let pasted = try Playback.load(h.recordPath, compute: ComputeContext(threads: 1)).session
-        #expect(pasted.canvasPixels().pixels == h.session.canvasPixels().pixels)
+        #expect(pasted.layerPixels == h.session.layerPixels)
     }
 
     /// Recovery replays a paste from the picture beside the journal: a paste whose picture
@@ -708,7 +728,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         h.draw(frame: 1)
         #expect(h.window.titles.last?.hasSuffix("— the paste could not be kept, so it was not made") == true)
         #expect(h.err.all.contains { $0.hasPrefix("quicksilver: cannot keep the pasted picture: ") })
-        #expect(h.session.canvasPixels().pixels.allSatisfy { $0 == 0x00FF_FFFF })
+        #expect(h.session.layerPixels.allSatisfy { $0 == 0 })
         h.app.finish(h.loop)
         #expect(!((try? String(contentsOfFile: h.journal.path, encoding: .utf8)) ?? "").contains("paste"))
     }
@@ -721,7 +741,7 @@ private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [],
         h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 10, y: 10)), .paste(.image(Array("not a png".utf8)))])
         h.draw(frame: 2)
         #expect(h.window.titles.last?.contains("the clipboard's image cannot be read") == true)
-        #expect(h.session.canvasPixels().pixels.allSatisfy { $0 == 0x00FF_FFFF })
+        #expect(h.session.layerPixels.allSatisfy { $0 == 0 })
         h.app.finish(h.loop)
         #expect(!FileManager.default.fileExists(atPath: h.recordPath + ".paste-1.png"))
     }

@@ -62,7 +62,7 @@ import TestSupport
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.utf8.count < 2000, "compacted, not 30 strokes long")
         #expect(text.contains("\"snapshot\": \"journal.jsonl.snapshot-"))
-        let snapshots = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".ora") }
         #expect(snapshots.count == 1, "old snapshots are removed: \(snapshots)")
         expectSamePixels(try recovered(path).pixels, session.snapshot().pixels, width: 200, "recovered from the compacted journal")
         // The brush carries over the compaction.

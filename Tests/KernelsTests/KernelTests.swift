@@ -45,7 +45,10 @@ import Testing
         committed.texture[3, 1] = 128 // max(128, 255) = 255: coverage never adds up
         let stroke = ComposeKernel.Stroke(color: Color(r: 255, g: 0, b: 0, a: 128), committed: committed.texture,
                                           tail: tail.texture, bounds: Rect(x: 0, y: 0, width: 4, height: 2))
-        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: stroke, view: .plain).run(over: canvas.texture.bounds, on: ComputeContext(threads: 1))
+        // The stroke paints into an empty layer over a white background.
+        var k = ComposeKernel(below: .color(0xFFFF_FFFF), layer: TiledTexture(width: 4, height: 3), canvas: canvas.texture.bounds, output: out.texture)
+        k.stroke = stroke
+        k.run(over: canvas.texture.bounds, on: ComputeContext(threads: 1))
         let golden: [UInt32] = [
             0xFFFF_7F7F, 0xFFFF_BFBF, 0xFFFF_FFFF, 0xFFFF_7F7F,
             0xFFFF_FFFF, 0xFFFF_7F7F, 0xFFFF_DFDF, 0xFFFF_7F7F,
@@ -54,39 +57,24 @@ import Testing
         #expect(out.pixels == golden)
     }
 
-    /// The pulse and invert filters, eight pixels at a time and one at a time, against the
-    /// formula: each channel + shift·(255 − A)/255, clamped to 0…255, opaque, then inverted.
-    /// Every alpha, and runs of bare and of fully painted pixels (which skip the multiplies), in
-    /// extreme colours, with shifts that overflow and underflow.
-    @Test(arguments: [SIMD3<Int32>(255, -255, 40), SIMD3(-200, 3, 255), SIMD3(0, 0, 0)], [false, true])
-    func viewFiltersFollowTheFormula(shift: SIMD3<Int32>, invert: Bool) {
-        let width = 256 * 4 + 3  // not a multiple of eight: the one-at-a-time tail runs too
-        let canvas = TextureStorage<UInt32>(width: width, height: 1, filledWith: 0)
-        for x in 0..<width {
-            let a = x / 256 % 2 == 0 ? UInt32(x % 256) : x / 16 % 2 == 0 ? 0 : 255, c = [0, 255, 128, 1][x / 256 % 4] as UInt32
-            canvas.texture[x, 0] = a << 24 | c << 16 | (255 - c) << 8 | (c ^ 0x5A)
-        }
+    /// The invert filter: each shown colour (1 − r, 1 − g, 1 − b), opaque.
+    @Test func invertFlipsEveryShownColour() {
+        let width = 67
+        let below = TextureStorage<UInt32>(width: width, height: 1, filledWith: 0)
+        for x in 0..<width { below.texture[x, 0] = 0xFF00_0000 | UInt32(x * 3) << 16 | UInt32(255 - x) << 8 | UInt32(x ^ 0x5A) }
         let out = TextureStorage<UInt32>(width: width, height: 1, filledWith: 0)
-        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: nil, view: .init(backgroundShift: shift, invert: invert))
-            .run(over: canvas.texture.bounds, on: ComputeContext(threads: 1))
-        var wrong: [Int] = []
-        for x in 0..<width {
-            let p = canvas.texture[x, 0], bare = 255 - p >> 24
-            func channel(_ at: UInt32, _ d: Int32) -> UInt32 {
-                let v = Int32((p >> at) & 0xff) + Int32(Blend.mul255(UInt32(max(d, 0)), bare)) - Int32(Blend.mul255(UInt32(max(-d, 0)), bare))
-                let c = UInt32(min(max(v, 0), 255))
-                return (invert ? 255 - c : c) << at
-            }
-            if out.texture[x, 0] != 0xFF00_0000 | channel(16, shift.x) | channel(8, shift.y) | channel(0, shift.z) { wrong.append(x) }
-        }
-        #expect(wrong.isEmpty, "first wrong pixels: \(wrong.prefix(5))")
+        var k = ComposeKernel(below: .texture(below.texture), layer: nil, canvas: below.texture.bounds, output: out.texture)
+        k.invert = true
+        k.run(over: below.texture.bounds, on: ComputeContext(threads: 1))
+        for x in 0..<width { #expect(out.texture[x, 0] == below.texture[x, 0] ^ 0x00FF_FFFF, "x=\(x)") }
     }
 
     @Test func composeTouchesOnlyTheRegion() {
         let canvas = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0xFF00_0000)
         let out = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0x1234_5678)
         let region = Rect(x: 3, y: 5, width: 17, height: 9)
-        ComposeKernel(canvas: canvas.texture, output: out.texture, stroke: nil, view: .plain).run(over: region, on: ComputeContext(threads: 2, inlineThreshold: 0))
+        ComposeKernel(below: .texture(canvas.texture), layer: nil, canvas: canvas.texture.bounds, output: out.texture)
+            .run(over: region, on: ComputeContext(threads: 2, inlineThreshold: 0))
         for y in 0..<30 {
             for x in 0..<40 {
                 #expect(out.texture[x, y] == (region.contains(x: x, y: y) ? 0xFF00_0000 : 0x1234_5678))

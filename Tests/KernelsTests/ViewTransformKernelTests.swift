@@ -18,8 +18,12 @@ import Testing
                          stroke: ComposeKernel.Stroke? = nil) -> [UInt32] {
         let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0x1234_5678)
         let compute = ComputeContext(threads: threads, inlineThreshold: 0)
-        ComposeKernel(canvas: c.texture, output: out.texture, stroke: stroke, view: .plain, transform: t)
-            .run(over: region ?? Rect(size: size), on: compute)
+        // The canvas is what lies below an empty current layer, which the live stroke paints into.
+        var k = ComposeKernel(below: .texture(c.texture), layer: TiledTexture(width: c.width, height: c.height), canvas: c.texture.bounds,
+                              output: out.texture)
+        k.stroke = stroke
+        k.transform = t
+        k.run(over: region ?? Rect(size: size), on: compute)
         return out.pixels
     }
 

@@ -34,3 +34,14 @@ public func expectSame(_ actual: PNGImage, _ expected: PNGImage, _ what: String 
             "\(what): \(actual.width)x\(actual.height), expected \(expected.width)x\(expected.height)", sourceLocation: sourceLocation)
     expectSamePixels(actual.pixels, expected.pixels, width: expected.width, what, sourceLocation: sourceLocation)
 }
+
+/// The largest difference of any colour channel between two pictures of the same size.
+public func largestChannelDifference(_ a: [UInt32], _ b: [UInt32]) -> Int {
+    var worst = 0
+    for (p, q) in zip(a, b) where p != q {
+        for shift in [UInt32(16), 8, 0] {
+            worst = max(worst, abs(Int((p >> shift) & 0xff) - Int((q >> shift) & 0xff)))
+        }
+    }
+    return worst
+}

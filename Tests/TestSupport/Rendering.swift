@@ -57,3 +57,16 @@ public func wave(count: Int, x0: Double, dx: Double, y0: Double, amplitude: Doub
     }
 }
 
+
+extension Session {
+    /// The current layer's pixels, every one of the canvas (premultiplied; transparent is 0).
+    public var layerPixels: [UInt32] {
+        _ = documentImage()   // a pending emboss baked in first
+        let layer = document.currentLayer, size = document.storageSize
+        var out = [UInt32](repeating: 0, count: size.area)
+        out.withUnsafeMutableBufferPointer { p in
+            for y in 0..<size.height { layer.pixels.copy(row: y, xs: 0..<size.width, into: p.baseAddress! + y * size.width) }
+        }
+        return out
+    }
+}

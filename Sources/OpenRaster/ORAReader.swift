@@ -1,0 +1,81 @@
+import Geometry
+import PNGFile
+
+/// An OpenRaster archive's bytes into a document: the mimetype checked, stack.xml read
+/// (`StackReader`), each layer's PNG inflated and decoded, within the limits a zip bomb would break.
+enum ORAReader {
+    static let mimetype = "image/openraster"
+    static let maxStackXMLBytes = 16 << 20
+
+    /// The most bytes one layer's PNG may inflate to when no side exceeds `maxSide`: a 16-bit RGBA
+    /// PNG stored with no compression, a filter byte a row, with room for zlib's and chunks' framing.
+    static func maxLayerBytes(maxSide: Int) -> Int {
+        let side = min(max(maxSide, 1), 1 << 20)
+        let raw = 8 * (side + 1) * side
+        return raw + raw / 32 + (1 << 20)
+    }
+
+    static func decode(_ bytes: [UInt8], maxSide: Int, maxTotalBytes: Int) throws(ORAError) -> ORADocument {
+        guard !bytes.isEmpty else { throw ORAError(message: "empty file: not an OpenRaster file") }
+        return try ZipReader.open(bytes) { zip throws(ORAError) in
+            guard let mimetypeEntry = zip.entry(named: "mimetype") else {
+                throw ORAError(message: "not an OpenRaster file: no mimetype entry")
+            }
+            let found = try zip.read(mimetypeEntry, limit: 256)
+            // Exactly the type, as the spec says; a newline after it is forgiven.
+            let text = String(decoding: found.reversed().drop { $0 == 0x0A || $0 == 0x0D }.reversed(), as: UTF8.self)
+            guard text == mimetype else {
+                throw ORAError(entry: "mimetype", message: "\"\(text.prefix(64))\", not \(mimetype): not an OpenRaster file")
+            }
+            guard let stackEntry = zip.entry(named: "stack.xml") else { throw ORAError(message: "no stack.xml in the archive") }
+            var budget = Budget(limit: maxTotalBytes)
+            try budget.take(stackEntry.size, for: stackEntry.name)
+            let stack = try StackReader.read(try zip.read(stackEntry, limit: maxStackXMLBytes), maxSide: maxSide)
+            var layers: [ORALayer] = []
+            for layer in stack.layers.reversed() {
+                guard let entry = zip.entry(named: layer.src) else {
+                    throw ORAError(entry: layer.src, message: "named by layer \"\(layer.name)\" but not in the archive")
+                }
+                try budget.take(entry.size, for: entry.name)
+                let png = try zip.read(entry, limit: maxLayerBytes(maxSide: maxSide))
+                if let size = pngSize(png), size.width <= maxSide, size.height <= maxSide {
+                    try budget.take(product(size.width, size.height, 4), for: entry.name)
+                }
+                let image: PNGImage
+                do throws(PNGError) { image = try PNGImage.decode(png, maxSide: maxSide) } catch { throw ORAError(entry: entry.name, message: error.message) }
+                layers.append(ORALayer(name: layer.name, x: layer.x, y: layer.y, opacity: layer.opacity, visible: layer.visible,
+                                       compositeOp: layer.compositeOp, image: image, extraAttributes: layer.extraAttributes))
+            }
+            return ORADocument(size: stack.size, layers: layers, attributes: stack.attributes, notes: stack.notes)
+        }
+    }
+
+    /// The width and height a PNG's header claims, before anything is decoded.
+    static func pngSize(_ png: [UInt8]) -> Size? {
+        guard png.count >= 24, png.starts(with: PNGImage.signature), png[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        func word(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return Size(width: word(16), height: word(20))
+    }
+
+    /// The product of the factors, or Int.max when it overflows.
+    static func product(_ factors: Int...) -> Int {
+        factors.reduce(1) { product, factor in
+            let (result, overflow) = product.multipliedReportingOverflow(by: factor)
+            return overflow ? .max : result
+        }
+    }
+
+    /// What a read may hold in memory, all told: the entries inflated and the layers' pixels.
+    struct Budget {
+        let limit: Int
+        var used = 0
+
+        mutating func take(_ bytes: Int, for entry: String) throws(ORAError) {
+            let (sum, overflow) = used.addingReportingOverflow(bytes)
+            used = overflow ? .max : sum
+            guard used <= limit else {
+                throw ORAError(entry: entry, message: "too large: reading it would hold \(used) bytes in all, more than the \(limit)-byte limit")
+            }
+        }
+    }
+}

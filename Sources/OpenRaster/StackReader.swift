@@ -1,0 +1,189 @@
+import Geometry
+
+/// stack.xml read into the image's size and a flat list of layers, top first as the file lists
+/// them, each naming the PNG it takes its pixels from. Nested stacks are flattened: a stack's
+/// offset is added to its layers', its opacity multiplies theirs, a hidden stack hides them.
+enum StackReader {
+    /// A `<layer>` read, its pixels not yet.
+    struct Layer {
+        var name: String
+        /// The archive entry, normalised ("./data/a.png" is "data/a.png").
+        var src: String
+        var x: Int, y: Int
+        var opacity: Double
+        var visible: Bool
+        var compositeOp: String
+        var extraAttributes: [ORAAttribute]
+    }
+
+    struct Stack {
+        var size: Size
+        var attributes: [ORAAttribute]
+        /// Top first.
+        var layers: [Layer]
+        var notes: [String]
+    }
+
+    /// Offsets beyond this are refused: no picture needs them, and sums of them cannot overflow.
+    static let maxOffset = 1 << 30
+
+    static func read(_ bytes: [UInt8], maxSide: Int) throws(ORAError) -> Stack {
+        let root: XMLReader.Element
+        do { root = try XMLReader.parse(bytes) } catch { throw ORAError(entry: "stack.xml:\(error.line)", message: error.message) }
+        guard root.name == "image" else { throw problem(root, "the root element is <\(root.name)>, not <image>") }
+        let width = try whole(root, "w", in: 1...Int.max, required: true) ?? 0
+        let height = try whole(root, "h", in: 1...Int.max, required: true) ?? 0
+        guard width <= maxSide, height <= maxSide else {
+            throw problem(root, "\(width)x\(height) pixels is larger than the \(maxSide)x\(maxSide) limit")
+        }
+        var walk = Walk()
+        let stacks = root.children.filter { $0.name == "stack" }
+        if let first = stacks.first {
+            // The root stack's own offset, opacity and visibility apply to every layer, as a nested one's do.
+            let place = try placement(first, notes: &walk.notes)
+            try walk.stack(first, x: place.x, y: place.y, opacity: place.opacity, visible: place.visible)
+        } else {
+            walk.notes.append("stack.xml has no <stack>: the image has no layers")
+        }
+        for other in root.children where other.name != "stack" { walk.skipped[other.name, default: 0] += 1 }
+        if stacks.count > 1 { walk.notes.append("\(stacks.count - 1) more <stack> under <image> skipped (only the first is read)") }
+        var kept = root.attributes.filter { !["w", "h", "version"].contains($0.name) }
+        // A stack's namespace declarations go up to <image>, which outlives the flattening, so
+        // that the prefixed attributes of its layers are still declared when written back.
+        for declaration in walk.declarations where !kept.contains(where: { $0.name == declaration.name }) { kept.append(declaration) }
+        return Stack(size: Size(width: width, height: height), attributes: kept, layers: walk.layers, notes: walk.summary())
+    }
+
+    /// The walk through the stacks, gathering layers and what changed.
+    private struct Walk {
+        var layers: [Layer] = []
+        var notes: [String] = []
+        var nestedStacks = 0
+        var skipped: [String: Int] = [:]
+        var declarations: [ORAAttribute] = []
+
+        mutating func stack(_ element: XMLReader.Element, x: Int, y: Int, opacity: Double, visible: Bool) throws(ORAError) {
+            declarations += element.attributes.filter { $0.name.hasPrefix("xmlns:") }
+            for child in element.children {
+                switch child.name {
+                case "layer":
+                    var layer = try StackReader.layer(child, notes: &notes)
+                    layer.x += x; layer.y += y
+                    layer.opacity *= opacity
+                    layer.visible = layer.visible && visible
+                    layers.append(layer)
+                case "stack":
+                    nestedStacks += 1
+                    let first = layers.count
+                    let place = try StackReader.placement(child, notes: &notes)
+                    try stack(child, x: x + place.x, y: y + place.y,
+                              opacity: opacity * place.opacity, visible: visible && place.visible)
+                    lost(child, over: layers[first...])
+                default:
+                    skipped[child.name, default: 0] += 1
+                }
+            }
+        }
+
+        /// Notes what a flattened stack's own composing did that its layers alone do not.
+        mutating func lost(_ stack: XMLReader.Element, over layers: ArraySlice<Layer>) {
+            let name = stack.attribute("name").map { "\"\($0)\"" } ?? "at stack.xml:\(stack.line)"
+            if let op = stack.attribute("composite-op"), op != ORALayer.defaultCompositeOp {
+                notes.append("stack \(name): its composite-op \(op) is lost (its layers are composed one by one)")
+            }
+            // Isolation changes nothing when every layer in it is src-over.
+            if stack.attribute("isolation") == "isolate", layers.contains(where: { $0.compositeOp != ORALayer.defaultCompositeOp }) {
+                notes.append("stack \(name): its isolation is lost (its layers blend with what is below)")
+            }
+        }
+
+        func summary() -> [String] {
+            var all: [String] = []
+            if nestedStacks > 0 {
+                all.append("nested stacks flattened into their layers (\(nestedStacks) stack\(nestedStacks == 1 ? "" : "s"): "
+                           + "their offsets, opacity and visibility applied to each layer)")
+            }
+            all += notes
+            for (name, count) in skipped.sorted(by: { $0.key < $1.key }) {
+                all.append("skipped \(count) <\(name)> element\(count == 1 ? "" : "s") (not raster layers)")
+            }
+            return all
+        }
+    }
+
+    private static func layer(_ element: XMLReader.Element, notes: inout [String]) throws(ORAError) -> Layer {
+        let known = ["name", "src", "x", "y", "opacity", "visibility", "composite-op"]
+        let name = element.attribute("name") ?? ""
+        guard let rawSource = element.attribute("src") else { throw problem(element, "<layer> \(quoted(name))has no src") }
+        let src = try entryName(rawSource, element)
+        let place = try placement(element, notes: &notes)
+        return Layer(name: name, src: src, x: place.x, y: place.y, opacity: place.opacity, visible: place.visible,
+                     compositeOp: element.attribute("composite-op") ?? ORALayer.defaultCompositeOp,
+                     extraAttributes: element.attributes.filter { !known.contains($0.name) })
+    }
+
+    /// x, y, opacity and visibility, of a layer or a stack, with their defaults (0, 0, 1, visible).
+    private static func placement(_ element: XMLReader.Element, notes: inout [String]) throws(ORAError)
+        -> (x: Int, y: Int, opacity: Double, visible: Bool) {
+        let what = "<\(element.name)> \(quoted(element.attribute("name") ?? ""))"
+        let x = try whole(element, "x", in: -maxOffset...maxOffset) ?? 0
+        let y = try whole(element, "y", in: -maxOffset...maxOffset) ?? 0
+        var opacity = 1.0
+        if let text = element.attribute("opacity") {
+            guard let value = Double(text.trimmingXMLSpace), value.isFinite else {
+                throw problem(element, "\(what)opacity \"\(text)\" is not a number")
+            }
+            opacity = min(max(value, 0), 1)
+            if opacity != value { notes.append("\(what)opacity \(text) read as \(opacity)") }
+        }
+        var visible = true
+        if let text = element.attribute("visibility"), text != "visible" {
+            visible = text != "hidden"
+            if visible { notes.append("\(what)visibility \"\(text)\" read as visible") }
+        }
+        return (x, y, opacity, visible)
+    }
+
+    /// A src as an archive entry's name: relative, inside the archive, "." parts dropped. A
+    /// leading "/" or "\\", a drive or a URL scheme ("C:", "file:") and ".." lead out.
+    private static func entryName(_ src: String, _ element: XMLReader.Element) throws(ORAError) -> String {
+        let escapes = problem(element, "src \"\(src)\" leads out of the archive")
+        guard !src.hasPrefix("/"), !src.hasPrefix("\\") else { throw escapes }
+        var parts: [Substring] = []
+        for part in src.split(separator: "/") where part != "." {
+            guard part != "..", !(parts.isEmpty && part.contains(":")) else { throw escapes }
+            parts.append(part)
+        }
+        guard !parts.isEmpty else { throw problem(element, "src \"\(src)\" names no file") }
+        return parts.joined(separator: "/")
+    }
+
+    /// An integer attribute ("12", or "12.0" as some writers put it), nil when absent and not required.
+    private static func whole(_ element: XMLReader.Element, _ name: String, in range: ClosedRange<Int>,
+                              required: Bool = false) throws(ORAError) -> Int? {
+        guard let text = element.attribute(name) else {
+            if required { throw problem(element, "<\(element.name)> has no \(name)") }
+            return nil
+        }
+        let trimmed = text.trimmingXMLSpace
+        let value = Int(trimmed) ?? Double(trimmed).flatMap { $0.rounded() == $0 && abs($0) <= 1e15 ? Int($0) : nil }
+        guard let value else { throw problem(element, "<\(element.name)> \(name) \"\(text)\" is not a whole number") }
+        guard range.contains(value) else { throw problem(element, "<\(element.name)> \(name) \(value) is out of range") }
+        return value
+    }
+
+    private static func quoted(_ name: String) -> String { name.isEmpty ? "" : "\"\(name)\" " }
+
+    private static func problem(_ element: XMLReader.Element, _ message: String) -> ORAError {
+        ORAError(entry: "stack.xml:\(element.line)", message: message)
+    }
+}
+
+private extension String {
+    /// Without the spaces, tabs and newlines XML allows around a value.
+    var trimmingXMLSpace: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,188 @@
+import CZip
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An entry of a zip archive as its central directory declares it (nothing read yet).
+struct ZipEntry: Sendable {
+    var index: UInt64
+    var name: String
+    /// Uncompressed, as declared: what a read may give, never more (`ZipReader.read` checks).
+    var size: Int
+    var stored: Bool
+}
+
+/// A zip archive in memory, read through libzip (the one file that calls it). Lives only inside
+/// `ZipReader.open`, which keeps the bytes it reads from in place.
+final class ZipReader {
+    private let archive: OpaquePointer
+    /// In the archive's order.
+    let entries: [ZipEntry]
+    private let byName: [String: ZipEntry]
+
+    /// Opens `bytes` as a zip archive and hands it to `body`; the archive is closed after.
+    static func open<T>(_ bytes: [UInt8], _ body: (ZipReader) throws(ORAError) -> T) throws(ORAError) -> T {
+        let result = bytes.withUnsafeBytes { raw -> Result<T, ORAError> in
+            var error = zip_error_t()
+            zip_error_init(&error)
+            defer { zip_error_fini(&error) }
+            guard let source = zip_source_buffer_create(raw.baseAddress, UInt64(raw.count), 0, &error) else {
+                return .failure(openFailure(&error))
+            }
+            // CHECKCONS: a local header that disagrees with the central directory is damage.
+            guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+                zip_source_free(source)
+                return .failure(openFailure(&error))
+            }
+            let entries: [ZipEntry]
+            do throws(ORAError) { entries = try listEntries(archive) } catch {
+                zip_discard(archive)
+                return .failure(error)
+            }
+            let reader = ZipReader(archive, entries)
+            return Result { () throws(ORAError) in try body(reader) }
+        }
+        return try result.get()
+    }
+
+    private init(_ archive: OpaquePointer, _ entries: [ZipEntry]) {
+        self.archive = archive
+        self.entries = entries
+        var byName: [String: ZipEntry] = [:]
+        for entry in entries where byName[entry.name] == nil { byName[entry.name] = entry }
+        self.byName = byName
+    }
+
+    private static func listEntries(_ archive: OpaquePointer) throws(ORAError) -> [ZipEntry] {
+        var entries: [ZipEntry] = []
+        for index in 0..<UInt64(max(0, zip_get_num_entries(archive, 0))) {
+            var st = zip_stat_t()
+            zip_stat_init(&st)
+            guard zip_stat_index(archive, index, 0, &st) == 0, st.valid & UInt64(ZIP_STAT_NAME) != 0, let cName = st.name,
+                  st.valid & UInt64(ZIP_STAT_SIZE) != 0, st.valid & UInt64(ZIP_STAT_COMP_METHOD) != 0 else {
+                throw ORAError(message: "damaged zip archive: entry \(index) cannot be read")
+            }
+            entries.append(ZipEntry(index: index, name: String(cString: cName), size: Int(clamping: st.size),
+                                    stored: Int32(st.comp_method) == ZIP_CM_STORE))
+        }
+        return entries
+    }
+
+    deinit { zip_discard(archive) }
+
+    func entry(named name: String) -> ZipEntry? { byName[name] }
+
+    /// The entry's bytes, inflated. Its declared size is checked against `limit` before anything
+    /// is read, and what comes out is never allowed past that size: a zip bomb that understates
+    /// its sizes is stopped one byte beyond what it declared.
+    func read(_ entry: ZipEntry, limit: Int) throws(ORAError) -> [UInt8] {
+        guard entry.size <= limit else {
+            throw ORAError(entry: entry.name, message: "\(entry.size) bytes uncompressed, more than the \(limit)-byte limit")
+        }
+        guard let file = zip_fopen_index(archive, entry.index, 0) else {
+            throw ORAError(entry: entry.name, message: "cannot be read: \(String(cString: zip_strerror(archive)))")
+        }
+        defer { zip_fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: entry.size + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buffer -> Int64 in
+                guard let base = buffer.baseAddress else { return 0 }
+                return zip_fread(file, base + count, UInt64(buffer.count - count))
+            }
+            if n < 0 { throw ORAError(entry: entry.name, message: "damaged: \(String(cString: zip_file_strerror(file)))") }
+            if n == 0 { break }
+            count += Int(n)
+        }
+        guard count <= entry.size else { throw ORAError(entry: entry.name, message: "holds more bytes than the \(entry.size) it declares") }
+        guard count == entry.size else { throw ORAError(entry: entry.name, message: "cut off: \(count) of the \(entry.size) bytes it declares") }
+        bytes.removeLast()
+        return bytes
+    }
+
+    private static func openFailure(_ error: inout zip_error_t) -> ORAError {
+        if zip_error_code_zip(&error) == ZIP_ER_NOZIP { return ORAError(message: "not an OpenRaster file: not a zip archive") }
+        return ORAError(message: "damaged zip archive: \(String(cString: zip_error_strerror(&error)))")
+    }
+}
+
+/// A zip archive built in memory through libzip: entries in the order they are added, each
+/// stored or deflated, then the archive's bytes.
+final class ZipWriter {
+    private let source: OpaquePointer
+    private var archive: OpaquePointer?
+
+    init() throws(ORAError) {
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let source = zip_source_buffer_create(nil, 0, 0, &error) else { throw Self.failure(&error) }
+        guard let archive = zip_open_from_source(source, ZIP_TRUNCATE, &error) else {
+            zip_source_free(source)
+            throw Self.failure(&error)
+        }
+        // Kept past zip_close, which would otherwise free it: it holds the finished archive.
+        zip_source_keep(source)
+        self.source = source
+        self.archive = archive
+    }
+
+    deinit {
+        if let archive { zip_discard(archive) }
+        zip_source_free(source)
+    }
+
+    /// Adds an entry holding a copy of `bytes`, deflated or stored (no compression: what must be
+    /// read in place, like `mimetype`, or what is compressed already, like a PNG).
+    func add(_ name: String, _ bytes: [UInt8], deflate: Bool) throws(ORAError) {
+        guard let archive else { throw ORAError(entry: name, message: "cannot add to a finished archive") }
+        // libzip reads the bytes only when the archive is closed: it gets a copy of its own, and frees it.
+        guard let copy = malloc(max(1, bytes.count)) else { throw ORAError(entry: name, message: "out of memory") }
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { _ = memcpy(copy, base, $0.count) } }
+        guard let entrySource = zip_source_buffer(archive, copy, UInt64(bytes.count), 1) else {
+            free(copy)
+            throw ORAError(entry: name, message: String(cString: zip_strerror(archive)))
+        }
+        let index = zip_file_add(archive, name, entrySource, zip_flags_t(ZIP_FL_ENC_UTF_8))
+        guard index >= 0 else {
+            zip_source_free(entrySource)
+            throw ORAError(entry: name, message: String(cString: zip_strerror(archive)))
+        }
+        guard zip_set_file_compression(archive, UInt64(index), deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) == 0 else {
+            throw ORAError(entry: name, message: String(cString: zip_strerror(archive)))
+        }
+    }
+
+    /// The archive's bytes: libzip writes every entry into the buffer, which is then read back.
+    func finish() throws(ORAError) -> [UInt8] {
+        guard let archive else { throw ORAError(message: "the archive is finished already") }
+        guard zip_close(archive) == 0 else { throw ORAError(message: "cannot write the zip archive: \(String(cString: zip_strerror(archive)))") }
+        self.archive = nil
+        guard zip_source_open(source) == 0 else { throw sourceFailure() }
+        defer { zip_source_close(source) }
+        guard zip_source_seek(source, 0, SEEK_END) == 0 else { throw sourceFailure() }
+        let size = zip_source_tell(source)
+        guard size >= 0, zip_source_seek(source, 0, SEEK_SET) == 0 else { throw sourceFailure() }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buffer -> Int64 in
+                guard let base = buffer.baseAddress else { return 0 }
+                return zip_source_read(source, base + count, UInt64(buffer.count - count))
+            }
+            guard n > 0 else { throw sourceFailure() }
+            count += Int(n)
+        }
+        return bytes
+    }
+
+    private func sourceFailure() -> ORAError {
+        ORAError(message: "cannot read back the zip archive: \(String(cString: zip_error_strerror(zip_source_error(source))))")
+    }
+
+    private static func failure(_ error: inout zip_error_t) -> ORAError {
+        ORAError(message: "cannot make a zip archive: \(String(cString: zip_error_strerror(&error)))")
+    }
+}

@@ -1,0 +1,138 @@
+import Compute
+import Geometry
+import Kernels
+
+/// What is drawn: a stack of layers over a background, the current layer, and the history of
+/// changes. Pixels change only through here (a stroke's bake, a paste, a clear, a merge, undo),
+/// each change recorded as one undo step and reported as damage for the view to redraw.
+///
+/// See `Layer` for the pixel model. The stack always holds at least one layer.
+public final class Document {
+    public let background: Color
+    /// Bottom first.
+    public internal(set) var layers: [Layer]
+    /// The index of the layer that is painted on.
+    public internal(set) var current = 0
+    /// The size of every layer's storage; the shown size (`visibleSize`) is at most that.
+    public private(set) var storageSize: Size
+    public private(set) var visibleSize: Size
+    /// Attributes of an opened file's image this program does not use, kept for saving.
+    public internal(set) var extraAttributes: [ExtraAttribute] = []
+    let history: History
+    /// New layers are numbered from here ("Layer 2", …).
+    var nextNumber = 2
+
+    /// Layers whose pixels changed (and where) since the view last looked; `restacked` when
+    /// layers were added, removed, moved, selected or changed attributes.
+    var damage: [ObjectIdentifier: Rect] = [:]
+    var restacked = true
+
+    public init(size: Size, background: Color, historyBytes: Int) {
+        self.background = Color(r: background.r, g: background.g, b: background.b)
+        storageSize = size
+        visibleSize = size
+        history = History(byteLimit: historyBytes)
+        layers = [Layer(size: size, attributes: LayerAttributes(name: "Layer 1"))]
+    }
+
+    public var currentLayer: Layer { layers[current] }
+    public var bounds: Rect { Rect(size: visibleSize) }
+
+    /// Takes the damage reported since the last call.
+    func takeDamage() -> (pixels: [ObjectIdentifier: Rect], restacked: Bool) {
+        defer { damage = [:]; restacked = false }
+        return (damage, restacked)
+    }
+
+    func damaged(_ layer: Layer, _ rect: Rect) {
+        guard !rect.isEmpty else { return }
+        damage[ObjectIdentifier(layer), default: .empty] = damage[ObjectIdentifier(layer), default: .empty].union(rect)
+    }
+
+    // MARK: - Pixels
+
+    /// Starts a change to `layer`'s pixels within `rect`: the tiles there that `needed` says will
+    /// be written (all, by default) are given to the undo step and replaced by copies (or, where
+    /// there were none, by new transparent tiles unless `onlyExisting`), which the caller then
+    /// writes. Returns the change for the step, and the tiles to write, by index.
+    func beginPixels(of layer: Layer, in rect: Rect, onlyExisting: Bool = false,
+                     where needed: (Rect) -> Bool = { _ in true }) -> (change: History.Change?, tiles: [Int]) {
+        var indices: [Int] = [], saved: [Tile?] = []
+        for i in layer.pixels.tileIndices(covering: rect) where needed(layer.pixels.rect(ofTile: i).intersection(rect)) {
+            let old = layer.pixels.tiles[i]
+            if old == nil, onlyExisting { continue }
+            indices.append(i)
+            saved.append(old)
+            if history.keeps {
+                layer.pixels.tiles[i] = old.map { Tile(copying: $0) } ?? Tile()
+            } else if old == nil {
+                layer.pixels.tiles[i] = Tile()
+            }
+        }
+        damaged(layer, rect)
+        return (history.keeps && !indices.isEmpty ? .tiles(layer, indices: indices, tiles: saved) : nil, indices)
+    }
+
+    /// Records one undo step of `changes` (nil ones skipped), made with `current` selected.
+    func record(_ changes: [History.Change?], current before: Int? = nil) {
+        history.record(History.Step(changes: changes.compactMap { $0 }, current: before ?? current))
+    }
+
+    /// Every pixel of the current layer made transparent, as one undo step.
+    func clearCurrentLayer() {
+        let layer = currentLayer
+        let indices = layer.pixels.tiles.indices.filter { layer.pixels.tiles[$0] != nil }
+        damaged(layer, layer.bounds)
+        let saved = indices.map { layer.pixels.tiles[$0] }
+        for i in indices { layer.pixels.tiles[i] = nil }
+        record([.tiles(layer, indices: indices, tiles: saved)])
+    }
+
+    /// Shows `size` pixels (a replay's `resize`); the layers' storage only ever grows.
+    /// Returns true when it grew.
+    @discardableResult
+    func resize(to size: Size) -> Bool {
+        visibleSize = size
+        restacked = true
+        guard size.width > storageSize.width || size.height > storageSize.height else { return false }
+        storageSize = Size(width: max(size.width, storageSize.width), height: max(size.height, storageSize.height))
+        for layer in layers { layer.pixels.grow(to: storageSize) }
+        return true
+    }
+
+    // MARK: - Undo
+
+    func undo() -> Bool { history.undo(revert, current: &current) }
+    func redo() -> Bool { history.redo(revert, current: &current) }
+    func dropHistory() { history.removeAll() }
+
+    /// Applies the inverse of `change`; returns the change that applies it again.
+    private func revert(_ change: History.Change) -> History.Change {
+        switch change {
+        case .tiles(let layer, let indices, let tiles):
+            let now = indices.map { layer.pixels.tiles[$0] }
+            for (i, t) in zip(indices, tiles) {
+                layer.pixels.tiles[i] = t
+                damaged(layer, layer.pixels.rect(ofTile: i))
+            }
+            return .tiles(layer, indices: indices, tiles: now)
+        case .inserted(let layer, let at):
+            layers.remove(at: at)
+            restacked = true
+            return .removed(layer, at: at)
+        case .removed(let layer, let at):
+            layers.insert(layer, at: at)
+            restacked = true
+            return .inserted(layer, at: at)
+        case .moved(let from, let to):
+            layers.insert(layers.remove(at: to), at: from)
+            restacked = true
+            return .moved(from: to, to: from)
+        case .attributes(let layer, let old):
+            let now = layer.attributes
+            layer.attributes = old
+            restacked = true
+            return .attributes(layer, now)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Compute
+import Geometry
+import Kernels
+
+/// What the compose kernel reads of the document, kept so that a frame costs what the stroke
+/// changed whatever the number of layers: the background and the visible layers below the
+/// current one flattened into one opaque cache, and the visible layers above it flattened into
+/// another where all of them are `normal` (source-over is associative; other modes need the
+/// backdrop, so those layers are then read one by one). Both follow the document's damage.
+final class StackView {
+    private var below: TextureStorage<UInt32>?
+    private var above: TextureStorage<UInt32>?
+    /// What the kernel reads above the current layer: the cache, or the layers one by one, with
+    /// where each has pixels (worked out when something above changed, not every frame).
+    private var overs: [ComposeKernel.Over] = []
+    /// Where each cache must be rebuilt before it is read.
+    private var belowStale = Rect.empty
+    private var aboveStale = Rect.empty
+    /// The background the below cache was built over (the pulse changes it every frame).
+    private var builtOver: UInt32?
+    /// The stack the caches were built for: which layer is current, and each layer with what
+    /// the compose reads of its attributes. Any change rebuilds them whole.
+    private var builtFor: [StackEntry] = []
+
+    private struct StackEntry: Equatable {
+        var layer: ObjectIdentifier
+        var current: Bool
+        var visible: Bool
+        var opacity: UInt32
+        var mode: BlendMode
+    }
+
+    /// Takes the document's damage and brings the caches up to date, showing `background`
+    /// under the stack. Returns the canvas area whose shown pixels changed, and whether the
+    /// whole of it did.
+    func update(_ document: Document, background: Color, on compute: ComputeContext) -> (damage: Rect, whole: Bool) {
+        let (pixels, restacked) = document.takeDamage()
+        let all = Rect(size: document.storageSize)
+        var damage = Rect.empty
+        let stack = document.layers.enumerated().map { i, l in
+            StackEntry(layer: ObjectIdentifier(l), current: i == document.current, visible: l.attributes.visible,
+                       opacity: l.attributes.opacity255, mode: l.attributes.mode)
+        }
+        var whole = restacked || stack != builtFor
+        builtFor = stack
+        if whole {
+            belowStale = all
+            aboveStale = all
+        }
+        for (id, rect) in pixels {
+            damage = damage.union(rect)
+            guard let i = document.layers.firstIndex(where: { ObjectIdentifier($0) == id }) else { continue }
+            if i < document.current { belowStale = belowStale.union(rect) }
+            if i > document.current { aboveStale = aboveStale.union(rect) }
+        }
+        let shown = background.pixel | 0xFF00_0000
+        if builtOver != shown {
+            builtOver = shown
+            belowStale = all
+            whole = true
+        }
+        rebuildBelow(document, shown, on: compute)
+        rebuildAbove(document, on: compute)
+        return (damage, whole)
+    }
+
+    /// The compose kernel over `document` as the caches stand, with the live stroke painted into
+    /// the current layer.
+    func kernel(_ document: Document, stroke: ComposeKernel.Stroke?, invert: Bool, output: Texture<UInt32>,
+                transform: ViewTransform) -> ComposeKernel {
+        let layer = document.currentLayer
+        var k = ComposeKernel(below: below.map { .texture($0.texture) } ?? .color(builtOver ?? 0xFF00_0000),
+                              layer: layer.attributes.visible ? layer.pixels : nil, canvas: document.bounds, output: output)
+        k.layerOpacity = layer.attributes.opacity255
+        k.layerMode = layer.attributes.mode
+        k.stroke = stroke
+        k.invert = invert
+        k.transform = transform
+        k.above = overs
+        return k
+    }
+
+    private func layersBelow(_ d: Document) -> [Layer] { d.layers[..<d.current].filter { $0.attributes.visible } }
+    private func layersAbove(_ d: Document) -> [Layer] { d.layers[(d.current + 1)...].filter { $0.attributes.visible } }
+
+    /// The background and the layers below, flattened; none when no layer is below (the
+    /// kernel then fills with the colour).
+    private func rebuildBelow(_ d: Document, _ background: UInt32, on compute: ComputeContext) {
+        let layers = layersBelow(d)
+        guard !layers.isEmpty else {
+            below = nil
+            belowStale = .empty
+            return
+        }
+        if below?.texture.size != d.storageSize {
+            below = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
+            belowStale = Rect(size: d.storageSize)
+        }
+        guard let target = below?.texture, !belowStale.isEmpty else { return }
+        Self.flatten(layers, in: belowStale, onto: target, startingWith: background, on: compute)
+        belowStale = .empty
+    }
+
+    /// The layers above, flattened while all are `normal`, else listed one by one.
+    private func rebuildAbove(_ d: Document, on compute: ComputeContext) {
+        guard !aboveStale.isEmpty else { return }
+        defer { aboveStale = .empty }
+        let layers = layersAbove(d)
+        guard !layers.isEmpty, layers.allSatisfy({ $0.attributes.mode == .normal }) else {
+            above = nil
+            overs = layers.map {
+                ComposeKernel.Over(pixels: .tiles($0.pixels), opacity: $0.attributes.opacity255, mode: $0.attributes.mode, bounds: $0.bounds)
+            }
+            return
+        }
+        if above?.texture.size != d.storageSize {
+            above = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
+            aboveStale = Rect(size: d.storageSize)
+        }
+        guard let target = above?.texture else { return }
+        Self.flatten(layers, in: aboveStale, onto: target, startingWith: 0, on: compute)
+        overs = [ComposeKernel.Over(pixels: .texture(target), opacity: 255, mode: .normal, bounds: layers.reduce(Rect.empty) { $0.union($1.bounds) })]
+    }
+
+    /// `start` filled over `region`, then each layer blended on, bottom first.
+    private static func flatten(_ layers: [Layer], in region: Rect, onto target: Texture<UInt32>, startingWith start: UInt32,
+                                on compute: ComputeContext) {
+        let region = region.intersection(target.bounds)
+        let parts = layers.map { (pixels: $0.pixels, bounds: $0.bounds, opacity: $0.attributes.opacity255, mode: $0.attributes.mode) }
+        compute.dispatchRows(over: region) { group in
+            let g = group.threadPositions
+            for y in g.ys {
+                let dst = target.row(y)
+                (dst + g.minX).update(repeating: start, count: g.width)
+                for p in parts where y >= p.bounds.minY && y < p.bounds.maxY {
+                    let xs = g.xs.clamped(to: p.bounds.minX..<max(p.bounds.minX, p.bounds.maxX))
+                    p.pixels.segments(row: y, xs: xs) { r, s in
+                        if let s { LayerBlend.blendRow(s, onto: dst + r.lowerBound, count: r.count, opacity: p.opacity, mode: p.mode) }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import Compute
+import Events
+import Geometry
+import Kernels
+import Strokes
+
+/// The stroke engine: samples become the live stroke (a pen, pixel-pen or eraser stroke's
+/// coverage, or the mercurial brush's liquid metal), shown over the current layer as it grows
+/// and baked into that layer, as one undo step, when it ends. It never touches the layers
+/// otherwise; every method returns the canvas area it changed.
+final class StrokeEngine {
+    /// What is being drawn: nothing, a stroke, or a finished mercurial stroke being embossed.
+    private(set) var live = LiveStroke.none
+    private let layer: StrokeLayer
+    /// The mercurial brush's buffers, made on first use (they are canvas-sized) and kept.
+    private var mercurialBuffers: MercurialBrush?
+    private lazy var emboss = Emboss()
+    private let seed: Int64
+    private var size: Size
+    /// Samples were added to the live pen stroke since its tail was last drawn.
+    private var tailIsStale = false
+    /// Where the pen is predicted to be (shown in the window only).
+    private var prediction: (x: Double, y: Double)?
+
+    enum LiveStroke {
+        case none
+        /// A pen, pixel-pen or eraser stroke in progress.
+        case pen(PenStroke)
+        /// A mercurial stroke in progress: the brush holds this frame's samples and the scaffold.
+        case mercurial(MercurialBrush)
+        /// A finished mercurial stroke whose emboss is still being computed; its live look stays
+        /// in the stroke layer until the emboss is baked in.
+        case embossing(EmbossJob)
+    }
+
+    /// A pen, pixel-pen or eraser stroke: its geometry, the brush it started with, the newest
+    /// sample (where it ends if the pointer is lost) and, when the brush has one, the stabilizer
+    /// the samples go through.
+    struct PenStroke {
+        var builder: StrokeBuilder
+        let brush: Brush
+        var last: StrokePoint
+        var stabilizer: Stabilizer?
+    }
+
+    init(size: Size, seed: Int64) {
+        self.size = size
+        self.seed = seed
+        layer = StrokeLayer(size: size)
+        layer.clip = Rect(size: size)
+    }
+
+    /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
+    /// is still computing is not.
+    var isStroking: Bool {
+        switch live {
+        case .pen, .mercurial: true
+        case .none, .embossing: false
+        }
+    }
+
+    var isEmbossing: Bool { if case .embossing = live { true } else { false } }
+
+    /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
+    var mercurialCounts: (samples: Int, batches: Int) { (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0) }
+
+    /// Only the shown canvas is drawn into.
+    var clip: Rect {
+        get { layer.clip }
+        set { layer.clip = newValue }
+    }
+
+    /// The canvas grew (a replay's `resize`).
+    func grow(to size: Size) {
+        self.size = size
+        layer.grow(to: size)
+        mercurialBuffers?.grow(to: size)
+    }
+
+    // MARK: - Samples
+
+    /// A stroke starts at `s` with `brush`.
+    func begin(_ s: StrokePoint, brush: Brush) -> Rect {
+        if brush.tip.kind == .mercurial {
+            let m = mercurialBuffers ?? MercurialBrush(size: size, seed: seed)
+            mercurialBuffers = m
+            m.begin(s, brush: brush)
+            live = .mercurial(m)
+            return .empty
+        }
+        var sink = layer.committedSink()
+        var d = Rect.empty
+        let builder = StrokeBuilder(tip: brush.tip, start: s, into: &sink, damage: &d)
+        let stabilizer = brush.stabilizer > 0 ? Stabilizer(strength: brush.stabilizer, start: s) : nil
+        live = .pen(PenStroke(builder: builder, brush: brush, last: s, stabilizer: stabilizer))
+        tailIsStale = true
+        return commit(d)
+    }
+
+    func add(_ s: StrokePoint) -> Rect {
+        switch live {
+        case .mercurial(let m):
+            m.add(s)
+            return .empty
+        case .pen(var stroke):
+            var sink = layer.committedSink()
+            let p = stroke.stabilizer?.add(s) ?? s
+            let d = commit(stroke.builder.add(p, into: &sink))
+            stroke.last = s
+            live = .pen(stroke)
+            tailIsStale = true
+            return d
+        case .none, .embossing:
+            return .empty
+        }
+    }
+
+    /// This frame's mercurial samples, sprayed.
+    func runFrame(on compute: ComputeContext) -> Rect {
+        guard case .mercurial(let m) = live else { return .empty }
+        return commit(m.runFrame(into: layer.committed, clip: layer.clip, on: compute))
+    }
+
+    private func commit(_ d: Rect) -> Rect {
+        layer.didCommit(d)
+        return d
+    }
+
+    /// Finishes the live stroke (at `p`, or where it last was) and bakes it into the current
+    /// layer of `document` as one undo step (a mercurial stroke: once its emboss is done).
+    func end(at p: StrokePoint?, into document: Document, on compute: ComputeContext) -> Rect {
+        switch live {
+        case .mercurial(let m):
+            var d = commit(m.runFrame(into: layer.committed, clip: layer.clip, on: compute))
+            let bounds = layer.bounds.intersection(Rect(size: document.storageSize))
+            if bounds.isEmpty {
+                d = d.union(layer.bounds)
+                layer.reset()
+                live = .none
+            } else {
+                live = .embossing(EmbossJob(coverage: layer.committed, bounds: bounds, color: m.brush.color, emboss: emboss))
+            }
+            m.reset()
+            return d
+        case .pen(var stroke):
+            var sink = layer.committedSink()
+            // With a stabilizer the stroke catches up with the last sample here, in this frame.
+            var d = commit(stroke.builder.finish(at: p ?? stroke.last, into: &sink))
+            d = d.union(layer.beginTail().cleared)
+            bake(stroke.brush, into: document, on: compute)
+            d = d.union(layer.bounds)
+            layer.reset()
+            live = .none
+            prediction = nil
+            return d
+        case .none, .embossing:
+            return .empty
+        }
+    }
+
+    /// Waits for a pending emboss and bakes it: before anything else may change the layers, so
+    /// the result never depends on how long the emboss took.
+    func settle(into document: Document) -> Rect {
+        guard case .embossing(let job) = live else { return .empty }
+        return bake(job, into: document)
+    }
+
+    /// Bakes the emboss if it is done (the frame loop asks each frame).
+    func bakeIfDone(into document: Document) -> Rect {
+        guard case .embossing(let job) = live, job.isDone else { return .empty }
+        return bake(job, into: document)
+    }
+
+    private func bake(_ job: EmbossJob, into document: Document) -> Rect {
+        let (change, _) = document.beginPixels(of: document.currentLayer, in: job.bounds) { job.covers($0) }
+        job.bake(into: document.currentLayer.pixels)
+        document.record([change])
+        let d = job.bounds.union(layer.bounds)
+        layer.reset()
+        live = .none
+        return d
+    }
+
+    /// The pen stroke's coverage blended into the current layer's tiles where it covers any:
+    /// premultiplied source-over, or for an eraser destination-out (tiles that have none stay
+    /// none).
+    private func bake(_ brush: Brush, into document: Document, on compute: ComputeContext) {
+        let bounds = layer.bounds.intersection(Rect(size: document.storageSize))
+        guard !bounds.isEmpty else { return }
+        let target = document.currentLayer
+        let paints = brush.tip.kind != .eraser
+        let (change, indices) = document.beginPixels(of: target, in: bounds, onlyExisting: !paints) { layer.covers($0) }
+        let stroke = kernelStroke(brush)
+        let pixels = target.pixels
+        var written = [Bool](repeating: false, count: pixels.tiles.count)
+        for i in indices { written[i] = true }
+        let chosen = written
+        compute.dispatchRows(over: bounds) { group in
+            for y in group.threadPositions.ys {
+                pixels.segments(row: y, xs: bounds.xs) { xs, p in
+                    guard let p, chosen[pixels.index(x: xs.lowerBound, y: y)] else { return }
+                    let row = p - xs.lowerBound
+                    ComposeKernel.blendRow(src: row, dst: row, committed: stroke.committed.row(y), tail: stroke.tail.row(y),
+                                           xs: xs, color: stroke.blendColor, paints: stroke.paints)
+                }
+            }
+        }
+        document.record([change])
+    }
+
+    // MARK: - What is shown
+
+    /// Shows the live pen stroke going on to `point` (canvas pixels) beyond its last sample,
+    /// until a sample comes; nil shows none. Only a smooth pen or eraser stroke shows one.
+    func predict(_ point: (x: Double, y: Double)?) {
+        if case .pen(let stroke) = live, stroke.brush.tip.kind.isSmooth {
+            prediction = point
+            tailIsStale = true
+        }
+    }
+
+    /// A real sample replaces any prediction.
+    func forgetPrediction() { prediction = nil }
+
+    /// Whether a prediction is shown.
+    var isPredicting: Bool { prediction != nil }
+
+    /// The live tail (last committed point → newest sample, or the prediction), redrawn only
+    /// when samples came and only when something is about to look at it: a headless replay
+    /// draws no tail but the last. Returns the area it changed.
+    func redrawTail() -> Rect {
+        guard tailIsStale else { return .empty }
+        tailIsStale = false
+        guard case .pen(let stroke) = live else { return .empty }
+        let (sink, cleared) = layer.beginTail()
+        var tailSink = sink
+        let predicted = prediction.map { StrokePoint(x: $0.x, y: $0.y, pressure: stroke.last.pressure) }
+        let drawn = stroke.builder.tail(into: &tailSink, predictedTo: predicted)
+        layer.didDrawTail(drawn)
+        return cleared.union(drawn)
+    }
+
+    /// Hides the prediction for a picture (exports never show it); returns it to put back.
+    func withoutPrediction<T>(_ body: () -> T) -> T {
+        let saved = prediction
+        if saved != nil {
+            prediction = nil
+            tailIsStale = true
+        }
+        defer {
+            if saved != nil {
+                prediction = saved
+                tailIsStale = true
+            }
+        }
+        return body()
+    }
+
+    /// The live stroke as the compose kernel paints it into the current layer, if any.
+    var overlay: ComposeKernel.Stroke? {
+        switch live {
+        case .none: nil
+        case .pen(let stroke): kernelStroke(stroke.brush)
+        case .mercurial(let m): layer.kernelStroke(color: m.brush.color)
+        case .embossing(let job): layer.kernelStroke(color: job.color)
+        }
+    }
+
+    /// An eraser's stroke takes paint away.
+    private func kernelStroke(_ brush: Brush) -> ComposeKernel.Stroke {
+        layer.kernelStroke(color: brush.color, paints: brush.tip.kind != .eraser)
+    }
+}

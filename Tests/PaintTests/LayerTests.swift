@@ -1,0 +1,210 @@
+import Clock
+import Compute
+import Events
+import Foundation
+import Geometry
+import Journal
+import Kernels
+import Paint
+import ReplayFormat
+import Testing
+import TestSupport
+
+/// The stack of layers: each operation, undo of each, and what is shown, checked against a
+/// flattening written here from the pixel model's definition (not the production compose).
+@Suite struct LayerTests {
+    private let size = Size(width: 150, height: 100)
+
+    /// Plays events (each line a replay event after the header) and returns the session.
+    private func play(_ lines: [String], background: String = "#ffffff", threads: Int = 1) throws -> Session {
+        let path = try ScratchFolder.make("layers") + "/r.jsonl"
+        let text = (["{\"quicksilver\": 1, \"width\": \(size.width), \"height\": \(size.height), \"background\": \"\(background)\"}"] + lines)
+            .joined(separator: "\n") + "\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return try Playback.load(path, compute: ComputeContext(threads: threads)).session
+    }
+
+    private func stroke(y: Int, t: Double, color: String = "#000000", size: Int = 8) -> [String] {
+        ["{\"t\": \(t), \"type\": \"brush\", \"size\": \(size), \"color\": \"\(color)\"}",
+         "{\"t\": \(t), \"type\": \"down\", \"x\": 5, \"y\": \(y)}", "{\"t\": \(t), \"type\": \"up\", \"x\": 145, \"y\": \(y)}"]
+    }
+
+    private func layer(_ action: String, t: Double, _ extra: String = "") -> String {
+        "{\"t\": \(t), \"type\": \"layer\", \"action\": \"\(action)\"\(extra)}"
+    }
+
+    /// The shown picture by the definition: the background, then each visible layer
+    /// source-over at its opacity, in straight 0…1 arithmetic, rounded at the end.
+    private func reference(_ image: DocumentImage) -> [UInt32] {
+        let w = image.visibleSize.width, h = image.visibleSize.height
+        let bg = [image.background.r, image.background.g, image.background.b].map { Double($0) / 255 }
+        var out = [[Double]](repeating: bg, count: w * h)
+        for l in image.layers where l.attributes.visible {
+            let o = Double(UInt32((l.attributes.opacity * 255).rounded())) / 255
+            for y in l.bounds.ys where y < h {
+                for x in l.bounds.xs where x < w {
+                    let p = l.pixels[(y - l.bounds.minY) * l.bounds.width + x - l.bounds.minX]
+                    let a = Double(p >> 24) / 255 * o
+                    let c = [p >> 16 & 0xff, p >> 8 & 0xff, p & 0xff].map { Double($0) / 255 * o }
+                    for k in 0..<3 { out[y * w + x][k] = c[k] + out[y * w + x][k] * (1 - a) }
+                }
+            }
+        }
+        return out.map { c -> UInt32 in
+            let r = UInt32((c[0] * 255).rounded()), g = UInt32((c[1] * 255).rounded()), b = UInt32((c[2] * 255).rounded())
+            return 0xFF00_0000 | r << 16 | g << 8 | b
+        }
+    }
+
+    private func expectNearReference(_ s: Session, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let shown = s.snapshot().pixels, want = reference(s.documentImage())
+        let worst = largestChannelDifference(shown, want)
+        #expect(worst <= 2, "\(what): off by \(worst) levels", sourceLocation: sourceLocation)
+    }
+
+    @Test func newLayersStackInOrderAndEachPaintsOnlyItself() throws {
+        let s = try play(stroke(y: 30, t: 0, color: "#ff0000") + [layer("new", t: 0.1)] + stroke(y: 60, t: 0.2, color: "#0000ff"))
+        let d = s.document
+        #expect(d.layers.map(\.name) == ["Layer 1", "Layer 2"] && d.current == 1)
+        #expect(d.layers[0].bounds.intersection(Rect(x: 0, y: 50, width: 150, height: 20)).isEmpty || d.layers[0].pixels[70, 60] == 0)
+        #expect(d.layers[1].pixels[70, 60] == 0xFF00_00FF && d.layers[1].pixels[70, 30] == 0, "layer 2 holds only its stroke")
+        let shot = s.snapshot()
+        #expect(shot[70, 30] == 0xFFFF_0000 && shot[70, 60] == 0xFF00_00FF && shot[70, 90] == 0xFFFF_FFFF)
+        expectNearReference(s, "two layers")
+    }
+
+    @Test func hiddenLayersAndOpacityChangeWhatIsShownNotWhatIsStored() throws {
+        var lines = stroke(y: 50, t: 0, color: "#ff0000", size: 30) + [layer("new", t: 0.1)] + stroke(y: 50, t: 0.2, color: "#0000ff", size: 10)
+        lines.append(layer("set", t: 0.3, ", \"opacity\": 0.5"))
+        let half = try play(lines)
+        #expect(half.snapshot()[70, 50] == 0xFF80_007F || half.snapshot()[70, 50] == 0xFF7F_0080, "blue at half over red: \(String(half.snapshot()[70, 50], radix: 16))")
+        expectNearReference(half, "opacity 0.5")
+        let hidden = try play(lines + [layer("set", t: 0.4, ", \"visible\": false")])
+        #expect(hidden.snapshot()[70, 50] == 0xFFFF_0000, "the hidden layer shows nothing")
+        #expect(hidden.document.layers[1].pixels[70, 50] == 0xFF00_00FF, "and keeps its pixels")
+        expectNearReference(hidden, "hidden")
+    }
+
+    @Test func theEraserMakesTheCurrentLayerTransparentSoTheOnesBelowShow() throws {
+        let lines = stroke(y: 50, t: 0, color: "#ff0000", size: 30) + [layer("new", t: 0.1)] + stroke(y: 50, t: 0.2, color: "#0000ff", size: 30)
+            + ["{\"t\": 0.3, \"type\": \"brush\", \"kind\": \"eraser\", \"size\": 10}",
+               "{\"t\": 0.3, \"type\": \"down\", \"x\": 70, \"y\": 5}", "{\"t\": 0.3, \"type\": \"up\", \"x\": 70, \"y\": 95}"]
+        let s = try play(lines)
+        #expect(s.snapshot()[70, 50] == 0xFFFF_0000, "red from below where blue was erased")
+        #expect(s.snapshot()[20, 50] == 0xFF00_00FF)
+        #expect(s.document.layers[1].pixels[70, 50] == 0)
+        // On the bottom layer the eraser shows the background.
+        let bottom = try play(stroke(y: 50, t: 0, color: "#ff0000", size: 30) + ["{\"t\": 0.3, \"type\": \"brush\", \"kind\": \"eraser\", \"size\": 10}",
+            "{\"t\": 0.3, \"type\": \"down\", \"x\": 70, \"y\": 5}", "{\"t\": 0.3, \"type\": \"up\", \"x\": 70, \"y\": 95}"], background: "#20c040")
+        #expect(bottom.snapshot()[70, 50] == 0xFF20_C040)
+    }
+
+    @Test func everyLayerOperationIsOneUndoStepAndRedoes() throws {
+        let base = stroke(y: 20, t: 0, color: "#ff0000") + [layer("new", t: 0.1)] + stroke(y: 50, t: 0.2, color: "#00ff00")
+            + [layer("new", t: 0.3, ", \"name\": \"Top\"")] + stroke(y: 80, t: 0.4, color: "#0000ff")
+        let ops: [(String, String)] = [("delete", ""), ("down", ""), ("merge", ""), ("set", ", \"opacity\": 0.3"),
+                                       ("set", ", \"mode\": \"svg:multiply\""), ("set", ", \"visible\": false"), ("new", "")]
+        let before = try play(base)
+        let beforeImage = before.documentImage(), beforeShot = before.snapshot().pixels
+        for (action, extra) in ops {
+            let done = try play(base + [layer(action, t: 0.5, extra)])
+            let undone = try play(base + [layer(action, t: 0.5, extra), "{\"t\": 0.6, \"type\": \"undo\"}"])
+            #expect(undone.documentImage() == beforeImage && undone.snapshot().pixels == beforeShot, "\(action)\(extra) undone")
+            let redone = try play(base + [layer(action, t: 0.5, extra), "{\"t\": 0.6, \"type\": \"undo\"}", "{\"t\": 0.7, \"type\": \"redo\"}"])
+            #expect(redone.documentImage() == done.documentImage() && redone.snapshot().pixels == done.snapshot().pixels, "\(action)\(extra) redone")
+            expectNearReference(done, action)
+        }
+    }
+
+    @Test func mergeDownKeepsWhatIsShownAndMovingReorders() throws {
+        let base = stroke(y: 50, t: 0, color: "#ff0000", size: 30) + [layer("new", t: 0.1)] + stroke(y: 50, t: 0.2, color: "#0000ff", size: 10)
+            + [layer("set", t: 0.25, ", \"opacity\": 0.6")]
+        let separate = try play(base), merged = try play(base + [layer("merge", t: 0.3)])
+        #expect(merged.document.layers.count == 1 && merged.document.layers[0].name == "Layer 1")
+        let diff = largestChannelDifference(separate.snapshot().pixels, merged.snapshot().pixels)
+        #expect(diff <= 1, "merging changes what is shown by at most rounding: \(diff)")
+        let moved = try play(base + [layer("down", t: 0.3)])
+        #expect(moved.document.layers.map(\.name) == ["Layer 2", "Layer 1"] && moved.document.current == 0)
+        #expect(moved.snapshot()[70, 50] == 0xFFFF_0000, "red now covers blue")
+    }
+
+    @Test func theLastLayerIsNeverDeletedAndSelectionIsNotAStep() throws {
+        let s = try play(stroke(y: 50, t: 0) + [layer("delete", t: 0.1)])
+        #expect(s.document.layers.count == 1 && s.document.layers[0].pixels[70, 50] != 0)
+        let selected = try play(stroke(y: 50, t: 0) + [layer("new", t: 0.1), layer("select", t: 0.2, ", \"index\": 0"), "{\"t\": 0.3, \"type\": \"undo\"}"])
+        #expect(selected.document.layers.count == 1, "the undo took back the new layer, not the selection")
+    }
+
+    /// The caches below and above the current layer show exactly what composing every layer
+    /// afresh shows, whichever layer is current and whatever changed since (a property over
+    /// random operations, at one thread and at many).
+    @Test(arguments: [1, 3])
+    func theStackViewsCachesNeverShowStalePixels(threads: Int) throws {
+        var rng = SplitMix64(seed: 7)
+        var lines: [String] = []
+        var t = 0.0
+        for _ in 0..<60 {
+            t += 0.05
+            switch rng.next() % 8 {
+            case 0: lines.append(layer("new", t: t))
+            case 1: lines.append(layer("select", t: t, ", \"index\": \(rng.next() % 4)"))
+            case 2: lines.append(layer(["up", "down", "merge", "delete"][Int(rng.next() % 4)], t: t))
+            case 3: lines.append(layer("set", t: t, ", \"opacity\": \(Double(rng.next() % 11) / 10)"))
+            case 4: lines.append("{\"t\": \(t), \"type\": \"\(["undo", "redo"][Int(rng.next() % 2)])\"}")
+            default:
+                let colors = ["#ff000080", "#00ff00", "#0000ffcc", "#ffffff"]
+                lines += stroke(y: Int(rng.next() % 100), t: t, color: colors[Int(rng.next() % 4)], size: Int(rng.next() % 30) + 2)
+            }
+        }
+        // One session, a frame presented after every event: each frame reads caches that the
+        // events before it left, and must show what a fresh flattening shows.
+        let header = "{\"quicksilver\": 1, \"width\": \(size.width), \"height\": \(size.height)}\n"
+        let events = try ReplayParser.parse(header + lines.joined(separator: "\n") + "\n").events
+        let session = Session(size: size, compute: ComputeContext(threads: threads, inlineThreshold: 0))
+        let window = OffscreenPresenter(size: size)
+        for (i, e) in events.enumerated() {
+            session.handle(e.event)
+            session.draw(FrameInfo(index: i, timestamp: 0, targetTimestamp: 0), to: window)
+            guard case .pointerDown = e.event else {
+                let want = reference(session.documentImage())
+                // What the window shows (only the damage recomposed) and a whole fresh compose.
+                let worst = max(largestChannelDifference(window.image.pixels, want), largestChannelDifference(session.snapshot().pixels, want))
+                #expect(worst <= 2, "after event \(i) (\(e.event)): off by \(worst)")
+                if worst > 2 { return }
+                continue
+            }
+        }
+    }
+
+    /// An undo selects the layer it changes: the view, built for the layer current before,
+    /// must follow (three layers, so both caches are in use).
+    @Test func anUndoThatChangesTheCurrentLayerIsShownRight() throws {
+        let lines = stroke(y: 20, t: 0, color: "#ff0000", size: 20) + [layer("new", t: 0.1)] + stroke(y: 50, t: 0.2, color: "#00ff00", size: 20)
+            + [layer("new", t: 0.3)] + stroke(y: 80, t: 0.4, color: "#0000ff", size: 20) + [layer("select", t: 0.5, ", \"index\": 1")]
+        let header = "{\"quicksilver\": 1, \"width\": \(size.width), \"height\": \(size.height)}\n"
+        let events = try ReplayParser.parse(header + (lines + ["{\"t\": 0.6, \"type\": \"undo\"}"]).joined(separator: "\n") + "\n").events
+        let session = Session(size: size, compute: ComputeContext(threads: 1))
+        let window = OffscreenPresenter(size: size)
+        for (i, e) in events.enumerated() {
+            session.handle(e.event)
+            session.draw(FrameInfo(index: i, timestamp: 0, targetTimestamp: 0), to: window)
+        }
+        #expect(session.document.current == 2, "the undo selected the layer it changed")
+        #expect(window.image.texture[70, 50] == 0xFF00_FF00 && window.image.texture[70, 20] == 0xFFFF_0000 && window.image.texture[70, 80] == 0xFFFF_FFFF)
+        // And composed afresh (an expose, a screenshot), through the view's caches.
+        let shot = session.snapshot()
+        #expect(shot[70, 50] == 0xFF00_FF00 && shot[70, 20] == 0xFFFF_0000 && shot[70, 80] == 0xFFFF_FFFF)
+    }
+
+    @Test func aDocumentImageSurvivesPremultipliedToStraightAndBack() {
+        // Files hold straight alpha: every premultiplied pixel comes back exactly.
+        var wrong = 0
+        for a in UInt32(0)...255 {
+            for c in UInt32(0)...a {
+                let p = a << 24 | c << 16 | (a - c) << 8 | (c / 2)
+                if Premultiplied.from(straight: Premultiplied.straight(p)) != p { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+    }
+}
