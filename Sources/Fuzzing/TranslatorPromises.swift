@@ -9,7 +9,8 @@ import X11Window
 /// - samples are at finite positions, at times since the first event (0 up to 2³² ms), and carry
 ///   a pressure only within a stroke, in 0…1 and never zero (a zero reading keeps the last good one);
 /// - `.pointerDown` and `.pointerUp` alternate, starting with a down; `.pointerMove` comes only
-///   while button 1 or the middle button is down, one for every motion event; a second press of
+///   while button 1 or the middle button is down, one for every motion event, and `.hover` for
+///   every one with neither down; a second press of
 ///   button 1 and a release without a press say nothing;
 /// - a press that waits for its first pressure waits no longer than a motion 17 ms after it;
 /// - a stroke whose device is unplugged ends with a `.pointerUp` at its last sample;
@@ -81,7 +82,9 @@ struct TranslatorPromises {
                 return "a press held longer than \(Self.pressureWaitMS) ms (since \(held), now \(time)): \(out)"
             }
             let open = before.strokeWasOpen || before.middleWasDown
-            if !open && !out.isEmpty { return "a motion with no button down reports \(out)" }
+            if !open {
+                guard out.count == 1, case .hover = out[0] else { return "a motion with no button down reports \(out), not one hover" }
+            }
             if before.held == nil, open {
                 guard out.count == 1, case .pointerMove = out[0] else { return "a motion reports \(out), not one move" }
             }
@@ -112,6 +115,11 @@ struct TranslatorPromises {
             strokeIsDown = false
             lastBeforeUp = lastSample
             return problem(with: s, inStroke: true)
+        case .hover(let s):
+            guard step.isPointer, !strokeIsDown, !middleIsDown else { return "a hover while a button is down, or from no pointer event" }
+            return problem(with: s, inStroke: false)
+        case .leave:
+            return type == LeaveNotify ? nil : "a leave from no crossing event"
         case .button(let b, let isDown, let s):
             guard step.isButton else { return "a button from no button event" }
             if b.isWheel && !isDown { return "a wheel button's release" }

@@ -9,6 +9,10 @@ public enum InputEvent: Sendable, Equatable {
     case pointerMove(PointerSample)
     /// Button 1 released.
     case pointerUp(PointerSample)
+    /// The pointer moved with no button held (what the brush outline and the panels follow).
+    case hover(PointerSample)
+    /// The pointer left the window.
+    case leave
     /// Another button pressed or released (the wheel: pressed once per click).
     case button(PointerButton, isDown: Bool, PointerSample)
     case key(KeyPress)

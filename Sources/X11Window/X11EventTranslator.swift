@@ -9,8 +9,9 @@ import Input
 /// pointer logic.
 ///
 /// - Button 1 press / release → `.pointerDown` / `.pointerUp`; motion while it or the middle
-///   button is down → `.pointerMove` (every motion event, none merged). Buttons 2 to 7 →
-///   `.button` (the wheel, 4 to 7: its presses only).
+///   button is down → `.pointerMove` (every motion event, none merged); with none down
+///   → `.hover`, and leaving the window → `.leave`. Buttons 2 to 7 → `.button` (the wheel, 4 to
+///   7: its presses only).
 /// - XInput 2 adds each sample's pressure from its device, and the stylus end that made it. A
 ///   zero reading while the pen is down keeps the last good value (an evdev quirk), and a press
 ///   without pressure yet waits, with the motion after it, for the first non-zero reading (at
@@ -98,7 +99,11 @@ package struct X11EventTranslator {
         switch e.kind {
         case .press where e.button == 1: guard !pointerIsDown else { return }
         case .release where e.button == 1: guard pointerIsDown else { return }
-        case .motion: guard pointerIsDown || middleIsDown else { return }
+        case .motion where !pointerIsDown && !middleIsDown:
+            out.append(.hover(PointerSample(x: e.x, y: e.y, time: seconds(e.time), mods: modifiers(e.state),
+                                            tool: devices.isEraser(e.source) ? .eraser : .pen)))
+            return
+        case .motion: break
         case .press, .release: break
         }
         var s = PointerSample(x: e.x, y: e.y, time: seconds(e.time), mods: modifiers(e.state),
@@ -202,6 +207,8 @@ package struct X11EventTranslator {
                 }
                 out.append(.modifiers(mods, time: time))
             }
+        case LeaveNotify where ev.xcrossing.mode == NotifyNormal:
+            out.append(.leave)
         case Expose where ev.xexpose.count == 0:
             out.append(.expose)
         case ConfigureNotify where ev.xconfigure.window == window:

@@ -30,6 +30,9 @@ public final class X11Window: Presenter {
 
     /// The X connection's file descriptor, to poll for input (see `FrameLoop`).
     public let connectionFileDescriptor: Int32
+    /// The display's resolution as the desktop sets it (`Xft.dpi` in the X resource database,
+    /// which GNOME, KDE and `xrdb` write), if it says one.
+    public let resourceDPI: Double?
 
     /// A descriptor to poll together with the connection: it becomes readable when the window
     /// has something to report though no X event came (a clipboard transfer given up after a
@@ -161,7 +164,8 @@ public final class X11Window: Presenter {
                 OSCalls.printError("quicksilver: XInput 2.2 unavailable (\(why)); the pointer comes from core events, pressure simulated")
             }
         }
-        XSelectInput(d, window, ExposureMask | KeyPressMask | KeyReleaseMask | StructureNotifyMask | PropertyChangeMask | pointerMask)
+        XSelectInput(d, window, ExposureMask | KeyPressMask | KeyReleaseMask | StructureNotifyMask | PropertyChangeMask | LeaveWindowMask
+                     | pointerMask)
         let atoms = Atoms(d)
         XCalls.setClassHint(d, window, name: "quicksilver", className: "Quicksilver")
         XCalls.setInputHint(d, window)
@@ -186,6 +190,7 @@ public final class X11Window: Presenter {
                                              wmDeleteWindow: atoms.wmDeleteWindow, key: XCalls.lookupKey,
                                              devices: xinput2.flatMap { XInput2.devices(d, $0) } ?? [])
         self.clipboard = X11Clipboard(display: d, window: window)
+        resourceDPI = XResourceManagerString(d).flatMap { Self.dpi(fromResources: String(cString: $0)) }
         self.vblank = X11VBlank(display: d, window: window)
         setTitle(title)
 
@@ -399,5 +404,19 @@ public final class X11Window: Presenter {
         } else if !clipboard.handle(ev) {
             translator.translate(ev, into: &out)
         }
+    }
+}
+
+extension X11Window {
+    /// `Xft.dpi` from the text of an X resource database (lines `name:\tvalue`), if it is a
+    /// positive number.
+    public static func dpi(fromResources text: String) -> Double? {
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            func trimmed(_ s: Substring) -> String { String(String(s.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed()) }
+            guard parts.count == 2, trimmed(parts[0]) == "Xft.dpi", let dpi = Double(trimmed(parts[1])), dpi.isFinite, dpi > 0 else { continue }
+            return dpi
+        }
+        return nil
     }
 }

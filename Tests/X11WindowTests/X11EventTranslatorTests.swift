@@ -52,21 +52,23 @@ import Testing
     @Test func button1DragBecomesDownMovesAndUpWithTimesFromTheFirstEvent() {
         var t = translator()
         let out = run([
-            motion(x: 5, y: 5, time: 900),                                   // not pressed: ignored
+            motion(x: 5, y: 5, time: 900),                                   // not pressed: a hover
             button(ButtonPress, Button1, x: 10, y: 20, time: 1000),
             motion(x: 11, y: 21, state: ShiftMask, time: 1004),
             motion(x: 12, y: 22, time: 1008),
             button(ButtonPress, Button3, x: 12, y: 22, time: 1010),         // another button
             button(ButtonRelease, Button1, x: 13, y: 23, state: Button1Mask | ControlMask, time: 1016),
-            motion(x: 14, y: 24, time: 1020),                                // released: ignored
+            motion(x: 14, y: 24, time: 1020),                                // released: a hover
             button(ButtonRelease, Button1, x: 14, y: 24, time: 1030),        // a second release: ignored
         ], &t)
         #expect(out == [
-            .pointerDown(PointerSample(x: 10, y: 20, time: 0)),
-            .pointerMove(PointerSample(x: 11, y: 21, time: 0.004, mods: .shift)),
-            .pointerMove(PointerSample(x: 12, y: 22, time: 0.008)),
-            .button(.right, isDown: true, PointerSample(x: 12, y: 22, time: 0.01)),
-            .pointerUp(PointerSample(x: 13, y: 23, time: 0.016, mods: .control)),
+            .hover(PointerSample(x: 5, y: 5, time: 0)),
+            .pointerDown(PointerSample(x: 10, y: 20, time: 0.1)),
+            .pointerMove(PointerSample(x: 11, y: 21, time: 0.104, mods: .shift)),
+            .pointerMove(PointerSample(x: 12, y: 22, time: 0.108)),
+            .button(.right, isDown: true, PointerSample(x: 12, y: 22, time: 0.11)),
+            .pointerUp(PointerSample(x: 13, y: 23, time: 0.116, mods: .control)),
+            .hover(PointerSample(x: 14, y: 24, time: 0.12)),
         ], "times count from the first event reported")
     }
 
@@ -78,7 +80,7 @@ import Testing
             button(ButtonPress, 2, x: 5, y: 6, time: 0),
             motion(x: 7, y: 8, time: 1),                                      // the middle button drags
             button(ButtonRelease, 2, x: 7, y: 8, time: 2),
-            motion(x: 9, y: 9, time: 3),                                      // nothing held: ignored
+            motion(x: 9, y: 9, time: 3),                                      // nothing held: a hover
             button(ButtonPress, 5, x: 9, y: 9, state: ControlMask, time: 4),
             button(ButtonRelease, 5, x: 9, y: 9, time: 4),                    // a wheel click's release: ignored
             key,
@@ -87,6 +89,7 @@ import Testing
             .button(.middle, isDown: true, PointerSample(x: 5, y: 6, time: 0)),
             .pointerMove(PointerSample(x: 7, y: 8, time: 0.001)),
             .button(.middle, isDown: false, PointerSample(x: 7, y: 8, time: 0.002)),
+            .hover(PointerSample(x: 9, y: 9, time: 0.003)),
             .button(.wheelDown, isDown: true, PointerSample(x: 9, y: 9, time: 0.004, mods: .control)),
             .key(KeyPress(name: "plus", time: 0.005, x: 33, y: 44, text: "+")),
         ])
@@ -167,5 +170,14 @@ import Testing
         #expect(out == [.expose, .resize(Size(width: 640, height: 480), time: 0), .close],
                 "a move without a new size, another window's configure and other messages say nothing")
         #expect(t.size == Size(width: 640, height: 480))
+    }
+}
+
+@Suite struct ResourceDPITests {
+    @Test func xftDPIIsReadFromTheResourceDatabase() {
+        #expect(X11Window.dpi(fromResources: "Xcursor.size:\t24\nXft.dpi:\t192\nXft.antialias:\t1\n") == 192)
+        #expect(X11Window.dpi(fromResources: "  Xft.dpi :  144.5  ") == 144.5)
+        #expect(X11Window.dpi(fromResources: "Xft.dpi:\tlots\n") == nil && X11Window.dpi(fromResources: "Xft.dpi:\t0") == nil)
+        #expect(X11Window.dpi(fromResources: "") == nil)
     }
 }
