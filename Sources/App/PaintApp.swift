@@ -68,7 +68,8 @@ public final class PaintApp: FrameLoopDelegate {
     private var pastes = 0
     /// What the title says once the frame is drawn ("saved …", "pasted …"), then forgets.
     private var status: String?
-    private var title = ""
+    /// What the title (and status strip) show now.
+    private var shownStatus: Status?
     private var stats: FrameStats?
     /// The index of the last frame drawn (the final one after the loop ends comes after it).
     private var lastFrame = 0
@@ -291,6 +292,7 @@ public final class PaintApp: FrameLoopDelegate {
         case .resize:
             // The canvas keeps its size: the window shows more or less of it.
             session.windowChanged()
+        case .hover, .leave: break
         case .expose: window.presentAll()
         case .close: quit()
         case .paste(let answer):
@@ -492,30 +494,19 @@ public final class PaintApp: FrameLoopDelegate {
         return failing.isEmpty ? nil : failing.joined(separator: ", ")
     }
 
-    /// "layer 2/3", its name where it is not a number ("layer 2/3 Sky"), and its mode, opacity
-    /// and visibility where they are not the defaults.
-    static func describeLayer(_ d: Document) -> String {
-        let a = d.currentLayer.attributes
-        let numbered = a.name.hasPrefix("Layer ") && Int(a.name.dropFirst(6)) != nil
-        var notes: [String] = []
-        if a.mode != .normal { notes.append(a.mode.name) }
-        if a.opacity255 != 255 { notes.append("\(Int((a.opacity * 100).rounded())) %") }
-        if !a.visible { notes.append("hidden") }
-        return "layer \(d.current + 1)/\(d.layers.count)" + (numbered ? "" : " \(a.name)") + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
+    /// The status as it stands, with `message` (what the last action did).
+    private func currentStatus(message: String?) -> Status {
+        var prompt = colorEntry.prompt
+        if picker != .off { prompt = "pick a colour: click on the canvas (Escape cancels)" }
+        return Status(brush: session.brush, pressure: pressure.shown, layer: Status.describeLayer(session.document),
+                      zoom: view.transform.percent, prompt: prompt, warning: journalWarning, message: message)
     }
 
-    private func updateTitle(status: String?) {
-        let b = session.brush
-        var t = "Quicksilver — \(b.tip.kind.rawValue) \(b.tip.size) \(b.color) \(pressure.shown)"
-            + " — \(Self.describeLayer(session.document)) — \(view.transform.percent)"
-        if b.stabilizer > 0 { t += " — stabilizer \(Int((b.stabilizer * 3).rounded()))/3" }
-        if let prompt = colorEntry.prompt { t += " — \(prompt)" }
-        if picker != .off { t += " — pick a colour: click on the canvas (Escape cancels)" }
-        if let warning = journalWarning { t += " — \(warning)" }
-        if let status { t += " — \(status)" }
-        if t != title {
-            title = t
-            window.setTitle(t)
-        }
+    /// Shows the status in the title (and wherever else it is shown) when it changed.
+    private func updateTitle(status message: String?) {
+        let s = currentStatus(message: message)
+        guard s != shownStatus else { return }
+        if s.title != shownStatus?.title { window.setTitle(s.title) }
+        shownStatus = s
     }
 }

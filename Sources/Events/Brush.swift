@@ -1,12 +1,15 @@
 import Kernels
 import Strokes
 
-/// The current brush: a tip (kind and size) and a colour.
+/// The current brush: a tip (kind and size), a colour, and how the mercurial brush's metal is lit.
 public struct Brush: Sendable, Equatable {
     public var tip: BrushTip
     public var color: Color
     /// How much the pen steadies a shaky hand, 0…1 (0: off, no added lag). See `Stabilizer`.
     public var stabilizer = 0.0
+    /// The lights and shininess a mercurial stroke is embossed with (the one in force when the
+    /// stroke starts, as the colour is).
+    public var shading = Shading.mercurialPaint
     /// Each kind keeps its own size: switching to the mercurial brush and back restores 8.
     private var sizes: [BrushKind: Int] = [:]
     /// Default: pen, size 8, black.

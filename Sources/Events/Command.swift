@@ -9,6 +9,9 @@ public enum Command: Sendable, Equatable {
     /// Changes any of the brush's kind, size (1…512), colour and stabilizer (0…1, 0 off); nil
     /// leaves it as it is.
     case brush(kind: BrushKind? = nil, size: Int? = nil, color: Color? = nil, stabilizer: Double? = nil)
+    /// The mercurial brush's lights and shininess, from the next mercurial stroke on. Changes no
+    /// pixel by itself.
+    case shading(Shading)
     /// Flips one channel of the current colour between 0 and full (the aptpod demo's toggles).
     case channel(Channel)
     case undo

@@ -11,10 +11,17 @@ public struct Emboss: Sendable {
     /// Margin a mask patch needs around its pixels so the height field's blur sees its edges.
     public static var margin: Int { GaussianBlur(sigma: heightRadius / 3).radius + 1 }
 
+    /// The lights and shininess its hemisphere was made for.
+    public let shading: Shading
     public let hemisphere: TextureStorage<UInt32>
     private let blur = GaussianBlur(sigma: heightRadius / 3)
 
-    public init(hemisphereSize: Int = 256) { hemisphere = Hemisphere.image(size: hemisphereSize) }
+    /// Makes the hemisphere image for `shading` (a few milliseconds at 256x256: make one per
+    /// shading, not per stroke).
+    public init(shading: Shading, hemisphereSize: Int = 256) {
+        self.shading = shading
+        hemisphere = Hemisphere.image(shading: shading, size: hemisphereSize)
+    }
 
     /// The hemisphere pixel for gradients (gx, gy): `half − g·half/length`, rounded, as column
     /// and row. Both lie in 0…2·half, so adding 2²³ leaves the rounded value in the low

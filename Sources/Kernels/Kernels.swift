@@ -9,6 +9,6 @@
 //
 // The mercurial brush's kernels follow the stroke's life: `ScaffoldKernel` sprays particles for
 // each batch of four samples (`SampleBatch`, `MercurialRandom`), `GaussianBlur` with `Threshold`
-// makes the live metaball look, and `Emboss` shades the finished shape from a generated
-// `Hemisphere`. `Pulse` (with `HSV`) gives the breathing background that the compose pass's
+// makes the live metaball look, and `Emboss` shades the finished shape from a `Hemisphere`
+// generated for the brush's `Shading` (its lights and shininess). `Pulse` (with `HSV`) gives the breathing background that the compose pass's
 // view filter shows.

@@ -15,9 +15,13 @@ final class EmbossJob: @unchecked Sendable {
     private let shaded: TextureStorage<UInt32>
     private let margin: Int
     private let group = DispatchGroup()
+    /// The emboss made for `shading` when the one kept was for another, written in the background.
+    private var made: Emboss?
 
-    /// Copies `bounds` of `coverage` and starts shading it in the background.
-    init(coverage: Texture<UInt8>, bounds: Rect, color: Color, emboss: Emboss) {
+    /// Copies `bounds` of `coverage` and starts shading it in the background, lit by `shading`:
+    /// with `kept` if it was made for that shading, else with an emboss made there too (its
+    /// hemisphere image costs milliseconds, kept from the frame loop).
+    init(coverage: Texture<UInt8>, bounds: Rect, color: Color, shading: Shading, kept: Emboss?) {
         margin = Emboss.margin
         self.bounds = bounds
         self.color = color
@@ -27,10 +31,20 @@ final class EmbossJob: @unchecked Sendable {
             (mask.texture.row(y - bounds.minY + margin) + margin).update(from: coverage.row(y) + bounds.minX, count: bounds.width)
         }
         let (mask, shaded) = (self.mask, self.shaded)
-        DispatchQueue.global().async(group: group) {
+        let reused = kept.flatMap { $0.shading == shading ? $0 : nil }
+        DispatchQueue.global().async(group: group) { [self] in
+            let emboss = reused ?? Emboss(shading: shading)
+            if reused == nil { made = emboss }
             // One thread: the other core stays with the frame loop.
             emboss.shade(mask.texture, into: shaded.texture, on: ComputeContext(threads: 1))
         }
+    }
+
+    /// The emboss the job made for its shading, for the next stroke to reuse; nil when it used
+    /// the one it was given. Waits for the job.
+    var madeEmboss: Emboss? {
+        wait()
+        return made
     }
 
     var isDone: Bool { group.wait(timeout: .now()) == .success }

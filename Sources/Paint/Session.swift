@@ -31,6 +31,8 @@ public final class Session {
     private var windowIsStale = true
     /// How the window shows the canvas.
     public private(set) var viewTransform = ViewTransform.identity
+    /// The window's on-canvas tools, drawn over every frame it presents (never in a snapshot).
+    public weak var overlay: Overlay?
     private var requestedPrediction: (x: Double, y: Double)?
     private var predictionRequested = false
     /// The view filters: invert, and the pulsing background with the frame it started at.
@@ -103,7 +105,8 @@ public final class Session {
     /// Queues an event for the next frame.
     public func handle(_ event: SessionEvent) { pending.append(event) }
 
-    /// True when a frame would change what is shown: the frame clock may pause otherwise.
+    /// True when a frame would change what is shown: the frame clock may pause otherwise. (An
+    /// overlay that changed asks for a frame itself.)
     public var needsDraw: Bool {
         !pending.isEmpty || !damage.isEmpty || windowIsStale || pulse != nil || strokes.isEmbossing
     }
@@ -114,6 +117,10 @@ public final class Session {
 
     /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
     public var mercurialCounts: (samples: Int, batches: Int) { strokes.mercurialCounts }
+
+    /// Hemisphere images made for mercurial strokes so far (for tests: one each time a stroke is
+    /// lit otherwise than the one baked before it, never one per stroke).
+    public var embossesMade: Int { strokes.embossesMade }
 
     /// Shows the live pen stroke going on to (x, y) (canvas pixels) beyond its last sample, from
     /// the next frame (or ink present) on, until a sample comes; nil shows none.
@@ -199,11 +206,15 @@ public final class Session {
         // Nothing shown (a headless replay): the damage waits for a presenter that shows it.
         guard !window.isEmpty else { return .empty }
         damage = damage.union(strokes.redrawTail())
-        let region = windowIsStale ? window : viewTransform.windowRect(covering: damage.intersection(document.bounds)).intersection(window)
+        let tools = overlay?.takeDamage() ?? .empty
+        let region = windowIsStale ? window
+            : viewTransform.windowRect(covering: damage.intersection(document.bounds)).union(tools).intersection(window)
         damage = .empty
         windowIsStale = false
         guard !region.isEmpty else { return .empty }
-        compose(region, into: presenter.frameTarget(), transform: viewTransform)
+        let target = presenter.frameTarget()
+        compose(region, into: target, transform: viewTransform)
+        overlay?.draw(into: target, clip: region)
         presenter.present(region)
         return region
     }
@@ -273,6 +284,8 @@ public final class Session {
         switch command {
         case .brush(let kind, let size, let color, let stabilizer):
             brush.apply(kind: kind, size: size, color: color, stabilizer: stabilizer)
+        case .shading(let s):
+            brush.shading = s
         case .channel(let c):
             brush.flip(c)
         case .undo, .redo, .clear, .paste, .layer:

@@ -14,7 +14,11 @@ final class StrokeEngine {
     private let layer: StrokeLayer
     /// The mercurial brush's buffers, made on first use (they are canvas-sized) and kept.
     private var mercurialBuffers: MercurialBrush?
-    private lazy var emboss = Emboss()
+    /// The emboss of the last mercurial stroke baked, for the next one if its shading is the
+    /// same; a job makes a new one (off the frame loop) when it is not.
+    private var emboss: Emboss?
+    /// Embosses (hemisphere images) made so far.
+    private(set) var embossesMade = 0
     private let seed: Int64
     private var size: Size
     /// Samples were added to the live pen stroke since its tail was last drawn.
@@ -138,7 +142,9 @@ final class StrokeEngine {
                 layer.reset()
                 live = .none
             } else {
-                live = .embossing(EmbossJob(coverage: layer.committed, bounds: bounds, color: m.brush.color, emboss: emboss))
+                // Lit as the brush was when the stroke started.
+                live = .embossing(EmbossJob(coverage: layer.committed, bounds: bounds, color: m.brush.color,
+                                            shading: m.brush.shading, kept: emboss))
             }
             m.reset()
             return d
@@ -175,6 +181,10 @@ final class StrokeEngine {
         let (change, _) = document.beginPixels(of: document.currentLayer, in: job.bounds) { job.covers($0) }
         job.bake(into: document.currentLayer.pixels)
         document.record([change])
+        if let made = job.madeEmboss {
+            emboss = made
+            embossesMade += 1
+        }
         let d = job.bounds.union(layer.bounds)
         layer.reset()
         live = .none

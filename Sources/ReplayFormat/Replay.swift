@@ -101,13 +101,15 @@ extension Replay {
     /// The last line of a session that closed cleanly.
     public static func exitLine(t: Double) -> String { "{\"t\": \(number(t)), \"type\": \"exit\"}" }
 
-    /// Brush lines that set all of `brush`, the size each kind remembers included (a compacted
-    /// journal starts with them): the other kinds first, then the current one with its colour.
+    /// Lines that set all of `brush`, the size each kind remembers included (a compacted journal
+    /// starts with them): the other kinds first, then the current one with its colour, then its
+    /// shading where it is not the default.
     public static func lines(for brush: Brush, t: Double) -> [String] {
         let others = BrushKind.allCases.filter { $0 != brush.tip.kind }.map { Command.brush(kind: $0, size: brush.size(for: $0)) }
         let current = Command.brush(kind: brush.tip.kind, size: brush.tip.size, color: brush.color,
                                     stabilizer: brush.stabilizer == 0 ? nil : brush.stabilizer)
-        return (others + [current]).map { line(for: TimedEvent(t: t, event: .command($0))) }
+        let shading = brush.shading == .mercurialPaint ? [] : [Command.shading(brush.shading)]
+        return (others + [current] + shading).map { line(for: TimedEvent(t: t, event: .command($0))) }
     }
 
     /// One event line (no newline).
@@ -137,6 +139,12 @@ extension Replay {
                 if let color { fields.append("\"color\": \"\(color)\"") }
                 if let stabilizer { fields.append("\"stabilizer\": \(number(stabilizer))") }
                 return t + "\"brush\"" + fields.map { ", " + $0 }.joined() + "}"
+            case .shading(let s):
+                let lights = s.lights.map { l in
+                    "{\"hue\": \(number(l.hue)), \"brightness\": \(number(l.brightness)), "
+                        + "\"x\": \(number(l.x)), \"y\": \(number(l.y)), \"z\": \(number(l.z))}"
+                }
+                return t + "\"shading\", \"shininess\": \(number(s.shininess)), \"lights\": [\(lights.joined(separator: ", "))]}"
             case .channel(let ch): return t + "\"channel\", \"channel\": \"\(ch.rawValue)\"}"
             case .undo: return t + "\"undo\"}"
             case .redo: return t + "\"redo\"}"
@@ -153,8 +161,6 @@ extension Replay {
                 case .mergeDown: return l + "\"merge\"}"
                 // The session records a step as what it did; a step reaching here is written as
                 // an action the parser refuses, never as something else.
-                case .step: return l + "\"step\"}"
-                // A session plays steps as what they are then (never recorded as such).
                 case .step: return l + "\"step\"}"
                 case .set(let visible, let opacity, let mode, let name):
                     var fields: [String] = []

@@ -178,6 +178,8 @@ public struct ReplayParser {
                 throw fail("\"brush\" needs at least one of \"kind\", \"size\", \"color\", \"stabilizer\"")
             }
             event = .command(.brush(kind: kind, size: size.map { Int($0) }, color: color, stabilizer: stabilizer))
+        case "shading":
+            event = .command(.shading(try parseShading(&f)))
         case "channel":
             guard let name = try f.string("channel") else { throw fail("\"channel\" needs \"channel\" (\"r\", \"g\" or \"b\")") }
             guard let c = Channel(rawValue: name) else { throw fail("\"channel\" must be \"r\", \"g\" or \"b\", got \(JSON.quoted(name))") }
@@ -265,12 +267,56 @@ extension ReplayParser {
     }
 }
 
+extension ReplayParser {
+    fileprivate static let ordinals = ["first", "second", "third", "fourth"]
+
+    /// A `shading` event: `shininess` and exactly four lights, every field required.
+    fileprivate func parseShading(_ f: inout Fields) throws(ReplayError) -> Shading {
+        guard let shininess = try f.number("shininess", in: Shading.shininessRange) else {
+            throw fail("\"shading\" needs \"shininess\"")
+        }
+        guard let value = f.take("lights") else { throw fail("\"shading\" needs \"lights\", an array of four lights") }
+        guard case .array(let items) = value else { throw fail("\"lights\" must be an array of four lights, got \(value.kindName)") }
+        guard items.count == Shading.lightCount else {
+            throw fail("\"lights\" must hold exactly \(Shading.lightCount) lights, got \(items.count)")
+        }
+        var lights: [Shading.Light] = []
+        for (ordinal, item) in zip(Self.ordinals, items) {
+            let light = "the \(ordinal) light"
+            guard case .object(let members) = item else { throw fail("\(light) must be an object, got \(item.kindName)") }
+            var l = Fields(members: members, line: line, owner: " of \(light)")
+            func required(_ key: String, in range: ClosedRange<Double>) throws(ReplayError) -> Double {
+                guard let v = try l.number(key, in: range) else { throw fail("\(light) needs \"\(key)\"") }
+                return v
+            }
+            let hue = try required("hue", in: Shading.Light.fractions)
+            let brightness = try required("brightness", in: Shading.Light.fractions)
+            let x = try required("x", in: Shading.Light.coordinates)
+            let y = try required("y", in: Shading.Light.coordinates)
+            let z = try required("z", in: Shading.Light.coordinates)
+            try l.rejectUnknown(what: "\(light) of a \"shading\" event")
+            // Every field was checked against the ranges the initialiser checks.
+            guard let made = Shading.Light(hue: hue, brightness: brightness, x: x, y: y, z: z) else {
+                throw fail("\(light) is out of range")
+            }
+            lights.append(made)
+        }
+        guard let shading = Shading(shininess: shininess, lights: lights) else { throw fail("\"shading\" is out of range") }
+        return shading
+    }
+}
+
 /// The members of one line's object, taken one by one so leftovers can be reported as unknown.
 private struct Fields {
     var members: [(key: String, value: JSON.Value)]
     let line: Int
+    /// What the members belong to, after a field's name in messages (" of the second light").
+    var owner = ""
 
     private func fail(_ message: String) -> ReplayError { ReplayError(line: line, message: message) }
+
+    /// A field's name as messages give it.
+    private func name(_ key: String) -> String { "\"\(key)\"" + owner }
 
     mutating func take(_ key: String) -> JSON.Value? {
         guard let i = members.firstIndex(where: { $0.key == key }) else { return nil }
@@ -279,54 +325,63 @@ private struct Fields {
 
     mutating func number(_ key: String) throws(ReplayError) -> Double? {
         guard let v = take(key) else { return nil }
-        guard case .number(let d, _) = v else { throw fail("\"\(key)\" must be a number, got \(v.kindName)") }
-        guard d.isFinite else { throw fail("\"\(key)\" must be a finite number") }
+        guard case .number(let d, _) = v else { throw fail("\(name(key)) must be a number, got \(v.kindName)") }
+        guard d.isFinite else { throw fail("\(name(key)) must be a finite number") }
         return d
     }
 
     /// A number in 0…1.
     mutating func fraction(_ key: String) throws(ReplayError) -> Double? {
         guard let v = try number(key) else { return nil }
-        guard (0...1).contains(v) else { throw fail("\"\(key)\" must be in 0…1, got \(v)") }
+        guard (0...1).contains(v) else { throw fail("\(name(key)) must be in 0…1, got \(v)") }
+        return v
+    }
+
+    /// A number in `range`.
+    mutating func number(_ key: String, in range: ClosedRange<Double>) throws(ReplayError) -> Double? {
+        guard let v = try number(key) else { return nil }
+        guard range.contains(v) else {
+            throw fail("\(name(key)) must be in \(Replay.number(range.lowerBound))…\(Replay.number(range.upperBound)), got \(Replay.number(v))")
+        }
         return v
     }
 
     mutating func int(_ key: String) throws(ReplayError) -> Int64? {
         guard let v = take(key) else { return nil }
-        guard case .number(let d, let i) = v else { throw fail("\"\(key)\" must be an integer, got \(v.kindName)") }
-        guard let i else { throw fail("\"\(key)\" must be an integer, got \(d)") }
+        guard case .number(let d, let i) = v else { throw fail("\(name(key)) must be an integer, got \(v.kindName)") }
+        guard let i else { throw fail("\(name(key)) must be an integer, got \(d)") }
         return i
     }
 
     mutating func int(_ key: String, in range: ClosedRange<Int>) throws(ReplayError) -> Int64? {
         guard let i = try int(key) else { return nil }
         guard i >= range.lowerBound, i <= range.upperBound else {
-            throw fail("\"\(key)\" must be in \(range.lowerBound)…\(range.upperBound), got \(i)")
+            throw fail("\(name(key)) must be in \(range.lowerBound)…\(range.upperBound), got \(i)")
         }
         return i
     }
 
     mutating func requiredInt(_ key: String, in range: ClosedRange<Int>) throws(ReplayError) -> Int {
-        guard let i = try int(key, in: range) else { throw fail("missing \"\(key)\"") }
+        guard let i = try int(key, in: range) else { throw fail("missing \(name(key))") }
         return Int(i)
     }
 
     mutating func bool(_ key: String) throws(ReplayError) -> Bool? {
         guard let v = take(key) else { return nil }
-        guard case .bool(let b) = v else { throw fail("\"\(key)\" must be true or false, got \(v.kindName)") }
+        guard case .bool(let b) = v else { throw fail("\(name(key)) must be true or false, got \(v.kindName)") }
         return b
     }
 
     mutating func string(_ key: String) throws(ReplayError) -> String? {
         guard let v = take(key) else { return nil }
-        guard case .string(let s) = v else { throw fail("\"\(key)\" must be a string, got \(v.kindName)") }
+        guard case .string(let s) = v else { throw fail("\(name(key)) must be a string, got \(v.kindName)") }
         return s
     }
 
     mutating func color(_ key: String, alpha: Bool) throws(ReplayError) -> Color? {
         guard let s = try string(key) else { return nil }
         let form = alpha ? "\"#rrggbb\" or \"#rrggbbaa\"" : "\"#rrggbb\""
-        guard let c = Color(hex: s), alpha || s.utf8.count == 7 else { throw fail("\"\(key)\" must be \(form), got \(JSON.quoted(s))") }
+        guard let c = Color(hex: s), alpha || s.utf8.count == 7 else { throw fail("\(name(key)) must be \(form), got \(JSON.quoted(s))") }
         return c
     }
 

@@ -301,7 +301,7 @@ struct Benchmarks {
             for x in 0..<size.width where sin(Double(x) / w * 12) * cos(Double(y) / h * 9) > -0.3 { mask.texture[x, y] = 255 }
         }
         let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
-        let emboss = Emboss()
+        let emboss = Emboss(shading: .mercurialPaint)
         return { [compute] in emboss.shade(mask.texture, into: out.texture, on: compute) }
     }
 

@@ -86,6 +86,23 @@ import TestSupport
         #expect(restored.brush.tip == session.brush.tip && restored.brush.size(for: .pixel) == 5)
     }
 
+    @Test func compactionKeepsTheShading() throws {
+        let path = try folder() + "/journal.jsonl"
+        let session = Session(size: Size(width: 100, height: 80), compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: path, kind: .session(compactAfterBytes: 100), session: session,
+                                  header: Replay.Header(size: Size(width: 100, height: 80)))
+        let lights = Shading.mercurialPaint.lights.compactMap { Shading.Light(hue: 1 - $0.hue, brightness: 0.75, x: $0.y, y: $0.x, z: $0.z) }
+        let shading = try #require(Shading(shininess: 0.25, lights: lights))
+        journal.record(Replay.TimedEvent(t: 0, event: .command(.shading(shading))))
+        session.handle(.command(.shading(shading)))
+        stroke(session, journal, y: 40, t: 1)  // past 100 bytes: compacts
+        journal.flushNow()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"snapshot\"") && text.contains("\"type\": \"shading\", \"shininess\": 0.25"))
+        let restored = try Playback.load(path, reading: .recovering, compute: ComputeContext(threads: 1)).session
+        #expect(restored.brush.shading == shading && restored.brush.tip == session.brush.tip)
+    }
+
     @Test func aRecoveringReadStopsAtTheFirstLineThatCannotBeRead() throws {
         let good = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n{\"t\": 0, \"type\": \"clear\"}\n"
         func recovering(_ text: String) throws -> (replay: Replay, stoppedAt: ReplayError?) {
@@ -185,6 +202,7 @@ import TestSupport
         child.record(Replay.TimedEvent(t: 3, event: redo))
         session.handle(redo)
         stroke(session, child, y: 60, t: 4)
+        child.flushNow()
         let header = try String(contentsOfFile: dir + "/child.jsonl", encoding: .utf8).prefix { $0 != "\n" }
         #expect(header.contains("\"continues\": \"\(dir)/parent.jsonl\"") && header.contains("\"continuesBytes\": \(continuation.bytes)"))
         #expect(FileManager.default.fileExists(atPath: dir + "/child.jsonl.earlier-paste-1.png"))

@@ -137,7 +137,7 @@ import Testing
         let mask = TextureStorage<UInt8>(width: size, height: size, filledWith: 0)
         for y in 0..<size { for x in 0..<size where (x - 60) * (x - 60) + (y - 60) * (y - 60) < 40 * 40 { mask.texture[x, y] = 255 } }
         let out = TextureStorage<UInt32>(width: size, height: size, filledWith: 0x1234_5678)
-        Emboss(hemisphereSize: 64).shade(mask.texture, into: out.texture, on: ComputeContext(threads: 2, inlineThreshold: 0))
+        Emboss(shading: .mercurialPaint, hemisphereSize: 64).shade(mask.texture, into: out.texture, on: ComputeContext(threads: 2, inlineThreshold: 0))
         var shades = Set<UInt32>()
         for y in 0..<size { for x in 0..<size {
             if mask.texture[x, y] == 0 {
@@ -153,9 +153,32 @@ import Testing
     }
 
     @Test func hemisphereIsALitSphereOnBlack() {
-        let h = Hemisphere.image(size: 64)
+        let h = Hemisphere.image(shading: .mercurialPaint, size: 64)
         #expect(h.texture[0, 0] == 0xFF00_0000 && h.texture[63, 63] == 0xFF00_0000)
         #expect(h.texture[32, 32] != 0xFF00_0000)
+    }
+
+    @Test func hemisphereFollowsTheShading() throws {
+        func shading(shininess: Double = 0.02, _ light: (Int) -> Shading.Light?) throws -> Shading {
+            try #require(Shading(shininess: shininess, lights: (0..<4).compactMap(light)))
+        }
+        // Unlit: every light at brightness 0 leaves the sphere black.
+        let dark = Hemisphere.image(shading: try shading { _ in Shading.Light(hue: 0.3, brightness: 0, x: 0, y: 0, z: 10) }, size: 32)
+        #expect(Set(dark.pixels) == [0xFF00_0000])
+        // Four pure red lights straight ahead: red only, brightest at the middle of the sphere.
+        let red = Hemisphere.image(shading: try shading { _ in Shading.Light(hue: 0, brightness: 1, x: 0, y: 0, z: 1000) }, size: 32)
+        #expect(red.pixels.allSatisfy { $0 & 0x0000_FFFF == 0 } && red.texture[16, 16] == 0xFFFF_0000)
+        // Half the brightness halves what a light adds where nothing clips (near the rim: no highlight).
+        let dim = Hemisphere.image(shading: try shading { i in Shading.Light(hue: 0, brightness: i == 0 ? 0.5 : 0, x: 0, y: 0, z: 1000) }, size: 32)
+        let full = Hemisphere.image(shading: try shading { i in Shading.Light(hue: 0, brightness: i == 0 ? 1 : 0, x: 0, y: 0, z: 1000) }, size: 32)
+        let (d, f) = (dim.texture[16, 2] >> 16 & 0xFF, full.texture[16, 2] >> 16 & 0xFF)
+        #expect(f < 255 && d > 0 && (Int(f) - 2 * Int(d)).magnitude <= 1, "\(d) and \(f)")
+        // A higher shininess narrows the highlight: off the middle it darkens, the middle stays.
+        let shiny = Hemisphere.image(shading: try shading(shininess: 0.5) { i in Shading.Light(hue: 0, brightness: i == 0 ? 1 : 0, x: 0, y: 0, z: 1000) }, size: 32)
+        #expect(shiny.texture[16, 16] == full.texture[16, 16] && shiny.texture[16, 10] >> 16 & 0xFF < full.texture[16, 10] >> 16 & 0xFF)
+        // The default is MercurialPaint's, and an emboss keeps the shading it was made for.
+        #expect(Emboss(shading: .mercurialPaint, hemisphereSize: 32).hemisphere.pixels == Hemisphere.image(shading: .mercurialPaint, size: 32).pixels)
+        #expect(Emboss(shading: try shading(shininess: 0.5) { _ in Shading.Light(hue: 0, brightness: 1, x: 0, y: 0, z: 1) }).shading.shininess == 0.5)
     }
 
     @Test func pulseColoursFollowTheFormula() {

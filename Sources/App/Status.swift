@@ -1,0 +1,43 @@
+import Events
+import Paint
+
+/// What the window says about itself: the one value that both the title and the on-canvas
+/// status strip show, so they can never disagree.
+public struct Status: Equatable, Sendable {
+    public var brush: Brush
+    /// Where the pressure comes from and what it is: "pressure 0.50 (simulated)".
+    public var pressure: String
+    /// Which layer of how many, and how it is shown: "layer 2/3 Sky (multiply, 80 %)".
+    public var layer: String
+    /// "100 %".
+    public var zoom: String
+    /// What is asked of the user: a colour being typed, the picker armed.
+    public var prompt: String?
+    /// Why the journal or the recording is not being saved, while it is not.
+    public var warning: String?
+    /// What the last action did ("saved …", "pasted 64x48").
+    public var message: String?
+
+    /// The window's title: everything, on one line.
+    public var title: String {
+        var t = "Quicksilver — \(brush.tip.kind.rawValue) \(brush.tip.size) \(brush.color) \(pressure) — \(layer) — \(zoom)"
+        if brush.stabilizer > 0 { t += " — stabilizer \(stabilizerThirds)/3" }
+        for part in [prompt, warning, message] { if let part { t += " — \(part)" } }
+        return t
+    }
+
+    /// The stabilizer's strength in thirds (0: off).
+    public var stabilizerThirds: Int { Int((brush.stabilizer * 3).rounded()) }
+
+    /// "layer 2/3", its name where it is not a number ("layer 2/3 Sky"), and its mode, opacity
+    /// and visibility where they are not the defaults.
+    static func describeLayer(_ d: Document) -> String {
+        let a = d.currentLayer.attributes
+        let numbered = a.name.hasPrefix("Layer ") && Int(a.name.dropFirst(6)) != nil
+        var notes: [String] = []
+        if a.mode != .normal { notes.append(a.mode.name) }
+        if a.opacity255 != 255 { notes.append("\(Int((a.opacity * 100).rounded())) %") }
+        if !a.visible { notes.append("hidden") }
+        return "layer \(d.current + 1)/\(d.layers.count)" + (numbered ? "" : " \(a.name)") + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
+    }
+}
