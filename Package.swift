@@ -37,8 +37,9 @@ let package = Package(
         .target(name: "OpenRaster", dependencies: ["CZip", "Geometry", "Files", "PNGFile"]),
         .target(name: "Journal", dependencies: ["Geometry", "Compute", "Kernels", "Events", "ReplayFormat", "Paint", "Files", "PNGFile", "OpenRaster"]),
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
-                                            "ReplayFormat", "Paint", "Files", "PNGFile", "Journal"]),
+                                            "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "UI"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
+        .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes"]),
         // The libFuzzer targets' bodies, and an executable for each (`make fuzz` builds them with libFuzzer).
         .target(name: "Fuzzing", dependencies: ["CDeflate", "CX11", "Geometry", "Compute", "Clock", "Input", "ReplayFormat", "Paint",
                                                 "PNGFile", "X11Window"]),
@@ -49,7 +50,7 @@ let package = Package(
             name: "quicksilver",
             dependencies: [
                 "Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events", "ReplayFormat", "Paint",
-                "Files", "PNGFile", "Journal", "App", "X11Window", "CMalloc",
+                "Files", "PNGFile", "Journal", "App", "UI", "X11Window", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,7 +70,8 @@ let package = Package(
         .testTarget(name: "FilesTests", dependencies: ["Files", "TestSupport"]),
         .testTarget(name: "OpenRasterTests", dependencies: ["Geometry", "Files", "PNGFile", "OpenRaster", "TestSupport"], exclude: ["Support"]),
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
-                                                    "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "TestSupport"]),
+                                                    "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "UI", "TestSupport"]),
+        .testTarget(name: "UITests", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "PNGFile", "UI", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
         // Depends on the executable so that `swift test` builds the binary it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver", "TestSupport"], exclude: ["Support"]),

@@ -1,0 +1,157 @@
+import Foundation
+import Kernels
+import Strokes
+
+/// The pop-up palette (Krita's, after a right click): a hue ring around a saturation/value
+/// square (the HSV hexcone), the last colours used on a ring outside it, and under them the
+/// four brush kinds and the size. Laid out at a UI scale in its own coordinates, its centre at
+/// (`centre`, `centre`); `Tools` places it at the pointer.
+public struct Palette: Equatable, Sendable {
+    /// The colour shown, as hue, saturation and value (kept apart so a grey keeps its hue).
+    public var hue: Double, saturation: Double, value: Double
+    /// The last colours used, the latest first (at most `recentCount`).
+    public var recent: [Color]
+    public var kind: BrushKind
+    public var size: Int
+    public let scale: Double
+
+    public static let recentCount = 8
+
+    /// What lies under a point of the palette.
+    public enum Hit: Equatable, Sendable {
+        case hue(Double)
+        case saturationValue(saturation: Double, value: Double)
+        case recent(Color)
+        case kind(BrushKind)
+        /// The size's − (smaller) or + button.
+        case size(smaller: Bool)
+        /// The palette's own background: nothing happens.
+        case panel
+    }
+
+    public init(color: Color, recent: [Color], kind: BrushKind, size: Int, scale: Double) {
+        (hue, saturation, value) = Self.hsv(color)
+        self.recent = Array(recent.prefix(Self.recentCount))
+        self.kind = kind; self.size = size; self.scale = scale
+    }
+
+    /// The colour the hue, saturation and value make.
+    public var color: Color { Theme.hsv(hue, saturation, value) }
+
+    // Layout at scale 1 (multiplied by `scale`).
+    static let centre = 140.0, ringOuter = 100.0, ringInner = 78.0, square = 104.0
+    static let recentRadius = 122.0, recentDot = 11.0
+    static let rowsTop = 284.0, button = (width: 64.0, height: 22.0, gap: 4.0, left: 6.0)
+
+    /// The palette's size in window pixels.
+    public var width: Int { Int((2 * Self.centre * scale).rounded(.up)) }
+    public var height: Int { Int(((Self.rowsTop + 2 * Self.button.height + 12) * scale).rounded(.up)) }
+    /// The window offset of its centre from its top-left corner.
+    public var centreOffset: Double { Self.centre * scale }
+
+    private var c: Double { Self.centre * scale }
+    private var squareBox: Box {
+        let s = Self.square * scale
+        return Box(x: c - s / 2, y: c - s / 2, width: s, height: s)
+    }
+    private var rowsBox: Box { Box(x: 0, y: (Self.rowsTop - 6) * scale, width: 2 * c, height: (2 * Self.button.height + 18) * scale) }
+    private func kindBox(_ i: Int) -> Box {
+        let b = Self.button
+        return Box(x: (b.left + Double(i) * (b.width + b.gap)) * scale, y: Self.rowsTop * scale, width: b.width * scale, height: b.height * scale)
+    }
+    private func sizeBox(smaller: Bool) -> Box {
+        let b = Self.button
+        let x = smaller ? b.left : 2 * Self.centre - b.left - b.height
+        return Box(x: x * scale, y: (Self.rowsTop + b.height + b.gap) * scale, width: b.height * scale, height: b.height * scale)
+    }
+    private func recentCentre(_ i: Int) -> (x: Double, y: Double) {
+        let angle = -Double.pi / 2 + Double(i) * 2 * Double.pi / Double(Self.recentCount)
+        return (c + cos(angle) * Self.recentRadius * scale, c + sin(angle) * Self.recentRadius * scale)
+    }
+
+    /// What is at (x, y) (palette coordinates); nil outside the palette.
+    public func hit(_ x: Double, _ y: Double) -> Hit? {
+        let dx = x - c, dy = y - c, d = (dx * dx + dy * dy).squareRoot()
+        if squareBox.contains(x, y) { return saturationValue(x, y) }
+        if d >= Self.ringInner * scale, d <= Self.ringOuter * scale { return .hue(hue(x, y)) }
+        for i in recent.indices {
+            let p = recentCentre(i)
+            if (x - p.x) * (x - p.x) + (y - p.y) * (y - p.y) <= pow((Self.recentDot + 2) * scale, 2) { return .recent(recent[i]) }
+        }
+        for (i, k) in BrushKind.allCases.enumerated() where kindBox(i).contains(x, y) { return .kind(k) }
+        for smaller in [true, false] where sizeBox(smaller: smaller).contains(x, y) { return .size(smaller: smaller) }
+        if d <= (Self.recentRadius + Self.recentDot + 4) * scale || rowsBox.contains(x, y) { return .panel }
+        return nil
+    }
+
+    /// The hue at (x, y), wherever it is (a drag that started on the ring follows the angle).
+    public func hue(_ x: Double, _ y: Double) -> Double {
+        let a = atan2(y - c, x - c) / (2 * Double.pi) + 0.25  // red at the top
+        return ((a - a.rounded(.down)) * 1000).rounded() / 1000
+    }
+
+    /// The saturation and value at (x, y), clamped to the square (for a drag that leaves it).
+    public func saturationValue(_ x: Double, _ y: Double) -> Hit {
+        let b = squareBox
+        let s = min(max((x - b.x) / b.width, 0), 1), v = 1 - min(max((y - b.y) / b.height, 0), 1)
+        return .saturationValue(saturation: (s * 1000).rounded() / 1000, value: (v * 1000).rounded() / 1000)
+    }
+
+    /// Draws it with its top-left at (0, 0).
+    func draw(_ p: Painter) {
+        let u = scale
+        p.ring(cx: c, cy: c, inner: 0, outer: (Self.recentRadius + Self.recentDot + 4) * u, Theme.panel)
+        p.fill(rowsBox, Theme.panel)
+        // The hue ring, red at the top, turning clockwise.
+        p.ring(cx: c, cy: c, inner: Self.ringInner * u, outer: Self.ringOuter * u) { dx, dy in
+            let a = atan2(dy, dx) / (2 * Double.pi) + 0.25
+            return Theme.hsv(a - a.rounded(.down), 1, 1)
+        }
+        let h = hue
+        p.gradient(squareBox) { s, v in Theme.hsv(h, s, 1 - v) }
+        // Where the colour is: a notch on the ring, a ring on the square.
+        let a = (hue - 0.25) * 2 * Double.pi
+        let notch = (x: c + cos(a) * (Self.ringInner + Self.ringOuter) / 2 * u, y: c + sin(a) * (Self.ringInner + Self.ringOuter) / 2 * u)
+        p.ring(cx: notch.x, cy: notch.y, inner: 7 * u, outer: 9 * u, Theme.dark)
+        p.ring(cx: notch.x, cy: notch.y, inner: 5 * u, outer: 7 * u, Theme.light)
+        let sq = squareBox
+        let mark = (x: sq.x + saturation * sq.width, y: sq.y + (1 - value) * sq.height)
+        p.ring(cx: mark.x, cy: mark.y, inner: 5 * u, outer: 6.5 * u, Theme.dark)
+        p.ring(cx: mark.x, cy: mark.y, inner: 3.5 * u, outer: 5 * u, Theme.light)
+        for i in 0..<Self.recentCount {
+            let q = recentCentre(i)
+            if i < recent.count {
+                let col = recent[i]
+                p.ring(cx: q.x, cy: q.y, inner: 0, outer: Self.recentDot * u, Color(r: col.r, g: col.g, b: col.b))
+                p.ring(cx: q.x, cy: q.y, inner: Self.recentDot * u, outer: (Self.recentDot + 1) * u, Theme.dim)
+            } else {
+                p.ring(cx: q.x, cy: q.y, inner: (Self.recentDot - 1) * u, outer: Self.recentDot * u, Theme.raised)
+            }
+        }
+        for (i, k) in BrushKind.allCases.enumerated() {
+            let b = kindBox(i)
+            p.fill(b, k == kind ? Theme.selected : Theme.raised)
+            let label = k.rawValue.uppercased()
+            p.text(label, x: b.midX - Double(Font.width(of: label) - 1) * u / 2, y: b.midY - 3.5 * u, pixel: u, Theme.text)
+        }
+        for smaller in [true, false] {
+            let b = sizeBox(smaller: smaller)
+            p.fill(b, Theme.raised)
+            p.text(smaller ? "-" : "+", x: b.midX - 2.5 * u, y: b.midY - 3.5 * u, pixel: u, Theme.text)
+        }
+        let label = "SIZE \(size)"
+        p.text(label, x: c - Double(Font.width(of: label) - 1) * u / 2, y: sizeBox(smaller: true).midY - 3.5 * u, pixel: u, Theme.text)
+    }
+
+    /// Hue, saturation and value of `c` (hexcone), each 0…1.
+    static func hsv(_ color: Color) -> (Double, Double, Double) {
+        let r = Double(color.r) / 255, g = Double(color.g) / 255, b = Double(color.b) / 255
+        let mx = max(r, g, b), mn = min(r, g, b), d = mx - mn
+        guard d > 0 else { return (0, 0, mx) }
+        var h: Double
+        if mx == r { h = (g - b) / d } else if mx == g { h = (b - r) / d + 2 } else { h = (r - g) / d + 4 }
+        h /= 6
+        if h < 0 { h += 1 }
+        return (h, d / mx, mx)
+    }
+}

@@ -1,0 +1,42 @@
+import Kernels
+
+/// The small strip in the window's bottom-left corner that says the state: a swatch of the
+/// colour, then the brush, size, layer, zoom and the journal's state; below them, when there is
+/// one, what the app asks or just did — in the warning colour when it is a warning.
+public struct StatusStrip: Equatable, Sendable {
+    public var swatch: Color
+    /// The fields of the first line, shown separated by dots.
+    public var fields: [String]
+    /// The second line, if any.
+    public var notice: String?
+    /// The notice (or, with none, the last field) is a warning.
+    public var warning: Bool
+
+    public init(swatch: Color, fields: [String], notice: String? = nil, warning: Bool = false) {
+        self.swatch = swatch; self.fields = fields; self.notice = notice; self.warning = warning
+    }
+
+    /// The first line's text.
+    var line: String { fields.joined(separator: " · ") }
+
+    /// Its size at `scale`, in window pixels.
+    func size(scale: Double) -> (width: Int, height: Int) {
+        let u = scale, lines = notice == nil ? 1 : 2
+        let textWidth = max(Font.width(of: line) + 14, Font.width(of: notice ?? ""))
+        return (Int((Double(textWidth + 12) * u).rounded(.up)), Int((Double(lines * Font.lineHeight + 8) * u).rounded(.up)))
+    }
+
+    /// Draws it with its top-left at (0, 0).
+    func draw(_ p: Painter, scale u: Double) {
+        let (w, h) = size(scale: u)
+        p.fill(Box(x: 0, y: 0, width: Double(w), height: Double(h)), Theme.panel)
+        let swatch = Box(x: 6 * u, y: 5 * u, width: 10 * u, height: 8 * u)
+        p.fill(swatch.inset(by: -1 * u), Theme.dim)
+        p.fill(swatch, Color(r: self.swatch.r, g: self.swatch.g, b: self.swatch.b))
+        let warnFirst = warning && notice == nil
+        p.text(line, x: 20 * u, y: 5 * u, pixel: u, warnFirst ? Theme.warning : Theme.text)
+        if let notice {
+            p.text(notice, x: 6 * u, y: Double(5 + Font.lineHeight) * u, pixel: u, warning ? Theme.warning : Theme.dim)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Compute
+import Foundation
+import Geometry
+import Kernels
+import PNGFile
+import Strokes
+import Testing
+import TestSupport
+import UI
+
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A frame under the UI: white on the left half, near-black on the right, so every piece is seen
+/// over light and dark paint.
+private func canvas(_ size: Size) -> TextureStorage<UInt32> {
+    let t = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0xFFFF_FFFF)
+    t.texture.fill(Rect(x: size.width / 2, y: 0, width: size.width - size.width / 2, height: size.height), with: 0xFF20_1810)
+    return t
+}
+
+/// The pixels `tools` draws over a fresh canvas, the whole window.
+private func drawn(_ tools: Tools) -> TextureStorage<UInt32> {
+    let frame = canvas(tools.windowSize)
+    tools.draw(into: frame.texture, clip: frame.texture.bounds)
+    return frame
+}
+
+/// Compares with the golden `Tests/Fixtures/golden/ui/NAME.png` (QS_UPDATE_GOLDENS=1 writes it).
+private func expectGolden(_ image: TextureStorage<UInt32>, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let path = root.appendingPathComponent("Tests/Fixtures/golden/ui/\(name).png").path
+    let png = PNGImage(width: image.width, height: image.height, pixels: image.pixels.map { $0 | 0xFF00_0000 })
+    if ProcessInfo.processInfo.environment["QS_UPDATE_GOLDENS"] != nil { try png.write(to: path) }
+    let golden = try PNGImage.read(from: path)
+    #expect(golden.width == png.width && golden.height == png.height, sourceLocation: sourceLocation)
+    expectSamePixels(png.pixels, golden.pixels, width: golden.width, name, sourceLocation: sourceLocation)
+}
+
+private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { Color(hex: $0) }
+
+@Suite struct PaletteTests {
+    @Test(arguments: [1.0, 2.0])
+    func looksAsItDidAtEachScale(scale: Double) throws {
+        let tools = Tools(windowSize: Size(width: Int(320 * scale), height: Int(360 * scale)), scale: scale)
+        tools.showPalette(Palette(color: Color(r: 229, g: 57, b: 53), recent: recent, kind: .pen, size: 8, scale: scale),
+                          atX: 160 * scale, y: 150 * scale)
+        try expectGolden(drawn(tools), "palette@\(Int(scale))x")
+    }
+
+    @Test(arguments: [1.0, 1.5, 2.0])
+    func saysWhatIsUnderEachPoint(scale: Double) {
+        let p = Palette(color: .black, recent: recent, kind: .pen, size: 8, scale: scale)
+        let c = p.centreOffset
+        func at(_ x: Double, _ y: Double) -> Palette.Hit? { p.hit(x * scale, y * scale) }
+        #expect(p.hit(c, c) == .saturationValue(saturation: 0.5, value: 0.5))
+        #expect(at(140 - 52 + 0.01, 140 - 52 + 0.01) == .saturationValue(saturation: 0, value: 1))
+        #expect(at(140, 140 - 89) == .hue(0))         // red at the top
+        #expect(at(140 + 89, 140) == .hue(0.25))      // then clockwise
+        #expect(at(140, 140 + 89) == .hue(0.5))
+        #expect(at(140, 140 - 122) == .recent(recent[0]))
+        #expect(at(140 + 122, 140) == .recent(recent[2]))
+        #expect(at(140 - 122, 140) == .panel)          // an empty slot
+        #expect(at(10, 290) == .kind(.pen))
+        #expect(at(6 + 3 * 68 + 30, 290) == .kind(.eraser))
+        #expect(at(10, 318) == .size(smaller: true))
+        #expect(at(270, 318) == .size(smaller: false))
+        #expect(at(140, 318) == .panel)
+        #expect(at(5, 5) == nil)
+        #expect(at(140, 400) == nil)
+    }
+
+    @Test func keepsTheColoursHueSaturationAndValue() {
+        let p = Palette(color: Color(r: 0, g: 128, b: 255), recent: [], kind: .pixel, size: 4, scale: 1)
+        #expect(abs(p.hue - 210.0 / 360) < 0.002 && p.saturation == 1 && abs(p.value - 1) < 1e-9)
+        #expect(p.color == Color(r: 0, g: 128, b: 255))
+        #expect(Palette(color: Color(r: 90, g: 90, b: 90), recent: [], kind: .pen, size: 1, scale: 1).saturation == 0)
+    }
+}
+
+@Suite struct ShadingEditorTests {
+    @Test(arguments: [1.0, 2.0])
+    func looksAsItDidAtEachScale(scale: Double) throws {
+        let tools = Tools(windowSize: Size(width: Int(330 * scale), height: Int(260 * scale)), scale: scale)
+        tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: scale))
+        try expectGolden(drawn(tools), "editor@\(Int(scale))x")
+    }
+
+    @Test func handlesSitWhereTheirLightsFaceTheSphere() throws {
+        let e = ShadingEditor(shading: .mercurialPaint, scale: 1)
+        // Light 1 is straight above (0, 25, 0): its handle is the sphere's top point.
+        #expect(e.hit(8 + 80, 20 + 1) == .light(0))
+        let moved = e.moving(light: 0, toX: 8 + 80, y: 20 + 80)  // to the centre: facing the viewer
+        let l = moved.lights[0]
+        #expect(abs(l.x) < 0.01 && abs(l.y) < 0.01 && abs(l.z - 25) < 0.01)
+        #expect(moved.lights[1...] == e.shading.lights[1...])
+        // Light 3 is behind (z −10): moved, it stays behind, at its distance.
+        let back = e.moving(light: 2, toX: 8 + 120, y: 20 + 80)
+        let b = back.lights[2], old = e.shading.lights[2]
+        #expect(b.z < 0 && abs((b.position * b.position).sum().squareRoot() - (old.position * old.position).sum().squareRoot()) < 0.05)
+    }
+
+    @Test func barsSetHueBrightnessAndShininess() throws {
+        let e = ShadingEditor(shading: .mercurialPaint, scale: 2)
+        let hit = try #require(e.hit(496, 132))
+        #expect(hit == .hue(light: 1, 0.5))
+        #expect(e.setting(hit).lights[1].hue == 0.5)
+        #expect(e.value(of: hit, atX: 0) == .hue(light: 1, 0))
+        let bright = try #require(e.hit(607, 84))
+        guard case .brightness(light: 0, let v) = bright else { Issue.record("\(bright)"); return }
+        #expect(v > 0.99)
+        let shine = try #require(e.hit(312, 412))
+        #expect(shine == .shininess(0.25))
+        #expect(e.setting(shine).shininess == 0.25)
+        #expect(e.hit(-1, 10) == nil && e.hit(10, 2) == .panel)
+    }
+}
+
+@Suite struct ToolsTests {
+    @Test func damagesWhereAPieceWasAndIs() {
+        let tools = Tools(windowSize: Size(width: 400, height: 300), scale: 1)
+        #expect(tools.takeDamage().isEmpty)
+        tools.showOutline(BrushOutline(x: 100, y: 100, radius: 10))
+        #expect(tools.takeDamage() == Rect(x: 88, y: 88, width: 24, height: 24))
+        tools.showOutline(BrushOutline(x: 100, y: 100, radius: 10))
+        #expect(tools.takeDamage().isEmpty)  // nothing moved
+        tools.showOutline(BrushOutline(x: 150, y: 100, radius: 10))
+        #expect(tools.takeDamage() == Rect(minX: 88, minY: 88, maxX: 162, maxY: 112))
+        tools.showPalette(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 200, y: 150)
+        let palette = tools.takeDamage()
+        // Centred at the pointer, but moved down to keep its top inside the window.
+        #expect(palette == Rect(x: 60, y: 0, width: 280, height: 340))
+        tools.showPalette(nil)
+        #expect(tools.takeDamage() == palette)
+    }
+
+    @Test func aPressIsRoutedToThePieceUnderIt() {
+        let tools = Tools(windowSize: Size(width: 640, height: 480), scale: 1)
+        tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        #expect(tools.hit(640 - 8 - 312 + 10, 8 + 2) == .editor(.panel))
+        #expect(tools.hit(100, 300) == .canvas)
+        tools.showPalette(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 200, y: 200)
+        #expect(tools.hit(200, 200) == .palette(.saturationValue(saturation: 0.5, value: 0.5)))
+        #expect(tools.hit(630, 470) == .outsidePalette)  // the palette is open: a press elsewhere closes it
+        tools.setHidden(true)
+        #expect(tools.hit(200, 200) == .canvas)
+    }
+
+    @Test func drawsOnlyWithinTheClipAndNothingWhenHidden() {
+        let tools = Tools(windowSize: Size(width: 320, height: 360), scale: 1)
+        tools.showPalette(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 160, y: 150)
+        tools.showStatus(StatusStrip(swatch: .black, fields: ["pen 8", "layer 1/1", "100 %"]))
+        let frame = canvas(tools.windowSize), before = frame.pixels
+        let clip = Rect(x: 100, y: 100, width: 50, height: 40)
+        tools.draw(into: frame.texture, clip: clip)
+        var changedInside = 0
+        for (i, (a, b)) in zip(frame.pixels, before).enumerated() where a != b {
+            let (x, y) = (i % 320, i / 320)
+            #expect(clip.intersection(Rect(x: x, y: y, width: 1, height: 1)) != .empty, "pixel (\(x), \(y)) is outside the clip")
+            changedInside += 1
+        }
+        #expect(changedInside > 1000)
+        tools.setHidden(true)
+        let hiddenFrame = canvas(tools.windowSize)
+        tools.draw(into: hiddenFrame.texture, clip: hiddenFrame.texture.bounds)
+        #expect(hiddenFrame.pixels == before)
+    }
+
+    @Test func theStatusStripSaysItInTheCorner() throws {
+        let tools = Tools(windowSize: Size(width: 400, height: 60), scale: 1)
+        tools.showStatus(StatusStrip(swatch: Color(r: 229, g: 57, b: 53), fields: ["pen 8", "layer 1/2", "100 %", "journal ok"],
+                                     notice: "journal NOT SAVED (disk full), retrying", warning: true))
+        try expectGolden(drawn(tools), "status@1x")
+        // Its corner is at the window's bottom-left, 6 pixels in.
+        #expect(tools.takeDamage().minX == 6 && tools.takeDamage().isEmpty)
+    }
+
+    @Test func theOutlineIsDarkOutsideAndLightInside() {
+        let tools = Tools(windowSize: Size(width: 100, height: 100), scale: 1)
+        tools.showOutline(BrushOutline(x: 50, y: 50, radius: 20))
+        let frame = canvas(tools.windowSize)  // white left, dark right
+        tools.draw(into: frame.texture, clip: frame.texture.bounds)
+        let t = frame.texture
+        func luma(_ p: UInt32) -> Int { Int(p >> 16 & 0xFF) + Int(p >> 8 & 0xFF) + Int(p & 0xFF) }
+        #expect(luma(t[29, 50]) < 200)   // dark ring just outside r = 20 on white
+        #expect(luma(t[70, 49]) < 200)
+        #expect(luma(t[70 - 1, 50]) > 500)  // light ring just inside on dark paint
+        #expect(luma(t[50, 50]) == luma(0xFFFF_FFFF) || luma(t[50, 50]) == luma(0xFF20_1810))  // the middle untouched
+    }
+}
+
+@Suite struct FontTests {
+    @Test func drawsTheGlyphsBits() {
+        let t = TextureStorage<UInt32>(width: 12, height: 7, filledWith: 0)
+        Painter(t.texture, clip: t.texture.bounds).text("Il", x: 0, y: 0, pixel: 1, .white)
+        let lit = (0..<7).map { y in (0..<12).map { x in t.texture[x, y] == 0xFFFF_FFFF ? "#" : "." }.joined() }
+        #expect(lit == [".###..#.....", "..#...#.....", "..#...#.....", "..#...#.....", "..#...#.....", "..#...#.....", ".###..#####."])
+    }
+}
