@@ -21,6 +21,10 @@ public enum KeyAction: Equatable, Sendable {
     case resetView
     /// The layered document saved as OpenRaster (Ctrl+Shift+S).
     case saveDocument
+    /// Every piece of on-canvas UI hidden, or shown again (Tab).
+    case toggleTools
+    /// MercurialPaint's shading editor opened or closed (`l`).
+    case shadingEditor
 }
 
 /// The window's key bindings, in one table so the README and `--help` describe what the code does.
@@ -38,6 +42,11 @@ public enum KeyMap {
       r / g / b        flip the red / green / blue channel of the colour
       # rrggbb Return  set any colour (#rrggbbaa with alpha); Escape cancels
       c                pick a colour: the next click takes the colour under the pointer
+      right click      the pop-up palette at the pointer: hue ring, saturation/value, recent colours,
+                       brush kind and size (a click outside, Escape or another right click closes it)
+      l                the mercurial brush's shading editor: drag the four lights, their hue and
+                       brightness, the shininess (applies to mercurial strokes drawn after)
+      Tab              hide / show every on-canvas tool (palette, outline, status strip, editor)
       s                stabilizer: off → 1/3 → 2/3 → full → off (the pen follows a steadied path)
       i                invert view on / off
       o                pulsing background on / off
@@ -82,6 +91,8 @@ public enum KeyMap {
         case ("m", false): return .command(.brush(kind: .mercurial))
         case ("e", false): return .command(.brush(kind: .eraser))
         case ("c", false): return .pickColor
+        case ("Tab", false), ("ISO_Left_Tab", false): return .toggleTools
+        case ("l", false): return .shadingEditor
         case ("s", false): return .command(.brush(stabilizer: brush.nextStabilizer))
         case ("i", false): return .command(.invert(nil))
         case ("o", false): return .command(.pulse(on: nil))

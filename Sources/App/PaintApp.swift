@@ -6,10 +6,12 @@ import Foundation
 import Geometry
 import Input
 import Journal
+import Kernels
 import Paint
 import PNGFile
 import ReplayFormat
 import Strokes
+import UI
 
 /// The window's app: input events → (pressure, key bindings) → session → frames, then the
 /// record and the journal of exactly what each frame played. The frame loop calls it; it sees
@@ -37,8 +39,12 @@ public final class PaintApp: FrameLoopDelegate {
     private var queuedView: ViewTransform
     /// Space is held: a button-1 drag pans instead of drawing.
     private var spaceHeld = false
-    /// Button 1 went down to pan (Space held), not to draw.
-    private var panningWithButton1 = false
+    /// What button 1 is doing, from its press to its release.
+    private var mode = PointerMode.idle
+    /// The on-canvas tools (palette, outline, status strip, shading editor); nil without them.
+    private let tools: Tools?
+    /// The colours strokes were last drawn in, the latest first (the palette shows them).
+    private var recentColors: [Color] = []
     /// A stylus's eraser end is erasing: the brush kind to go back to when it lifts.
     private var kindBeforeEraser: BrushKind?
     /// A colour being typed (`#` …).
@@ -48,10 +54,22 @@ public final class PaintApp: FrameLoopDelegate {
     /// Input that arrived after a pick's click, held until the pick is made (at the next frame,
     /// once everything before the click has been played), so that order is kept.
     private var heldBack: [InputEvent] = []
-    /// The pick's click and the motion until its release draw nothing.
-    private var swallowing = false
     /// The title must be redrawn though nothing else changed (typing a colour).
     private var titleIsStale = false
+
+    /// What button 1 is doing between its press and its release.
+    private enum PointerMode: Equatable {
+        case idle
+        case drawing
+        /// Space held: the drag moves the view.
+        case panning
+        /// Pressed on the palette (on the ring or the square, the drag goes on choosing).
+        case palette(Palette.Hit)
+        /// Pressed in the shading editor (on a handle or a bar, the drag goes on moving it).
+        case editor(ShadingEditor.Hit)
+        /// A press that only closed something or picked a colour: it draws nothing.
+        case swallowing
+    }
 
     private enum Picker: Equatable {
         case off, armed
@@ -78,8 +96,6 @@ public final class PaintApp: FrameLoopDelegate {
     /// How far ahead the pen's predicted tail reaches (0: none), and what predicts it.
     private let predictSeconds: Double
     private var predictor = Predictor()
-    /// Button 1 is down drawing (not panning, not picking).
-    private var drawing = false
     /// A predicted tail is shown, since this time (loop seconds): it goes once its horizon has
     /// passed with no sample (a mouse that stopped sends none).
     private var predictedSince: Double?
@@ -99,10 +115,11 @@ public final class PaintApp: FrameLoopDelegate {
     ///   - view: how the window first shows the canvas (see `ViewControl.opening`).
     ///   - lowLatency: pen samples are drawn and presented as they arrive (the immediate ink
     ///     path), not at the next frame.
+    ///   - uiScale: the on-canvas tools' scale (1 at 96 dpi); nil: no on-canvas tools.
     public init(window: AppWindow, session: Session, recorder: Journal? = nil, journal: Journal? = nil,
                 wakeup: Wakeup? = nil, exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
                 console: Console = .standard, startCommands: [Command] = [], view: ViewControl = ViewControl(),
-                lowLatency: Bool = true, predictMilliseconds: Double = 16) {
+                lowLatency: Bool = true, predictMilliseconds: Double = 16, uiScale: Double? = nil) {
         self.view = view
         self.lowLatency = lowLatency
         predictSeconds = max(0, predictMilliseconds) / 1000
@@ -117,6 +134,8 @@ public final class PaintApp: FrameLoopDelegate {
         self.exporter = exporter
         self.console = console
         stats = collectStats ? FrameStats() : nil
+        tools = uiScale.map { Tools(windowSize: window.size, scale: $0) }
+        session.overlay = tools
         for c in startCommands { session.handle(.command(c)) }
         queueViewIfMoved()
         updateTitle(status: nil)
@@ -136,7 +155,7 @@ public final class PaintApp: FrameLoopDelegate {
         }
         queueViewIfMoved()
         if predictSeconds > 0, !events.isEmpty {
-            let predicted = drawing ? predictor.predict(horizon: predictSeconds) : nil
+            let predicted = mode == .drawing ? predictor.predict(horizon: predictSeconds) : nil
             session.predict(predicted)
             predictedSince = predicted == nil ? nil : loop.now
         }
@@ -148,7 +167,7 @@ public final class PaintApp: FrameLoopDelegate {
         // While ink flows the clock keeps ticking: the title and everything else are its.
         if inked { return true }
         if case .picking = picker { return true }
-        return session.needsDraw || exportRequested != nil || copyRequested || status != nil || titleIsStale
+        return session.needsDraw || exportRequested != nil || copyRequested || status != nil || titleIsStale || tools?.hasDamage == true
     }
 
     public func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
@@ -206,43 +225,29 @@ public final class PaintApp: FrameLoopDelegate {
         case .pointerDown(let s) where picker == .armed:
             let at = view.transform.canvasPoint(x: s.x, y: s.y)
             picker = .picking(x: at.x, y: at.y)
-            swallowing = true
-        case .pointerMove where swallowing:
-            break
-        case .pointerUp where swallowing:
-            swallowing = false
+            mode = .swallowing
         case .pointerDown(let s):
             predictor.reset()
-            if spaceHeld {
-                panningWithButton1 = true
-                view.beginPan(at: s.x, s.y)
-            } else {
-                // The eraser end erases whatever brush is selected, for this stroke.
-                if s.tool == .eraser, session.brush.tip.kind != .eraser {
-                    kindBeforeEraser = session.brush.tip.kind
-                    session.handle(.command(.brush(kind: .eraser)))
-                }
-                drawing = true
-                session.handle(.pointerDown(onCanvas(s)))
-            }
+            press(s)
         case .pointerMove(let s):
-            if view.isPanning { view.pan(to: s.x, s.y) } else { session.handle(.pointerMove(onCanvas(s))) }
-        case .pointerUp(let s):
-            if panningWithButton1 {
-                panningWithButton1 = false
-                view.endPan()
-            } else {
-                drawing = false
-                session.handle(.pointerUp(onCanvas(s)))
-                if let kind = kindBeforeEraser {
-                    kindBeforeEraser = nil
-                    session.handle(.command(.brush(kind: kind)))
-                }
+            switch mode {
+            case .swallowing: break
+            case .panning: view.pan(to: s.x, s.y)
+            case .palette(let grab): dragPalette(grab, s)
+            case .editor(let grab): dragEditor(grab, s)
+            case .idle, .drawing:
+                if view.isPanning { view.pan(to: s.x, s.y) } else { session.handle(.pointerMove(onCanvas(s))) }
             }
+        case .pointerUp(let s):
+            release(s)
+        case .hover(let s):
+            showOutline(at: s)
+        case .leave:
+            tools?.showOutline(nil)
         case .button(let button, let down, let s):
             switch button {
             case .middle where down && !session.isStroking: view.beginPan(at: s.x, s.y)
-            case .middle: if !panningWithButton1 { view.endPan() }
+            case .middle: if mode != .panning { view.endPan() }
             case .wheelUp, .wheelDown:
                 let steps = button == .wheelUp ? 1 : -1
                 if s.mods.contains(.control) {
@@ -254,6 +259,7 @@ public final class PaintApp: FrameLoopDelegate {
                 }
             case .wheelLeft: view.scroll(down: 0, right: -1)
             case .wheelRight: view.scroll(down: 0, right: 1)
+            case .right where down: togglePalette(at: s)
             case .right: break
             }
         case .modifiers(let mods, let t): pressure.modifiersChanged(mods, at: t)
@@ -272,6 +278,10 @@ public final class PaintApp: FrameLoopDelegate {
                 setPicker(.off)
                 return
             }
+            if key.name == "Escape", tools?.palette != nil {
+                tools?.showPalette(nil)
+                return
+            }
             if key.name == "space" { spaceHeld = true }
             switch KeyMap.action(for: key, brush: session.brush) {
             case .command(let c)?: session.handle(.command(c))
@@ -285,6 +295,9 @@ public final class PaintApp: FrameLoopDelegate {
             case .zoom(let steps)?: view.zoom(by: steps, around: key.x, key.y)
             case .resetView?: view.reset()
             case .pickColor?: setPicker(.armed)
+            case .toggleTools?: tools.map { $0.setHidden(!$0.hidden) }
+            case .shadingEditor?:
+                tools?.showEditor(tools?.editor == nil ? ShadingEditor(shading: session.brush.shading, scale: tools?.scale ?? 1) : nil)
             case nil: break
             }
         case .keyRelease(let key):
@@ -292,7 +305,7 @@ public final class PaintApp: FrameLoopDelegate {
         case .resize:
             // The canvas keeps its size: the window shows more or less of it.
             session.windowChanged()
-        case .hover, .leave: break
+            tools?.windowResized(to: window.size)
         case .expose: window.presentAll()
         case .close: quit()
         case .paste(let answer):
@@ -300,6 +313,144 @@ public final class PaintApp: FrameLoopDelegate {
             pasteAt = nil
             paste(answer, at: at)
         }
+    }
+
+    // MARK: - Button 1, routed by what is under it
+
+    /// Button 1 went down: on a piece of UI, it acts there (a press outside an open palette
+    /// only closes it); on the canvas it pans (Space held) or draws.
+    private func press(_ s: PointerSample) {
+        tools?.showOutline(nil)
+        switch tools?.hit(s.x, s.y) ?? .canvas {
+        case .outsidePalette:
+            tools?.showPalette(nil)
+            mode = .swallowing
+        case .palette(let hit):
+            mode = .palette(hit)
+            pickInPalette(hit)
+        case .editor(let hit):
+            mode = .editor(hit)
+            previewShading(hit, s)
+        case .canvas where spaceHeld:
+            mode = .panning
+            view.beginPan(at: s.x, s.y)
+        case .canvas:
+            // The eraser end erases whatever brush is selected, for this stroke.
+            if s.tool == .eraser, session.brush.tip.kind != .eraser {
+                kindBeforeEraser = session.brush.tip.kind
+                session.handle(.command(.brush(kind: .eraser)))
+            }
+            if session.brush.tip.kind != .eraser {
+                recentColors = [session.brush.color] + recentColors.filter { $0 != session.brush.color }.prefix(Palette.recentCount - 1)
+            }
+            mode = .drawing
+            session.handle(.pointerDown(onCanvas(s)))
+        }
+    }
+
+    /// Button 1 came up: what its press began ends. A colour or a shading chosen in a panel is
+    /// a command now (so the journal has one, not one per motion event).
+    private func release(_ s: PointerSample) {
+        let was = mode
+        mode = .idle
+        switch was {
+        case .swallowing, .idle: break
+        case .panning: view.endPan()
+        case .drawing:
+            session.handle(.pointerUp(onCanvas(s)))
+            if let kind = kindBeforeEraser {
+                kindBeforeEraser = nil
+                session.handle(.command(.brush(kind: kind)))
+            }
+        case .palette:
+            if let p = tools?.palette, p.color != session.brush.color { session.handle(.command(.brush(color: p.color))) }
+        case .editor:
+            if let e = tools?.editor, e.shading != session.brush.shading { session.handle(.command(.shading(e.shading))) }
+        }
+        showOutline(at: s)
+    }
+
+    /// A press on the palette: a colour is shown at once (and set at the release); a kind or a
+    /// size is set now.
+    private func pickInPalette(_ hit: Palette.Hit) {
+        guard var p = tools?.palette else { return }
+        switch hit {
+        case .hue(let h): p.hue = h
+        case .saturationValue(let sat, let v): (p.saturation, p.value) = (sat, v)
+        case .recent(let c): p = Palette(color: c, recent: p.recent, kind: p.kind, size: p.size, scale: p.scale)
+        case .kind(let k): session.handle(.command(.brush(kind: k)))
+        case .size(let smaller):
+            let size = session.brush.tip.size
+            session.handle(.command(.brush(size: smaller ? max(BrushTip.sizes.lowerBound, size / 2) : min(BrushTip.sizes.upperBound, size * 2))))
+        case .panel: break
+        }
+        tools?.showPalette(p)
+        syncPalette()
+    }
+
+    /// A drag that began on the hue ring or the square goes on choosing there, wherever it goes.
+    private func dragPalette(_ grab: Palette.Hit, _ s: PointerSample) {
+        guard let p = tools?.palette, let o = tools?.paletteOrigin else { return }
+        switch grab {
+        case .hue: pickInPalette(.hue(p.hue(s.x - o.x, s.y - o.y)))
+        case .saturationValue: pickInPalette(p.saturationValue(s.x - o.x, s.y - o.y))
+        case .recent, .kind, .size, .panel: break
+        }
+    }
+
+    /// A press or drag in the shading editor: the editor shows the change at once; it becomes a
+    /// `shading` command at the release.
+    private func previewShading(_ grab: ShadingEditor.Hit, _ s: PointerSample) {
+        guard var e = tools?.editor, let o = tools?.editorOrigin else { return }
+        switch grab {
+        case .light(let i): e.shading = e.moving(light: i, toX: s.x - o.x, y: s.y - o.y)
+        case .hue, .brightness, .shininess: e.shading = e.setting(e.value(of: grab, atX: s.x - o.x))
+        case .panel: return
+        }
+        tools?.showEditor(e)
+    }
+
+    private func dragEditor(_ grab: ShadingEditor.Hit, _ s: PointerSample) { previewShading(grab, s) }
+
+    /// A right click (or the stylus's barrel button): the palette opens at the pointer, or closes.
+    private func togglePalette(at s: PointerSample) {
+        guard let tools, mode != .drawing else { return }
+        if tools.palette != nil {
+            tools.showPalette(nil)
+        } else {
+            let b = session.brush
+            tools.setHidden(false)
+            tools.showOutline(nil)
+            tools.showPalette(Palette(color: b.color, recent: recentColors, kind: b.tip.kind, size: b.tip.size, scale: tools.scale), atX: s.x, y: s.y)
+        }
+    }
+
+    /// The open palette shows the brush as it is now (a key may have changed it); a colour being
+    /// chosen is kept until its release.
+    private func syncPalette() {
+        guard let tools, var p = tools.palette else { return }
+        let b = session.brush
+        if case .palette = mode {} else if p.color != b.color {
+            p = Palette(color: b.color, recent: recentColors, kind: b.tip.kind, size: b.tip.size, scale: p.scale)
+        }
+        (p.kind, p.size, p.recent) = (b.tip.kind, b.tip.size, recentColors)
+        tools.showPalette(p)
+    }
+
+    /// The brush's outline at window point (x, y), over the canvas only.
+    private func showOutline(at s: PointerSample) {
+        guard let tools else { return }
+        guard mode == .idle, tools.hit(s.x, s.y) == .canvas else {
+            tools.showOutline(nil)
+            return
+        }
+        let tip = session.brush.tip, p = pressure.outline(s)
+        let canvasRadius = switch tip.kind {
+        case .pen, .eraser: tip.diameter(pressure: p) / 2
+        case .pixel: Double(Int(tip.diameter(pressure: p) / 2)) + 0.5
+        case .mercurial: Double(tip.size) * p
+        }
+        tools.showOutline(BrushOutline(x: s.x, y: s.y, radius: canvasRadius * view.transform.zoom))
     }
 
     /// Pastes the clipboard's image centred at `at` (canvas), as one undo step; its PNG is kept
@@ -499,7 +650,8 @@ public final class PaintApp: FrameLoopDelegate {
         var prompt = colorEntry.prompt
         if picker != .off { prompt = "pick a colour: click on the canvas (Escape cancels)" }
         return Status(brush: session.brush, pressure: pressure.shown, layer: Status.describeLayer(session.document),
-                      zoom: view.transform.percent, prompt: prompt, warning: journalWarning, message: message)
+                      zoom: view.transform.percent, prompt: prompt, warning: journalWarning, message: message,
+                      journaled: journal != nil)
     }
 
     /// Shows the status in the title (and wherever else it is shown) when it changed.
@@ -508,5 +660,7 @@ public final class PaintApp: FrameLoopDelegate {
         guard s != shownStatus else { return }
         if s.title != shownStatus?.title { window.setTitle(s.title) }
         shownStatus = s
+        tools?.showStatus(s.strip)
+        syncPalette()
     }
 }

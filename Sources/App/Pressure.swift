@@ -21,6 +21,12 @@ public struct Pressure: Sendable {
         String(format: "pressure %.2f ", fromDevice ? lastDevicePressure : simulator.value) + (fromDevice ? "(pen)" : "(simulated)")
     }
 
+    /// The pressure the brush outline shows for a sample with no button down: the simulated
+    /// pressure, or for a pen hovering (whose pressure is 0) the nominal one.
+    public func outline(_ s: PointerSample) -> Double {
+        s.pressure != nil || fromDevice ? BrushTip.nominalPressure : simulator.value
+    }
+
     /// The modifier keys changed at `t` with no pointer motion: the simulation follows.
     public mutating func modifiersChanged(_ mods: Modifiers, at t: Double) {
         simulator.setModifiers(shift: mods.contains(.shift), control: mods.contains(.control), at: t)

@@ -1,5 +1,6 @@
 import Events
 import Paint
+import UI
 
 /// What the window says about itself: the one value that both the title and the on-canvas
 /// status strip show, so they can never disagree.
@@ -17,6 +18,8 @@ public struct Status: Equatable, Sendable {
     public var warning: String?
     /// What the last action did ("saved …", "pasted 64x48").
     public var message: String?
+    /// The session is journaled (the strip says whether the journal is being written).
+    public var journaled = false
 
     /// The window's title: everything, on one line.
     public var title: String {
@@ -24,6 +27,14 @@ public struct Status: Equatable, Sendable {
         if brush.stabilizer > 0 { t += " — stabilizer \(stabilizerThirds)/3" }
         for part in [prompt, warning, message] { if let part { t += " — \(part)" } }
         return t
+    }
+
+    /// The status strip's content: the same facts, shorter.
+    public var strip: StatusStrip {
+        var fields = ["\(brush.tip.kind.rawValue) \(brush.tip.size)", brush.color.description, layer, zoom]
+        if brush.stabilizer > 0 { fields.append("stabilizer \(stabilizerThirds)/3") }
+        if journaled { fields.append(warning == nil ? "journal ok" : "journal NOT SAVED") }
+        return StatusStrip(swatch: brush.color, fields: fields, notice: warning ?? prompt ?? message, warning: warning != nil)
     }
 
     /// The stabilizer's strength in thirds (0: off).

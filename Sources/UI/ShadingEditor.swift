@@ -141,7 +141,7 @@ public struct ShadingEditor: Equatable, Sendable {
             let r = Self.handleRadius * u
             p.ring(cx: h.x, cy: h.y, inner: 0, outer: r + 1.5 * u, Theme.dark)
             p.ring(cx: h.x, cy: h.y, inner: h.front ? 0 : r - 2 * u, outer: r, Theme.hsv(light.hue, 1, max(light.brightness, 0.25)))
-            p.text("\(i + 1)", x: h.x - 2.5 * u, y: h.y - 3.5 * u, pixel: u, Theme.text)
+            p.text("\(i + 1)", x: h.x - 2.5 * u, y: h.y - 3.5 * u, pixel: u, h.front ? Color.black : Theme.text)
         }
         for (i, light) in shading.lights.enumerated() {
             let hb = hueBox(i), vb = brightnessBox(i)

@@ -22,6 +22,16 @@ public final class Tools: Overlay {
     private var sphere: (shading: Shading, image: TextureStorage<UInt32>)?
     private var damage = Rect.empty
 
+    /// The scales the UI is drawn at.
+    public static let scales = 1.0...4.0
+
+    /// The scale for a screen of `dpi` (the X resources' Xft.dpi): 96 → 1, 192 → 2, half steps
+    /// between, 1 when unknown.
+    public static func scale(forDPI dpi: Double?) -> Double {
+        guard let dpi, dpi.isFinite, dpi > 0 else { return 1 }
+        return min(max((dpi / 96 * 2).rounded() / 2, scales.lowerBound), scales.upperBound)
+    }
+
     public init(windowSize: Size, scale: Double) {
         self.windowSize = windowSize
         self.scale = scale
@@ -142,6 +152,9 @@ public final class Tools: Overlay {
     private func clamp(_ origin: Int, _ length: Int, _ window: Int) -> Int {
         max(0, min(origin, window - length))
     }
+
+    /// Something changed that the next frame must show.
+    public var hasDamage: Bool { !damage.isEmpty }
 
     // MARK: - Overlay
 

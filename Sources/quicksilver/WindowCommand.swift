@@ -11,6 +11,7 @@ import Kernels
 import Paint
 import PNGFile
 import ReplayFormat
+import UI
 import X11Window
 
 /// `quicksilver` (or `quicksilver window`): opens the paint window.
@@ -47,6 +48,9 @@ struct WindowCommand: ParsableCommand {
 
     @Option(help: "How far ahead the pen's predicted tail reaches, in ms (0: none). Shown only: never part of the picture.")
     var predictMs: Double = 16
+
+    @Option(help: "The on-canvas tools' scale, 1…4 in half steps (default: from Xft.dpi, 96 dpi = 1, 192 = 2). Brush sizes stay in canvas pixels.")
+    var uiScale: Double?
 
     @Option(help: "Worker threads for the compute pass (default: all cores).")
     var threads: Int?
@@ -92,6 +96,9 @@ struct WindowCommand: ParsableCommand {
         if undoMegabytes < 1 { throw ValidationError("--undo-megabytes must be at least 1") }
         if sessionsMegabytes < 1 { throw ValidationError("--sessions-megabytes must be at least 1") }
         if !(0...25).contains(predictMs) { throw ValidationError("--predict-ms must be in 0…25") }
+        if let uiScale, !(Tools.scales.contains(uiScale) && (uiScale * 2).rounded() == uiScale * 2) {
+            throw ValidationError("--ui-scale must be 1, 1.5, 2, … 4")
+        }
         if restore && file != nil { throw ValidationError("--restore continues the newest session; give it no FILE") }
         for (name, v) in [("--pulse-hue", pulseHue), ("--pulse-centre", pulseCentre), ("--pulse-range", pulseRange)]
         where !(0...1).contains(v) { throw ValidationError("\(name) must be in 0…1") }
@@ -181,7 +188,7 @@ struct WindowCommand: ParsableCommand {
                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
                            startCommands: opening,
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
-                           predictMilliseconds: predictMs)
+                           predictMilliseconds: predictMs, uiScale: uiScale ?? Tools.scale(forDPI: window.resourceDPI))
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
         startUp.stop()
