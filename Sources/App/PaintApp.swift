@@ -42,7 +42,7 @@ public final class PaintApp: FrameLoopDelegate {
     /// What button 1 is doing, from its press to its release.
     private var mode = PointerMode.idle
     /// The on-canvas tools (palette, outline, status strip, shading editor); nil without them.
-    private let tools: Tools?
+    public let tools: Tools?
     /// The colours strokes were last drawn in, the latest first (the palette shows them).
     private var recentColors: [Color] = []
     /// A stylus's eraser end is erasing: the brush kind to go back to when it lifts.

@@ -61,7 +61,9 @@ public struct Painter {
             let hole = inner > 1 && abs(dy) < inner - 1 ? ((inner - 1) * (inner - 1) - dy * dy).squareRoot() : 0
             let spans = hole > 0 ? [(cx - reach, cx - hole), (cx + hole, cx + reach)] : [(cx - reach, cx + reach)]
             for (from, to) in spans {
-                for x in max(r.minX, Int(from.rounded(.down)))..<min(r.maxX, Int(to.rounded(.up)) + 1) {
+                let lo = max(r.minX, Int(from.rounded(.down))), hi = min(r.maxX, Int(to.rounded(.up)) + 1)
+                guard lo < hi else { continue }
+                for x in lo..<hi {
                     let dx = Double(x) + 0.5 - cx
                     let d = (dx * dx + dy * dy).squareRoot()
                     let coverage = min(max(outer - d + 0.5, 0), 1) * (inner > 0 ? min(max(d - inner + 0.5, 0), 1) : 1)

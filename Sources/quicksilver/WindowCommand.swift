@@ -52,6 +52,9 @@ struct WindowCommand: ParsableCommand {
     @Option(help: "The on-canvas tools' scale, 1…4 in half steps (default: from Xft.dpi, 96 dpi = 1, 192 = 2). Brush sizes stay in canvas pixels.")
     var uiScale: Double?
 
+    @Flag(help: "Start with the on-canvas tools hidden, as Tab hides them (Tab shows them).")
+    var hideTools = false
+
     @Option(help: "Worker threads for the compute pass (default: all cores).")
     var threads: Int?
 
@@ -189,6 +192,7 @@ struct WindowCommand: ParsableCommand {
                            startCommands: opening,
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs, uiScale: uiScale ?? Tools.scale(forDPI: window.resourceDPI))
+        if hideTools { app.tools?.setHidden(true) }
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
         startUp.stop()

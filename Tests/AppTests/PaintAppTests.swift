@@ -68,7 +68,7 @@ final class Lines: @unchecked Sendable {
 /// The app on a fake window with a manual clock, a recording, a journal and an export folder:
 /// the test plays the frame loop's part, calling the delegate as the loop would.
 final class Harness {
-    let window = FakeWindow(size: Size(width: 200, height: 120))
+    let window: FakeWindow
     let clock = ManualClock()
     let loop: FrameLoop
     let session: Session
@@ -82,7 +82,9 @@ final class Harness {
 
     /// - Parameter lowLatency: the immediate ink path (off: every sample waits for a frame).
     /// - Parameter predictMilliseconds: the predicted tail's horizon (0: none).
-    init(lowLatency: Bool = false, predictMilliseconds: Double = 16) throws {
+    /// - Parameter uiScale: the on-canvas tools' scale (nil: none, as in most tests).
+    init(lowLatency: Bool = false, predictMilliseconds: Double = 16, size: Size = Size(width: 200, height: 120), uiScale: Double? = nil) throws {
+        window = FakeWindow(size: size)
         folder = try ScratchFolder.make("app")
         loop = FrameLoop(hz: 60, clock: clock, fds: [])
         session = Session(size: window.size, compute: ComputeContext(threads: 1))
@@ -92,7 +94,7 @@ final class Harness {
         let (out, err) = (out, err)
         app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
                        exporter: Exporter(folder: folder), console: Console(out: { out.append($0) }, err: { err.append($0) }),
-                       lowLatency: lowLatency, predictMilliseconds: predictMilliseconds)
+                       lowLatency: lowLatency, predictMilliseconds: predictMilliseconds, uiScale: uiScale)
     }
 
     /// Delivers `events` at time `t` (seconds on the window's clock) and lets the app take them.
@@ -144,7 +146,7 @@ final class Harness {
     }
 }
 
-private func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressure: Double? = nil) -> PointerSample {
+func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressure: Double? = nil) -> PointerSample {
     PointerSample(x: x, y: y, pressure: pressure, time: t, mods: mods)
 }
 

@@ -215,11 +215,14 @@ final class PaintWindow {
 
     /// Opens the window. Each gets its own state folder (so journals never leak between tests)
     /// unless `stateDir` names one to share, as a crash-and-restart test does.
-    init(on x: XServer, size: String = "400x300", extraArgs: [String] = [], stateDir: String? = nil, stdin: String = "/dev/null") throws {
+    /// `tools`: the on-canvas tools are shown (else hidden, as Tab hides them, so that what
+    /// the window shows is the canvas alone and compares with exports).
+    init(on x: XServer, size: String = "400x300", extraArgs: [String] = [], stateDir: String? = nil, stdin: String = "/dev/null",
+         tools: Bool = false) throws {
         self.x = x
         exportDir = try temporaryFolder()
         self.stateDir = try stateDir ?? temporaryFolder()
-        process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + extraArgs,
+        process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + (tools ? [] : ["--hide-tools"]) + extraArgs,
                                environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 }, stdin: stdin)
         var found = ""
         let deadline = Date().addingTimeInterval(60)

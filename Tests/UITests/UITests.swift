@@ -173,6 +173,14 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
         #expect(tools.takeDamage().minX == 6 && tools.takeDamage().isEmpty)
     }
 
+    @Test func aRingCutByTheClipDrawsOnlyInsideIt() {
+        let t = TextureStorage<UInt32>(width: 100, height: 100, filledWith: 0)
+        // Near the ring's top and bottom its rows lie wholly left of the clip.
+        Painter(t.texture, clip: Rect(x: 75, y: 0, width: 5, height: 100)).ring(cx: 50, cy: 50, inner: 28, outer: 30, .white)
+        let lit = t.pixels.enumerated().filter { $0.element != 0 }.map { $0.offset % 100 }
+        #expect(!lit.isEmpty && lit.allSatisfy { (75..<80).contains($0) })
+    }
+
     @Test func theOutlineIsDarkOutsideAndLightInside() {
         let tools = Tools(windowSize: Size(width: 100, height: 100), scale: 1)
         tools.showOutline(BrushOutline(x: 50, y: 50, radius: 20))
