@@ -12,6 +12,7 @@ import Kernels
 import Paint
 import PNGFile
 import ReplayFormat
+import UI
 import Strokes
 import X11Window
 
@@ -153,7 +154,48 @@ struct Benchmarks {
          ("blur.full", 30, { blurFull() }), ("emboss.full", 10, { embossFull() }), ("pulse.frame", 50, { pulseFrame() }),
          ("view.zoom2", 50, { zoomedFrame(scale: 1) }), ("view.zoom0.5", 50, { zoomedFrame(scale: -1) }),
          ("clipboard.copy", 9, { clipboardCopy() }),
-         ("document.png", 9, { documentFile("png") }), ("document.save", 9, { documentFile("save") }), ("document.open", 9, { documentFile("open") })] + layerCases()
+         ("document.png", 9, { documentFile("png") }), ("document.save", 9, { documentFile("save") }), ("document.open", 9, { documentFile("open") }),
+         ("ui.palette.open", 50, { toolsFrame(.paletteOpen) }), ("ui.palette.drag", 50, { toolsFrame(.paletteDrag) }),
+         ("ui.editor.drag", 20, { toolsFrame(.editorDrag) }), ("ui.outline", 200, { toolsFrame(.outline) }),
+         ("ui.none", 200, { toolsFrame(.none) })] + layerCases()
+    }
+
+    enum ToolsCase { case paletteOpen, paletteDrag, editorDrag, outline, none }
+
+    /// One frame of the window with the on-canvas tools over a painted canvas, at UI scale 1:
+    /// the palette opening (at alternate places, so each frame damages where it was and where
+    /// it is), a drag on its hue ring, a light dragged in the shading editor, the brush outline
+    /// moved 3 px, or (`ui.none`) a frame with nothing to do, the loop's floor.
+    private func toolsFrame(_ what: ToolsCase) -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let presenter = OffscreenPresenter(size: size)
+        let tools = Tools(windowSize: size, scale: 1)
+        session.overlay = tools
+        let wash = [UInt32](repeating: 0xC040_6080, count: size.area)
+        session.handle(.command(.paste(PastedImage(file: "wash.png", x: 0, y: 0, size: size, pixels: wash))))
+        tools.showStatus(StatusStrip(swatch: .black, fields: ["pen 8", "#000000", "layer 1/1", "100 %", "journal ok"]))
+        var palette = Palette(color: Color(r: 200, g: 40, b: 40), recent: KeyMap.palette, kind: .pen, size: 8, scale: 1)
+        if what == .paletteDrag { tools.showPalette(palette, atX: 600, y: 400) }
+        if what == .editorDrag { tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1)) }
+        var frame = 0
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
+        return {
+            frame += 1
+            switch what {
+            case .paletteOpen:
+                tools.showPalette(nil)
+                tools.showPalette(palette, atX: frame % 2 == 0 ? 600 : 900, y: 400)
+            case .paletteDrag:
+                palette.hue = Double(frame % 1000) / 1000
+                tools.showPalette(palette)
+            case .editorDrag:
+                if let e = tools.editor { tools.showEditor(ShadingEditor(shading: e.moving(light: 0, toX: 88 + Double(frame % 40), y: 60), scale: 1)) }
+            case .outline:
+                tools.showOutline(BrushOutline(x: 500 + Double(frame % 100) * 3, y: 500, radius: 8))
+            case .none: break
+            }
+            session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+        }
     }
 
     /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole

@@ -1,0 +1,86 @@
+import Foundation
+import PNGFile
+import Testing
+
+/// The pop-up palette, the shading editor and the UI's scale in the real window, driven by XTest
+/// clicks and keys and looked at through the X server's copy of the window.
+@Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
+struct OnCanvasUITests {
+    private func title(_ w: PaintWindow) throws -> String { try w.x.xdotool("getwindowname", w.id) }
+
+    private func click(_ w: PaintWindow, _ x: Int, _ y: Int, button: Int = 1) throws {
+        try w.x.xdotool("mousemove", "--window", w.id, "\(x)", "\(y)", "click", "\(button)")
+    }
+
+    private func rgb(_ p: UInt32) -> (r: Int, g: Int, b: Int) { (Int(p >> 16 & 0xFF), Int(p >> 8 & 0xFF), Int(p & 0xFF)) }
+
+    /// The brush colour the title names.
+    private func titleColour(_ w: PaintWindow) throws -> UInt32? {
+        guard let hex = try title(w).split(separator: " ").first(where: { $0.hasPrefix("#") && $0.count == 7 }) else { return nil }
+        return UInt32(hex.dropFirst(), radix: 16).map { $0 | 0xFF00_0000 }
+    }
+
+    @Test func aRightClickOpensThePaletteWhoseColourTheNextStrokeIsDrawnIn() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x, size: "640x480", tools: true)
+        try click(w, 320, 240, button: 3)
+        #expect(try eventually {
+            let ring = rgb(try w.grab(width: 640, height: 480)[320 + 89, 240])
+            return ring.g > 240 && ring.r > 100 && ring.r < 160 && ring.b < 30
+        }, "the hue ring round the pointer")
+        try click(w, 320 + 89, 240)            // hue 0.25 (of black: still black)
+        try click(w, 320 + 51, 240 - 51)       // full saturation and value
+        #expect(try eventually { try titleColour(w).map { $0 != 0xFF00_0000 } == true })
+        let colour = try #require(try titleColour(w))
+        try click(w, 620, 20)                  // outside: closes the palette, draws nothing
+        #expect(try eventually { try w.grab(width: 640, height: 480)[320 + 89, 240] == 0xFFFF_FFFF })
+        try w.drag(PaintWindow.line(from: (60, 420), to: (580, 420)))
+        let shot = try w.screenshot().image
+        #expect(shot[300, 420] == colour, "the stroke is in the palette's colour")
+        #expect(shot[620, 20] == 0xFFFF_FFFF && shot[320 + 51, 240 - 51] == 0xFFFF_FFFF, "the clicks drew nothing")
+        #expect(shot[12, 470] == 0xFFFF_FFFF, "no status strip in the picture")
+        #expect(try w.grab(width: 640, height: 480)[12, 470] != 0xFFFF_FFFF, "while the window shows it")
+        #expect(try w.quit().status == 0)
+    }
+
+    @Test func theShadingEditorsChangeIsRecordedAndRendersAsTheWindowShowedIt() throws {
+        let x = try XServer()
+        let dir = try temporaryFolder()
+        let w = try PaintWindow(on: x, size: "640x480", extraArgs: ["--record", dir + "/rec.jsonl"], tools: true)
+        try w.key("l")
+        let panel = (x: 640 - 8 - 312, y: 8)
+        #expect(try eventually { rgb(try w.grab(width: 640, height: 480)[panel.x + 4, panel.y + 120]).r < 60 }, "the editor's panel")
+        // Light 1's handle (the sphere's top) dragged to the sphere's centre: it faces the viewer.
+        try x.xdotool("mousemove", "--window", w.id, "\(panel.x + 88)", "\(panel.y + 21)", "mousedown", "1")
+        for y in stride(from: panel.y + 30, through: panel.y + 100, by: 10) { try x.xdotool("mousemove", "--window", w.id, "\(panel.x + 88)", "\(y)") }
+        try x.xdotool("mouseup", "1")
+        try w.key("m")
+        try w.drag(PaintWindow.line(from: (40, 300), to: (300, 330)))
+        let shot = try w.screenshot().image
+        #expect(try w.quit().status == 0)
+        let recording = try String(contentsOfFile: dir + "/rec.jsonl", encoding: .utf8)
+        let shading = recording.split(separator: "\n").filter { $0.contains("\"shading\"") }
+        #expect(shading.count == 1)
+        #expect(shading.first?.contains("\"x\": 0, \"y\": 0, \"z\": 25") == true, "\(shading)")
+        let r = try runProgram(binary, ["render", dir + "/rec.jsonl", "-o", dir + "/out.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PNGImage.read(from: dir + "/out.png") == shot, "render replays the shading")
+    }
+
+    @Test func theUIScaleFollowsXftDpiUnlessGiven() throws {
+        let x = try XServer()
+        let r = try runProgram("/usr/bin/xprop", ["-root", "-f", "RESOURCE_MANAGER", "8s", "-set", "RESOURCE_MANAGER", "Xft.dpi:\t192\n"],
+                               environment: x.environment)
+        #expect(r.status == 0, "\(r.stderr)")
+        for (args, scale) in [([String](), 2), (["--ui-scale", "1"], 1)] {
+            let w = try PaintWindow(on: x, size: "1000x900", extraArgs: args, tools: true)
+            try click(w, 500, 450, button: 3)
+            // The ring at hue 0.25 is 89 UI pixels right of the centre: 178 window pixels at scale 2.
+            #expect(try eventually {
+                let ring = rgb(try w.grab(width: 1000, height: 900)[500 + 89 * scale, 450])
+                return ring.g > 240 && ring.r > 100 && ring.r < 160 && ring.b < 30
+            }, "scale \(scale)")
+            #expect(try w.quit().status == 0)
+        }
+    }
+}
