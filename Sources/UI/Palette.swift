@@ -98,7 +98,9 @@ public struct Palette: Equatable, Sendable {
     }
 
     /// Draws it with its top-left at (0, 0).
-    func draw(_ p: Painter) {
+    /// Draws what every palette of this scale shows, whatever its state: the panel and the hue
+    /// ring (drawn once and kept: most of the pixels, and the costliest).
+    func drawBase(_ p: Painter) {
         let u = scale
         p.ring(cx: c, cy: c, inner: 0, outer: (Self.recentRadius + Self.recentDot + 4) * u, Theme.panel)
         p.fill(rowsBox, Theme.panel)
@@ -107,6 +109,12 @@ public struct Palette: Equatable, Sendable {
             let a = atan2(dy, dx) / (2 * Double.pi) + 0.25
             return Theme.hsv(a - a.rounded(.down), 1, 1)
         }
+    }
+
+    /// Draws the rest over `drawBase`'s pixels: the square for the hue, the marks, the recent
+    /// colours, the kinds and the size.
+    func draw(_ p: Painter) {
+        let u = scale
         let h = hue
         p.gradient(squareBox) { s, v in Theme.hsv(h, s, 1 - v) }
         // Where the colour is: a notch on the ring, a ring on the square.

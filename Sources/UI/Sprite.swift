@@ -16,6 +16,14 @@ struct Sprite {
         draw(Painter(pixels.texture, clip: pixels.texture.bounds))
     }
 
+    /// Draws a sprite at window point (x, y) over a copy of `base` (a sprite's unchanging part).
+    init(x: Int, y: Int, base: TextureStorage<UInt32>, draw: (Painter) -> Void) {
+        pixels = TextureStorage(width: base.width, height: base.height, filledWith: 0)
+        pixels.texture.copy(base.texture.bounds, from: base.texture)
+        rect = Rect(x: x, y: y, width: base.width, height: base.height)
+        draw(Painter(pixels.texture, clip: pixels.texture.bounds))
+    }
+
     func draw(into target: Texture<UInt32>, clip: Rect) {
         Painter(target, clip: clip).blit(pixels.texture, x: rect.minX, y: rect.minY)
     }

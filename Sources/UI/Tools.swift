@@ -18,6 +18,8 @@ public final class Tools: Overlay {
     public private(set) var status: StatusStrip?
 
     private var paletteSprite: Sprite?, editorSprite: Sprite?, statusSprite: Sprite?
+    /// The palette's unchanging pixels (`Palette.drawBase`), drawn at the first opening.
+    private var paletteBase: TextureStorage<UInt32>?
     /// The hemisphere last rendered for the editor, for the shading it shows.
     private var sphere: (shading: Shading, image: TextureStorage<UInt32>)?
     private var damage = Rect.empty
@@ -71,7 +73,9 @@ public final class Tools: Overlay {
             let at = old.map { ($0.rect.minX, $0.rect.minY) }
                 ?? (clamp(Int((x - p.centreOffset).rounded()), p.width, windowSize.width),
                     clamp(Int((y - p.centreOffset).rounded()), p.height, windowSize.height))
-            return Sprite(x: at.0, y: at.1, width: p.width, height: p.height) { p.draw($0) }
+            let base = paletteBase ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
+            paletteBase = base
+            return Sprite(x: at.0, y: at.1, base: base) { p.draw($0) }
         }
         replaced(old, by: paletteSprite)
     }
