@@ -28,11 +28,13 @@ struct StabilizerBench {
         let heavy = Self.seeds.map { StabilizerMeasure.heavyJitter(seed: $0) }
         let gentle = Self.seeds.map { StabilizerMeasure.gentleTremor(seed: $0) }
         let steady = StabilizerMeasure.steadyLine()
-        let stabilizer: ([StrokePoint]) -> (x: Double, y: Double)? = { samples in
-            guard let first = samples.first else { return nil }
-            var s = Stabilizer(strength: 1, start: first)
-            let pen = samples.dropFirst().map { s.add($0) }.last ?? first
-            return (pen.x, pen.y)
+        func stabilizer(_ strength: Double) -> ([StrokePoint]) -> (x: Double, y: Double)? {
+            { samples in
+                guard let first = samples.first else { return nil }
+                var s = Stabilizer(strength: strength, start: first)
+                let pen = samples.dropFirst().map { s.add($0) }.last ?? first
+                return (pen.x, pen.y)
+            }
         }
         func mypaint(_ slowTracking: Double) -> Row {
             Row(name: "libmypaint slow_tracking \(Int(slowTracking))", follow: { _ in nil },
@@ -43,13 +45,15 @@ struct StabilizerBench {
             Row(name: "none", follow: { $0 }, live: { $0.last.map { ($0.x, $0.y) } }),
             Row(name: "path average 64 px (before)", follow: { PathAverage.pens($0) },
                 live: { PathAverage.pens($0 + [$0[$0.count - 1]]).dropLast().last.map { ($0.x, $0.y) } }),
-            Row(name: "travel ramp 90 px, no drain", follow: { Self.undrained($0) }, live: stabilizer),
-            Row(name: "travel ramp 90 px (now)", follow: { StabilizerMeasure.pens($0, strength: 1) }, live: stabilizer),
+            Row(name: "travel ramp 90 px, no drain", follow: { Self.undrained($0) }, live: stabilizer(1)),
+            Row(name: "travel ramp 30 px (now, 1/3)", follow: { StabilizerMeasure.pens($0, strength: 1.0 / 3) }, live: stabilizer(1.0 / 3)),
+            Row(name: "travel ramp 60 px (now, 2/3)", follow: { StabilizerMeasure.pens($0, strength: 2.0 / 3) }, live: stabilizer(2.0 / 3)),
+            Row(name: "travel ramp 90 px (now, full)", follow: { StabilizerMeasure.pens($0, strength: 1) }, live: stabilizer(1)),
             mypaint(10), mypaint(15),
             Row(name: "lazy rope R = 30", follow: { LazyRope(length: 30).pens($0) },
                 live: { LazyRope(length: 30).pens($0).last.map { ($0.x, $0.y) } }),
         ]
-        var out = ["stabilizer (full strength)".padding(toLength: 38, withPad: " ", startingAt: 0)
+        var out = ["stabilizer".padding(toLength: 40, withPad: " ", startingAt: 0)
             + "heavy ±7 px      gentle ±2 px     lag"]
         var baseline: (heavy: Double, gentle: Double)?
         for row in rows {
@@ -63,15 +67,29 @@ struct StabilizerBench {
             }
             let name = "stabilizer." + row.name
             guard let h = rms(heavy), let g = rms(gentle), let lag = lag(row, steady) else {
-                out.append(name.padding(toLength: 38, withPad: " ", startingAt: 0) + "(not built: make bench builds \(mypaint))")
+                out.append(name.padding(toLength: 40, withPad: " ", startingAt: 0) + "(not built: make bench builds \(mypaint))")
                 continue
             }
             let base = baseline ?? (h, g)
             baseline = base
-            out.append(name.padding(toLength: 38, withPad: " ", startingAt: 0)
+            out.append(name.padding(toLength: 40, withPad: " ", startingAt: 0)
                 + String(format: "%5.2f px %4.0f %%   %5.2f px %4.0f %%   %4.1f px", h, 100 * h / base.heavy, g, 100 * g / base.gentle, lag))
         }
+        out.append(Self.cost())
         return out
+    }
+
+    /// What steadying costs: 300,000 heavy-tremor samples through a full-strength stabilizer
+    /// (a 600 px stroke redrawn end to end), median wall time.
+    private static func cost() -> String {
+        let samples = (1...1000).flatMap { StabilizerMeasure.heavyJitter(seed: UInt64($0)) }
+        let ms = Benchmarks.median(runs: 5) {
+            var s = Stabilizer(strength: 1, start: samples[0])
+            var sum = 0.0
+            for p in samples { sum += s.add(p).x }
+            precondition(sum.isFinite)
+        }
+        return BenchCommand.row("stabilizer.300k", ms)
     }
 
     /// The new stabilizer jumping to the last sample on release, as the first version did.
