@@ -13,7 +13,7 @@ public enum StabilizerMeasure {
     public static let lineY = 100.0
 
     /// A heavy tremor: samples 2 px apart along the line from x = 20, each pushed off it by a
-    /// uniform ±7 px (the path is about 2.5× longer than the travel), from `seed`.
+    /// uniform ±7 px (the path is about 2.6× longer than the travel), from `seed`.
     public static func heavyJitter(seed: UInt64, count: Int = 300) -> [StrokePoint] {
         var random = Random(seed: seed)
         return (0..<count).map { i in StrokePoint(x: 20 + 2 * Double(i), y: lineY + 7 * random.symmetric(), pressure: 0.5) }

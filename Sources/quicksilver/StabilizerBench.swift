@@ -67,7 +67,7 @@ struct StabilizerBench {
             }
             let name = "stabilizer." + row.name
             guard let h = rms(heavy), let g = rms(gentle), let lag = lag(row, steady) else {
-                out.append(name.padding(toLength: 40, withPad: " ", startingAt: 0) + "(not built: make bench builds \(mypaint))")
+                out.append(name.padding(toLength: 40, withPad: " ", startingAt: 0) + "(not built: make bench builds \(self.mypaint))")
                 continue
             }
             let base = baseline ?? (h, g)
