@@ -225,9 +225,11 @@ final class StrokeEngine {
     // MARK: - What is shown
 
     /// Shows the live pen stroke going on to `point` (canvas pixels) beyond its last sample,
-    /// until a sample comes; nil shows none. Only a smooth pen or eraser stroke shows one.
+    /// until a sample comes; nil shows none. Only a smooth pen or eraser stroke shows one, and
+    /// not a steadied one: its pen trails the pointer on purpose, and a line on to where the
+    /// shaky pointer is heading would shake with it.
     func predict(_ point: (x: Double, y: Double)?) {
-        if case .pen(let stroke) = live, stroke.brush.tip.kind.isSmooth {
+        if case .pen(let stroke) = live, stroke.brush.tip.kind.isSmooth, stroke.stabilizer == nil {
             prediction = point
             tailIsStale = true
         }

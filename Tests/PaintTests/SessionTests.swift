@@ -182,6 +182,20 @@ let black: UInt32 = 0xFF00_0000
         #expect(oneFrame[Int(last.0), Int(last.1)] == black && plain[Int(last.0), Int(last.1)] == black)
     }
 
+    @Test func aSteadiedStrokeShowsNoPredictedTail() {
+        for stabilizer in [0, 1.0] {
+            let session = Session(size: Size(width: 200, height: 100), compute: ComputeContext(threads: 1))
+            let window = OffscreenPresenter(size: Size(width: 200, height: 100))
+            session.handle(.command(.brush(stabilizer: stabilizer)))
+            session.handle(.pointerDown(StrokeSample(x: 10, y: 50, pressure: 0.5)))
+            for x in stride(from: 12.0, through: 100, by: 2) { session.handle(.pointerMove(StrokeSample(x: x, y: 50, pressure: 0.5))) }
+            session.predict((x: 160, y: 50))
+            session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
+            let inked = window.image.texture[150, 50] != white
+            #expect(inked == (stabilizer == 0), "the predicted tail is shown without a stabilizer only (stabilizer \(stabilizer))")
+        }
+    }
+
     @Test func aHeavyTremorSteadiedIsTheSameInOneFrameOrInUnevenBatches() throws {
         let points = StabilizerMeasure.heavyJitter(seed: 5, count: 150).map { ($0.x, $0.y) }
         let brush = "\"stabilizer\": 1"
