@@ -5,10 +5,10 @@
 /// The path is resampled every `step` pixels of arc length (the remainder carried, as dab
 /// spacing is) into a ring. A point at distance d from the newest sample weighs `reach - d`
 /// (nothing beyond `reach`): on a steady line the pen lags `reach / 3` behind the pointer, and a
-/// falling ramp is the causal weighting that averages the most jitter for that lag. Points leave
-/// the ring from its old end once they are out of reach, or when the ring holds
-/// `pathPerReach × reach` of path (a hand dithering in one place), so where the hand rests the
-/// pen settles on the resting point.
+/// falling ramp is the causal weighting that averages the most uncorrelated jitter for that
+/// lag. Points leave the ring from its old end once they are out of reach, or when the ring
+/// holds `pathPerReach × reach` of path (a hand dithering in one place), so where the hand rests
+/// the pen settles on the resting point.
 ///
 /// Why distance travelled and not path length (the window of the first version): a heavy tremor
 /// makes the path several times longer than the travel, and a window of path was used up by the
