@@ -8,7 +8,8 @@
 /// falling ramp is the causal weighting that averages the most uncorrelated jitter for that
 /// lag. Points leave the ring from its old end once they are out of reach, or when the ring
 /// holds `pathPerReach × reach` of path (a hand dithering in one place), so where the hand rests
-/// the pen settles on the resting point.
+/// the pen settles on the resting point. The pen is held within `lag` of the newest sample (a
+/// lazy rope on top of the mean), so after a pause it never hangs back on the resting spot.
 ///
 /// Why distance travelled and not path length (the window of the first version): a heavy tremor
 /// makes the path several times longer than the travel, and a window of path was used up by the
@@ -49,7 +50,7 @@ public struct Stabilizer: Sendable {
     /// The ring holds at most this many points.
     public var capacity: Int { ring.count }
 
-    /// How far the pen trails the pointer on a steady straight line, pixels.
+    /// How far the pen trails the pointer on a steady straight line, and at most, pixels.
     public var lag: Double { reach / 3 }
 
     public init(strength: Double, start: StrokePoint) {
@@ -64,7 +65,7 @@ public struct Stabilizer: Sendable {
     /// The pen's position after sample `p`.
     public mutating func add(_ sample: StrokePoint) -> StrokePoint {
         lastWork = 0
-        guard sample.x.isFinite, sample.y.isFinite else { return mean(around: last, reach: reach) }
+        guard sample.x.isFinite, sample.y.isFinite else { return leashed(mean(around: last, reach: reach), to: last) }
         let p = Self.bounded(sample)
         let dx = p.x - last.x, dy = p.y - last.y
         let length = (dx * dx + dy * dy).squareRoot()
@@ -83,7 +84,7 @@ public struct Stabilizer: Sendable {
         last = p
         // The old end leaves once out of reach: the window is the travel, not the path.
         while count > 1, Self.distance(ring[oldest], p) > reach { drop() }
-        return mean(around: p, reach: reach)
+        return leashed(mean(around: p, reach: reach), to: p)
     }
 
     /// Ends the stroke at `p` (added first when it is not the newest sample): the pen's
@@ -92,7 +93,16 @@ public struct Stabilizer: Sendable {
     public mutating func finish(at p: StrokePoint) -> [StrokePoint] {
         if p.x != last.x || p.y != last.y { _ = add(p) }
         let steps = max(1, Int((reach * Self.drainStepsPerPixel).rounded(.up)))
-        return (1..<steps).map { k in mean(around: last, reach: reach * Double(steps - k) / Double(steps)) }
+        return (1..<steps).map { k in leashed(mean(around: last, reach: reach * Double(steps - k) / Double(steps)), to: last) }
+    }
+
+    /// `pen`, pulled along the line to `sample` until no farther from it than `lag`: on a steady
+    /// line the mean is already that near, but after a pause the ring is full of the resting
+    /// spot and the mean would hang back (a lazy rope of length `lag` on top of the mean).
+    private func leashed(_ pen: StrokePoint, to sample: StrokePoint) -> StrokePoint {
+        let d = Self.distance(pen, sample)
+        guard d > lag else { return pen }
+        return StrokePoint.lerp(pen, sample, (d - lag) / d)
     }
 
     private mutating func push(_ q: StrokePoint) {

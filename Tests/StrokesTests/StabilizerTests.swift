@@ -104,6 +104,22 @@ import Testing
         #expect(abs(pen.x - 300) < 1 && abs(pen.y - 100) < 1, "settled at \(pen)")
     }
 
+    @Test(arguments: [1.0 / 3, 1.0])
+    func afterAPauseThePenStillTrailsBy30pxAtMost(strength: Double) {
+        var s = Stabilizer(strength: strength, start: StrokePoint(x: 100, y: 100, pressure: 0.5))
+        // A pause: the hand dithers in place, filling the ring with one spot…
+        for i in 0..<3000 { _ = s.add(StrokePoint(x: 100 + Double(i % 3 - 1), y: 100 + Double(i % 5 - 2) / 2, pressure: 0.5)) }
+        // …then moves on, slowly and then in jumps.
+        var x = 100.0
+        for i in 0..<200 {
+            x += i < 100 ? 2 : 9
+            let pen = s.add(StrokePoint(x: x, y: 100, pressure: 0.5))
+            let lag = ((x - pen.x) * (x - pen.x) + (100 - pen.y) * (100 - pen.y)).squareRoot()
+            #expect(lag <= 30 * strength + 1e-9, "\(lag) px behind at x = \(x)")
+            if lag > 30 * strength + 1e-9 { return }
+        }
+    }
+
     @Test func eachSampleCostsAtMostTheReachWhateverTheStrokeLength() {
         var s = Stabilizer(strength: 1, start: StrokePoint(x: 0, y: 0, pressure: 0.5))
         var work: [Int] = []
