@@ -6,8 +6,9 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
 BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config
 TEST_DEBS  := xvfb xdotool xclip python3
-# What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py).
-BENCH_DEBS := gcc libcairo2-dev
+# What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py), and
+# libmypaint's slow tracking, steadying the same samples as the stabilizer (Tests/Bench/mypaint-track.c).
+BENCH_DEBS := gcc libcairo2-dev libmypaint-dev
 
 SOAK_MINUTES ?= 30
 FUZZ_SECONDS ?= 600
@@ -66,13 +67,18 @@ fuzz: deps
 soak: release test-deps
 	python3 Tests/Soak/soak.py .build/release/quicksilver $(SOAK_MINUTES) --speed-gates
 
-# The benchmarks (the present and clipboard cases on $$DISPLAY when there is one), then event →
+# The benchmarks (the present and clipboard cases on $$DISPLAY when there is one; the stabilizer table
+# beside libmypaint's slow tracking, .build/bench/mypaint-track), then event →
 # pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
 # then whole-process `render` against cairo (Tests/Bench/files.py).
-bench: release test-deps bench-deps
-	.build/release/quicksilver bench
+bench: release test-deps bench-deps .build/bench/mypaint-track
+	.build/release/quicksilver bench --mypaint .build/bench/mypaint-track
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/files.py .build/release/quicksilver
+
+.build/bench/mypaint-track: Tests/Bench/mypaint-track.c | bench-deps
+	@mkdir -p .build/bench
+	gcc -O2 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs libmypaint) -lm
 
 build: deps
 	$(SWIFT) build

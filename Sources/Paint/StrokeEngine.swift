@@ -150,8 +150,12 @@ final class StrokeEngine {
             return d
         case .pen(var stroke):
             var sink = layer.committedSink()
-            // With a stabilizer the stroke catches up with the last sample here, in this frame.
-            var d = commit(stroke.builder.finish(at: p ?? stroke.last, into: &sink))
+            let end = p ?? stroke.last
+            var d = Rect.empty
+            // With a stabilizer the stroke catches up with the last sample here, in this frame,
+            // along the steadied line rather than in a jump.
+            for q in stroke.stabilizer?.finish(at: end) ?? [] { d = d.union(stroke.builder.add(q, into: &sink)) }
+            d = commit(d.union(stroke.builder.finish(at: end, into: &sink)))
             d = d.union(layer.beginTail().cleared)
             bake(stroke.brush, into: document, on: compute)
             d = d.union(layer.bounds)
@@ -221,9 +225,11 @@ final class StrokeEngine {
     // MARK: - What is shown
 
     /// Shows the live pen stroke going on to `point` (canvas pixels) beyond its last sample,
-    /// until a sample comes; nil shows none. Only a smooth pen or eraser stroke shows one.
+    /// until a sample comes; nil shows none. Only a smooth pen or eraser stroke shows one, and
+    /// not a steadied one: its pen trails the pointer on purpose, and a line on to where the
+    /// shaky pointer is heading would shake with it.
     func predict(_ point: (x: Double, y: Double)?) {
-        if case .pen(let stroke) = live, stroke.brush.tip.kind.isSmooth {
+        if case .pen(let stroke) = live, stroke.brush.tip.kind.isSmooth, stroke.stabilizer == nil {
             prediction = point
             tailIsStale = true
         }

@@ -43,7 +43,10 @@ struct BenchCommand: ParsableCommand {
         document of 1 and of 20 layers, each a translucent wash over the canvas, the stroke on the middle one), and \
         layers.memory (the resident memory a 3840x2160 document of 40 layers, one with a stroke, adds), \
         document.save and document.open (a 10-layer document saved as OpenRaster and opened from it) \
-        beside document.png (the same picture flattened and written as a PNG).
+        beside document.png (the same picture flattened and written as a PNG). \
+        The stabilizer table (geometry, not time): the centre-line RMS of a heavy and a gentle \
+        tremor at full strength and the lag, beside the first version, libmypaint's slow \
+        tracking (--mypaint) and a lazy rope.
         """
     )
 
@@ -62,6 +65,9 @@ struct BenchCommand: ParsableCommand {
     /// Velocity windows (ms) the prediction report compares; the predictor's own by default.
     @Option(parsing: .upToNextOption, help: .hidden)
     var predictWindows: [Double] = []
+
+    @Option(help: "The libmypaint program the stabilizer table compares with (make bench builds it).")
+    var mypaint = ".build/bench/mypaint-track"
 
     /// Curvature followed and damping, for comparing predictors.
     @Option(help: .hidden) var predictCurvature: Double?
@@ -84,6 +90,9 @@ struct BenchCommand: ParsableCommand {
         }
         if only.map({ "predict".hasPrefix($0) || $0.hasPrefix("predict") }) ?? true, !json {
             for line in Benchmarks.prediction(windows: predictWindows, curvature: predictCurvature, damping: predictDamping) { printLine(line) }
+        }
+        if only.map({ "stabilizer".hasPrefix($0) || $0.hasPrefix("stabilizer") }) ?? true, !json {
+            for line in StabilizerBench(mypaint: mypaint).lines() { printLine(line) }
         }
         let displayCases: [(String, () -> Double?)] = [
             ("present.shm", { Benchmarks.present(shared: true) }), ("present.putimage", { Benchmarks.present(shared: false) }),

@@ -5,6 +5,7 @@ import Geometry
 import Foundation
 import Kernels
 import Paint
+import Strokes
 import Testing
 import TestSupport
 
@@ -179,5 +180,43 @@ let black: UInt32 = 0xFF00_0000
         // Both end with a cap around the last sample.
         let last = points[points.count - 1]
         #expect(oneFrame[Int(last.0), Int(last.1)] == black && plain[Int(last.0), Int(last.1)] == black)
+    }
+
+    @Test func aSteadiedStrokeShowsNoPredictedTail() {
+        for stabilizer in [0, 1.0] {
+            let session = Session(size: Size(width: 200, height: 100), compute: ComputeContext(threads: 1))
+            let window = OffscreenPresenter(size: Size(width: 200, height: 100))
+            session.handle(.command(.brush(stabilizer: stabilizer)))
+            session.handle(.pointerDown(StrokeSample(x: 10, y: 50, pressure: 0.5)))
+            for x in stride(from: 12.0, through: 100, by: 2) { session.handle(.pointerMove(StrokeSample(x: x, y: 50, pressure: 0.5))) }
+            session.predict((x: 160, y: 50))
+            session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
+            let inked = window.image.texture[150, 50] != white
+            #expect(inked == (stabilizer == 0), "the predicted tail is shown without a stabilizer only (stabilizer \(stabilizer))")
+        }
+    }
+
+    @Test func aHeavyTremorSteadiedIsTheSameInOneFrameOrInUnevenBatches() throws {
+        let points = StabilizerMeasure.heavyJitter(seed: 5, count: 150).map { ($0.x, $0.y) }
+        let brush = "\"stabilizer\": 1"
+        // Batches of 1 to 7 samples a frame (a frame is 1/60 s), the release in a frame of its own.
+        let sizes = [1, 4, 7, 2, 5, 3, 6]
+        var t = 0.0, batch = 0, left = 0
+        var times: [Double] = []
+        for _ in points {
+            if left == 0 { left = sizes[batch % sizes.count]; batch += 1; t += 1.0 / 60 }
+            left -= 1
+            times.append(t)
+        }
+        var lines = ["{\"quicksilver\": 1, \"width\": 360, \"height\": 200}", "{\"t\": 0, \"type\": \"brush\", \(brush)}"]
+        for (i, p) in points.enumerated() {
+            lines.append("{\"t\": \(times[i]), \"type\": \"\(i == 0 ? "down" : "move")\", \"x\": \(p.0), \"y\": \(p.1)}")
+        }
+        let last = points[points.count - 1]
+        lines.append("{\"t\": \(t + 0.1), \"type\": \"up\", \"x\": \(last.0), \"y\": \(last.1)}")
+        let uneven = try render(lines.joined(separator: "\n") + "\n")
+        let oneFrame = try render(strokeReplay(points, width: 360, height: 200, brush: brush, dt: 0))
+        expectSame(uneven, oneFrame, "the same samples, batched differently")
+        #expect(oneFrame[Int(last.0), Int(last.1)] == black, "the stroke reaches its last sample")
     }
 }
