@@ -42,9 +42,8 @@ public final class PaintApp: FrameLoopDelegate {
     /// What button 1 is doing, from its press to its release.
     private var mode = PointerMode.idle
     /// The on-canvas tools (palette, outline, status strip, shading editor); nil without them.
-    public let tools: Tools?
-    /// The colours strokes were last drawn in, the latest first (the palette shows them).
-    private var recentColors: [Color] = []
+    private let toolsInput: ToolsInput?
+    public var tools: Tools? { toolsInput?.tools }
     /// A stylus's eraser end is erasing: the brush kind to go back to when it lifts.
     private var kindBeforeEraser: BrushKind?
     /// A colour being typed (`#` …).
@@ -69,6 +68,8 @@ public final class PaintApp: FrameLoopDelegate {
         case editor(ShadingEditor.Hit)
         /// A press that only closed something or picked a colour: it draws nothing.
         case swallowing
+
+        var isInPalette: Bool { if case .palette = self { true } else { false } }
     }
 
     private enum Picker: Equatable {
@@ -134,8 +135,8 @@ public final class PaintApp: FrameLoopDelegate {
         self.exporter = exporter
         self.console = console
         stats = collectStats ? FrameStats() : nil
-        tools = uiScale.map { Tools(windowSize: window.size, scale: $0) }
-        session.overlay = tools
+        toolsInput = uiScale.map { ToolsInput(tools: Tools(windowSize: window.size, scale: $0)) }
+        session.overlay = toolsInput?.tools
         for c in startCommands { session.handle(.command(c)) }
         queueViewIfMoved()
         updateTitle(status: nil)
@@ -233,8 +234,8 @@ public final class PaintApp: FrameLoopDelegate {
             switch mode {
             case .swallowing: break
             case .panning: view.pan(to: s.x, s.y)
-            case .palette(let grab): dragPalette(grab, s)
-            case .editor(let grab): dragEditor(grab, s)
+            case .palette(let grab): toolsInput?.dragPalette(grab, x: s.x, y: s.y, brush: session.brush)
+            case .editor(let grab): toolsInput?.previewShading(grab, x: s.x, y: s.y)
             case .idle, .drawing:
                 if view.isPanning { view.pan(to: s.x, s.y) } else { session.handle(.pointerMove(onCanvas(s))) }
             }
@@ -259,7 +260,7 @@ public final class PaintApp: FrameLoopDelegate {
                 }
             case .wheelLeft: view.scroll(down: 0, right: -1)
             case .wheelRight: view.scroll(down: 0, right: 1)
-            case .right where down: togglePalette(at: s)
+            case .right where down && mode != .drawing: toolsInput?.togglePalette(atX: s.x, y: s.y, brush: session.brush)
             case .right: break
             }
         case .modifiers(let mods, let t): pressure.modifiersChanged(mods, at: t)
@@ -296,8 +297,7 @@ public final class PaintApp: FrameLoopDelegate {
             case .resetView?: view.reset()
             case .pickColor?: setPicker(.armed)
             case .toggleTools?: tools.map { $0.setHidden(!$0.hidden) }
-            case .shadingEditor?:
-                tools?.showEditor(tools?.editor == nil ? ShadingEditor(shading: session.brush.shading, scale: tools?.scale ?? 1) : nil)
+            case .shadingEditor?: toolsInput?.toggleEditor(brush: session.brush)
             case nil: break
             }
         case .keyRelease(let key):
@@ -320,17 +320,17 @@ public final class PaintApp: FrameLoopDelegate {
     /// Button 1 went down: on a piece of UI, it acts there (a press outside an open palette
     /// only closes it); on the canvas it pans (Space held) or draws.
     private func press(_ s: PointerSample) {
-        tools?.showOutline(nil)
-        switch tools?.hit(s.x, s.y) ?? .canvas {
+        toolsInput?.tools.showOutline(nil)
+        switch toolsInput?.tools.hit(s.x, s.y) ?? .canvas {
         case .outsidePalette:
-            tools?.showPalette(nil)
+            toolsInput?.tools.showPalette(nil)
             mode = .swallowing
         case .palette(let hit):
             mode = .palette(hit)
-            pickInPalette(hit)
+            if let c = toolsInput?.press(hit, brush: session.brush) { session.handle(.command(c)) }
         case .editor(let hit):
             mode = .editor(hit)
-            previewShading(hit, s)
+            toolsInput?.previewShading(hit, x: s.x, y: s.y)
         case .canvas where spaceHeld:
             mode = .panning
             view.beginPan(at: s.x, s.y)
@@ -340,16 +340,14 @@ public final class PaintApp: FrameLoopDelegate {
                 kindBeforeEraser = session.brush.tip.kind
                 session.handle(.command(.brush(kind: .eraser)))
             }
-            if session.brush.tip.kind != .eraser {
-                recentColors = [session.brush.color] + recentColors.filter { $0 != session.brush.color }.prefix(Palette.recentCount - 1)
-            }
+            if session.brush.tip.kind != .eraser { toolsInput?.strokeStarted(in: session.brush.color) }
             mode = .drawing
             session.handle(.pointerDown(onCanvas(s)))
         }
     }
 
-    /// Button 1 came up: what its press began ends. A colour or a shading chosen in a panel is
-    /// a command now (so the journal has one, not one per motion event).
+    /// Button 1 came up: what its press began ends; a colour or a shading chosen in a panel is a
+    /// command now.
     private func release(_ s: PointerSample) {
         let was = mode
         mode = .idle
@@ -363,94 +361,16 @@ public final class PaintApp: FrameLoopDelegate {
                 session.handle(.command(.brush(kind: kind)))
             }
         case .palette:
-            if let p = tools?.palette, p.color != session.brush.color { session.handle(.command(.brush(color: p.color))) }
+            if let c = toolsInput?.releasePalette(brush: session.brush) { session.handle(.command(c)) }
         case .editor:
-            if let e = tools?.editor, e.shading != session.brush.shading { session.handle(.command(.shading(e.shading))) }
+            if let c = toolsInput?.releaseEditor(brush: session.brush) { session.handle(.command(c)) }
         }
         showOutline(at: s)
     }
 
-    /// A press on the palette: a colour is shown at once (and set at the release); a kind or a
-    /// size is set now.
-    private func pickInPalette(_ hit: Palette.Hit) {
-        guard var p = tools?.palette else { return }
-        switch hit {
-        case .hue(let h): p.hue = h
-        case .saturationValue(let sat, let v): (p.saturation, p.value) = (sat, v)
-        case .recent(let c): p = Palette(color: c, recent: p.recent, kind: p.kind, size: p.size, scale: p.scale)
-        case .kind(let k): session.handle(.command(.brush(kind: k)))
-        case .size(let smaller):
-            let size = session.brush.tip.size
-            session.handle(.command(.brush(size: smaller ? max(BrushTip.sizes.lowerBound, size / 2) : min(BrushTip.sizes.upperBound, size * 2))))
-        case .panel: break
-        }
-        tools?.showPalette(p)
-        syncPalette()
-    }
-
-    /// A drag that began on the hue ring or the square goes on choosing there, wherever it goes.
-    private func dragPalette(_ grab: Palette.Hit, _ s: PointerSample) {
-        guard let p = tools?.palette, let o = tools?.paletteOrigin else { return }
-        switch grab {
-        case .hue: pickInPalette(.hue(p.hue(s.x - o.x, s.y - o.y)))
-        case .saturationValue: pickInPalette(p.saturationValue(s.x - o.x, s.y - o.y))
-        case .recent, .kind, .size, .panel: break
-        }
-    }
-
-    /// A press or drag in the shading editor: the editor shows the change at once; it becomes a
-    /// `shading` command at the release.
-    private func previewShading(_ grab: ShadingEditor.Hit, _ s: PointerSample) {
-        guard var e = tools?.editor, let o = tools?.editorOrigin else { return }
-        switch grab {
-        case .light(let i): e.shading = e.moving(light: i, toX: s.x - o.x, y: s.y - o.y)
-        case .hue, .brightness, .shininess: e.shading = e.setting(e.value(of: grab, atX: s.x - o.x))
-        case .panel: return
-        }
-        tools?.showEditor(e)
-    }
-
-    private func dragEditor(_ grab: ShadingEditor.Hit, _ s: PointerSample) { previewShading(grab, s) }
-
-    /// A right click (or the stylus's barrel button): the palette opens at the pointer, or closes.
-    private func togglePalette(at s: PointerSample) {
-        guard let tools, mode != .drawing else { return }
-        if tools.palette != nil {
-            tools.showPalette(nil)
-        } else {
-            let b = session.brush
-            tools.setHidden(false)
-            tools.showOutline(nil)
-            tools.showPalette(Palette(color: b.color, recent: recentColors, kind: b.tip.kind, size: b.tip.size, scale: tools.scale), atX: s.x, y: s.y)
-        }
-    }
-
-    /// The open palette shows the brush as it is now (a key may have changed it); a colour being
-    /// chosen is kept until its release.
-    private func syncPalette() {
-        guard let tools, var p = tools.palette else { return }
-        let b = session.brush
-        if case .palette = mode {} else if p.color != b.color {
-            p = Palette(color: b.color, recent: recentColors, kind: b.tip.kind, size: b.tip.size, scale: p.scale)
-        }
-        (p.kind, p.size, p.recent) = (b.tip.kind, b.tip.size, recentColors)
-        tools.showPalette(p)
-    }
-
-    /// The brush's outline at window point (x, y), over the canvas only.
+    /// The brush's outline under the pointer, while no button is down.
     private func showOutline(at s: PointerSample) {
-        guard let tools else { return }
-        guard mode == .idle, tools.hit(s.x, s.y) == .canvas else {
-            tools.showOutline(nil)
-            return
-        }
-        let tip = session.brush.tip, p = pressure.outline(s)
-        let canvasRadius = switch tip.kind {
-        case .pen, .eraser: tip.diameter(pressure: p) / 2
-        case .pixel: Double(Int(tip.diameter(pressure: p) / 2)) + 0.5
-        case .mercurial: Double(tip.size) * p
-        }
-        tools.showOutline(BrushOutline(x: s.x, y: s.y, radius: canvasRadius * view.transform.zoom))
+        toolsInput?.outline(x: s.x, y: s.y, tip: session.brush.tip, pressure: pressure.outline(s), zoom: view.transform.zoom, shown: mode == .idle)
     }
 
     /// Pastes the clipboard's image centred at `at` (canvas), as one undo step; its PNG is kept
@@ -661,6 +581,6 @@ public final class PaintApp: FrameLoopDelegate {
         if s.title != shownStatus?.title { window.setTitle(s.title) }
         shownStatus = s
         tools?.showStatus(s.strip)
-        syncPalette()
+        toolsInput?.sync(with: session.brush, choosing: mode.isInPalette)
     }
 }
