@@ -17,11 +17,13 @@ public final class Tools: Overlay {
     public private(set) var outline: BrushOutline?
     public private(set) var status: StatusStrip?
 
+    /// Where each piece lies in the window, and its pixels (nil until the next frame draws them).
+    private var paletteRect: Rect?, editorRect: Rect?, statusRect: Rect?
     private var paletteSprite: Sprite?, editorSprite: Sprite?, statusSprite: Sprite?
     /// The palette's unchanging pixels (`Palette.drawBase`), drawn at the first opening.
     private var paletteBase: TextureStorage<UInt32>?
-    /// The hemisphere last rendered for the editor, for the shading it shows.
-    private var sphere: (shading: Shading, image: TextureStorage<UInt32>)?
+    /// The editor's hemisphere, each light's part kept.
+    private var sphere: HemispherePreview?
     private var damage = Rect.empty
 
     /// The scales the UI is drawn at.
@@ -50,70 +52,82 @@ public final class Tools: Overlay {
 
     public func hit(_ x: Double, _ y: Double) -> Target {
         guard !hidden else { return .canvas }
-        if let palette, let s = paletteSprite {
-            if let h = palette.hit(x - Double(s.rect.minX), y - Double(s.rect.minY)) { return .palette(h) }
+        if let palette, let r = paletteRect {
+            if let h = palette.hit(x - Double(r.minX), y - Double(r.minY)) { return .palette(h) }
             return .outsidePalette
         }
-        if let editor, let s = editorSprite, let h = editor.hit(x - Double(s.rect.minX), y - Double(s.rect.minY)) { return .editor(h) }
+        if let editor, let r = editorRect, let h = editor.hit(x - Double(r.minX), y - Double(r.minY)) { return .editor(h) }
         return .canvas
     }
 
     /// The palette's top-left corner in the window (to turn window points into its own).
-    public var paletteOrigin: (x: Double, y: Double)? { paletteSprite.map { (Double($0.rect.minX), Double($0.rect.minY)) } }
+    public var paletteOrigin: (x: Double, y: Double)? { paletteRect.map { (Double($0.minX), Double($0.minY)) } }
     /// The editor's top-left corner in the window.
-    public var editorOrigin: (x: Double, y: Double)? { editorSprite.map { (Double($0.rect.minX), Double($0.rect.minY)) } }
+    public var editorOrigin: (x: Double, y: Double)? { editorRect.map { (Double($0.minX), Double($0.minY)) } }
 
     /// Opens (or changes) the palette; a new one is centred at window point (x, y), kept inside
     /// the window where it fits. Nil closes it.
     public func showPalette(_ new: Palette?, atX x: Double = 0, y: Double = 0) {
         guard new != palette || new == nil else { return }
-        let old = paletteSprite
+        let old = paletteRect
         palette = new
-        paletteSprite = new.map { p in
-            let at = old.map { ($0.rect.minX, $0.rect.minY) }
-                ?? (clamp(Int((x - p.centreOffset).rounded()), p.width, windowSize.width),
-                    clamp(Int((y - p.centreOffset).rounded()), p.height, windowSize.height))
-            let base = paletteBase ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
-            paletteBase = base
-            return Sprite(x: at.0, y: at.1, base: base) { p.draw($0) }
+        paletteRect = new.map { p in
+            Rect(x: old?.minX ?? clamp(Int((x - p.centreOffset).rounded()), p.width, windowSize.width),
+                 y: old?.minY ?? clamp(Int((y - p.centreOffset).rounded()), p.height, windowSize.height), width: p.width, height: p.height)
         }
-        replaced(old, by: paletteSprite)
+        paletteSprite = nil
+        moved(from: old, to: paletteRect)
     }
 
     /// Opens (or changes) the shading editor; nil closes it.
     public func showEditor(_ new: ShadingEditor?) {
         guard new != editor else { return }
-        let old = editorSprite
+        let old = editorRect
         editor = new
-        editorSprite = new.map(editorSprite(for:))
-        replaced(old, by: editorSprite)
+        editorRect = new.map(editorRect(for:))
+        editorSprite = nil
+        moved(from: old, to: editorRect)
     }
 
-    private func editorSprite(for e: ShadingEditor) -> Sprite {
-        let side = Int((ShadingEditor.sphere.side * scale).rounded())
-        if sphere?.shading != e.shading || sphere?.image.width != side {
-            sphere = (e.shading, Hemisphere.image(shading: e.shading, size: side))
-        }
-        let image = sphere?.image.texture
+    private func editorRect(for e: ShadingEditor) -> Rect {
         let margin = Int((8 * scale).rounded())
-        return Sprite(x: windowSize.width - e.width - margin, y: margin, width: e.width, height: e.height) { p in
-            if let image { e.draw(p, sphere: image) }
-        }
+        return Rect(x: windowSize.width - e.width - margin, y: margin, width: e.width, height: e.height)
     }
 
     /// Shows the status strip's new content.
     public func showStatus(_ new: StatusStrip?) {
         guard new != status else { return }
-        let old = statusSprite
+        let old = statusRect
         status = new
-        statusSprite = new.map(statusSprite(for:))
-        replaced(old, by: statusSprite)
+        statusRect = new.map(statusRect(for:))
+        statusSprite = nil
+        moved(from: old, to: statusRect)
     }
 
-    private func statusSprite(for s: StatusStrip) -> Sprite {
+    private func statusRect(for s: StatusStrip) -> Rect {
         let (w, h) = s.size(scale: scale)
         let margin = Int((6 * scale).rounded())
-        return Sprite(x: margin, y: windowSize.height - h - margin, width: w, height: h) { s.draw($0, scale: scale) }
+        return Rect(x: margin, y: windowSize.height - h - margin, width: w, height: h)
+    }
+
+    /// The pieces' sprites that changed since the last frame, drawn now: a piece changed by many
+    /// motion events between two frames is drawn once.
+    private func sprites() -> [Sprite] {
+        if let status, let r = statusRect, statusSprite == nil {
+            statusSprite = Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { status.draw($0, scale: scale) }
+        }
+        if let e = editor, let r = editorRect, editorSprite == nil {
+            let preview = sphere ?? HemispherePreview(size: Int((ShadingEditor.sphere.side * scale).rounded()))
+            preview.render(e.shading)
+            sphere = preview
+            editorSprite = Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { e.draw($0, sphere: preview.image.texture) }
+        }
+        if let p = palette, let r = paletteRect, paletteSprite == nil {
+            let base = paletteBase ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
+            paletteBase = base
+            paletteSprite = Sprite(x: r.minX, y: r.minY, base: base) { p.draw($0) }
+        }
+        return [statusSprite, editorSprite, paletteSprite].compactMap { $0 }
     }
 
     /// Moves the brush outline (nil hides it).
@@ -138,19 +152,20 @@ public final class Tools: Overlay {
         guard size != windowSize else { return }
         damage = damage.union(everything)
         windowSize = size
-        statusSprite = status.map(statusSprite(for:))
-        editorSprite = editor.map(editorSprite(for:))
+        statusRect = status.map(statusRect(for:))
+        editorRect = editor.map(editorRect(for:))
+        (statusSprite, editorSprite) = (nil, nil)
         damage = damage.union(everything)
     }
 
     private var everything: Rect {
-        [paletteSprite?.rect, editorSprite?.rect, statusSprite?.rect, outline?.rect].compactMap { $0 }.reduce(Rect.empty) { $0.union($1) }
+        [paletteRect, editorRect, statusRect, outline?.rect].compactMap { $0 }.reduce(Rect.empty) { $0.union($1) }
     }
 
-    private func replaced(_ old: Sprite?, by new: Sprite?) {
+    private func moved(from old: Rect?, to new: Rect?) {
         guard !hidden else { return }
-        if let old { damage = damage.union(old.rect) }
-        if let new { damage = damage.union(new.rect) }
+        if let old { damage = damage.union(old) }
+        if let new { damage = damage.union(new) }
     }
 
     private func clamp(_ origin: Int, _ length: Int, _ window: Int) -> Int {
@@ -169,7 +184,7 @@ public final class Tools: Overlay {
 
     public func draw(into target: Texture<UInt32>, clip: Rect) {
         guard !hidden else { return }
-        for sprite in [statusSprite, editorSprite, paletteSprite].compactMap({ $0 }) where !sprite.rect.intersection(clip).isEmpty {
+        for sprite in sprites() where !sprite.rect.intersection(clip).isEmpty {
             sprite.draw(into: target, clip: clip)
         }
         if let outline, !outline.rect.intersection(clip).isEmpty { outline.draw(Painter(target, clip: clip)) }
