@@ -5,7 +5,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
 BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config
-TEST_DEBS  := xvfb xdotool xclip python3
+TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg
 # What `make test-install` checks an installed tree with (Tests/Install/check.sh).
 INSTALL_TEST_DEBS := desktop-file-utils appstream shared-mime-info libglib2.0-bin groff-base man-db zsh fish x11-utils
 # `make icons` (redraws the committed PNGs from packaging/quicksilver.svg).

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A progress bar on stderr, redrawn in place at most ten times a second: work done, time
+/// elapsed, an estimate of the time left. Silent unless stderr is a terminal, so logs and
+/// pipes get no control characters.
+final class ProgressBar {
+    private let label: String
+    private let total: Int
+    private let enabled: Bool
+    private let start = Date()
+    private var lastDrawn: Date?
+
+    init(_ label: String, total: Int, enabled: Bool = isatty(2) == 1) {
+        self.label = label
+        self.total = max(total, 1)
+        self.enabled = enabled
+    }
+
+    /// `done` of the total are done.
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let now = Date()
+        if let lastDrawn, now.timeIntervalSince(lastDrawn) < 0.1, done < total { return }
+        lastDrawn = now
+        FileHandle.standardError.write(Data(("\r" + Self.line(label, done: done, total: total, elapsed: now.timeIntervalSince(start))).utf8))
+    }
+
+    /// Ends the bar's line (it stays on screen).
+    func finish() {
+        guard enabled, lastDrawn != nil else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+
+    /// `timelapse [##########----------] 450/900 frames  4.2 s  ~4.2 s left`
+    static func line(_ label: String, done: Int, total: Int, elapsed: Double) -> String {
+        let width = 24
+        let filled = min(width, done * width / max(total, 1))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let left = done > 0 && done < total ? String(format: "  ~%.1f s left", elapsed * Double(total - done) / Double(done)) : ""
+        return "\(label) [\(bar)] \(done)/\(total) frames  \(String(format: "%.1f", elapsed)) s\(left)\u{1B}[K"
+    }
+}
