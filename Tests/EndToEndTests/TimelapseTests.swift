@@ -122,6 +122,38 @@ import Testing
         #expect(shots.last == final)
     }
 
+    /// A session that opened a picture starts from it, not from a blank canvas.
+    @Test func aSessionThatOpenedAPictureStartsFromIt() throws {
+        let dir = try temporaryFolder()
+        var pixels: [UInt32] = []
+        for y in 0..<48 {
+            for x in 0..<64 {
+                let r = UInt32(x * 4), g = UInt32(y * 5)
+                pixels.append(0xFF00_0080 | r << 16 | g << 8)
+            }
+        }
+        let picture = PNGImage(width: 64, height: 48, pixels: pixels)
+        try picture.write(to: dir + "/opening.png")
+        let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48, \"snapshot\": \"opening.png\"}"
+        let replay = dir + "/s.jsonl", opening = dir + "/o.jsonl"
+        var lines = [header, "{\"t\": 0, \"type\": \"brush\", \"size\": 3, \"color\": \"#ffffff\"}"]
+        for i in 0...20 {
+            let type = i == 0 ? "down" : i == 20 ? "up" : "move"
+            lines.append("{\"t\": \(Double(i) / 30), \"type\": \"\(type)\", \"x\": \(10 + 2 * i), \"y\": 24}")
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: replay, atomically: true, encoding: .utf8)
+        try (header + "\n").write(toFile: opening, atomically: true, encoding: .utf8)
+        let r = try runProgram(binary, ["timelapse", replay, "-o", dir + "/frames/", "--seconds", "1", "--fps", "10"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let shots = try frames(in: dir + "/frames")
+        try #require(shots.count == 10)
+        let start = try render(opening, in: dir)
+        #expect(shots[0] == start)
+        #expect(shots[0][30, 24] == picture[30, 24])
+        let final = try render(replay, in: dir)
+        #expect(shots[9] == final && final != start)
+    }
+
     @Test func withoutFFmpegItSaysWhichPackageAndWritesNothing() throws {
         let dir = try temporaryFolder()
         let r = try runProgram(binary, ["timelapse", demo, "-o", dir + "/out.mp4"], environment: ["PATH": dir])
