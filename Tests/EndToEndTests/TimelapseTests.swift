@@ -122,6 +122,20 @@ import Testing
         #expect(shots.last == final)
     }
 
+    /// Picturing the session mid-play (while strokes are embossed off the frame loop) changes
+    /// nothing: the mercurial replay still ends as `render` draws it.
+    @Test func theMercurialReplayEndsAsRenderDrawsIt() throws {
+        let dir = try temporaryFolder()
+        let mercurial = packageRoot.appendingPathComponent("Resources/mercurial.jsonl").path
+        let r = try runProgram(binary, ["timelapse", mercurial, "-o", dir + "/frames/", "--seconds", "2", "--fps", "5"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let shots = try frames(in: dir + "/frames")
+        try #require(shots.count == 10)
+        let final = try render(mercurial, in: dir)
+        #expect(shots[9] == final)
+        #expect(Set(shots.map(\.pixels)).count >= 6, "the frames move through the drawing")
+    }
+
     /// A session that opened a picture starts from it, not from a blank canvas.
     @Test func aSessionThatOpenedAPictureStartsFromIt() throws {
         let dir = try temporaryFolder()

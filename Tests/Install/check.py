@@ -64,6 +64,10 @@ def png_rgba(path):
 version = run([binary, "--version"]).stdout.strip()
 check("bin/quicksilver --version prints a version", re.fullmatch(r"\d+\.\d+\.\d+", version) is not None, repr(version))
 
+r = run(["ldd", binary])
+check("bin/quicksilver needs no Swift toolchain to run", r.returncode == 0 and "libswift" not in r.stdout and "/opt/swift" not in r.stdout
+      and "not found" not in r.stdout, r.stdout)
+
 # The desktop entry.
 desktop = os.path.join(share, "applications", "quicksilver.desktop")
 r = run(["desktop-file-validate", desktop])
