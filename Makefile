@@ -162,10 +162,10 @@ uninstall:
 
 # The desktop's caches, where their tools are there (a desktop has them; a server need not).
 refresh-caches:
-	-@command -v update-mime-database >/dev/null && update-mime-database $(PREFIX)/share/mime
-	-@command -v update-desktop-database >/dev/null && update-desktop-database -q $(PREFIX)/share/applications
-	-@[ -f $(PREFIX)/share/icons/hicolor/index.theme ] && command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -f $(PREFIX)/share/icons/hicolor
-	@true
+	@if command -v update-mime-database >/dev/null; then update-mime-database $(PREFIX)/share/mime || true; fi
+	@if command -v update-desktop-database >/dev/null; then update-desktop-database -q $(PREFIX)/share/applications || true; fi
+	@if [ -f $(PREFIX)/share/icons/hicolor/index.theme ] && command -v gtk-update-icon-cache >/dev/null; then \
+		gtk-update-icon-cache -q -f $(PREFIX)/share/icons/hicolor || true; fi
 
 # Installs into a temporary DESTDIR and checks what was installed (Tests/Install/check.py).
 test-install: install-test-deps
