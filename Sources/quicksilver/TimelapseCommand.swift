@@ -58,6 +58,11 @@ struct TimelapseCommand: ParsableCommand {
             printError("\(output): say .mp4, .mkv, .mov or .webm for a video, or end the name with / for a folder of PNG frames")
             throw Exit.failure
         }
+        // 4:2:0 video halves the colour planes: its sides must be even.
+        if !toFolder, let size, size.size.width % 2 != 0 || size.size.height % 2 != 0 {
+            printError("quicksilver: --size \(size.size.width)x\(size.size.height): a video's sides must be even")
+            throw Exit.failure
+        }
         // First pass: which frames draw, and the canvas's size.
         var played: [Int] = []
         var canvas = Size(width: 0, height: 0)

@@ -36,6 +36,11 @@ final class VideoEncoder: FrameSink {
         self.output = output
         let folder = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue,
+              access(folder.isEmpty ? "." : folder, W_OK) == 0 else {
+            throw TimelapseError("quicksilver: cannot write \(output): \(folder) is not a writable folder")
+        }
         temporary = (folder.isEmpty ? "." : folder) + "/.\(name).partial-\(getpid())"
         frameBytes = size.area * 4
         let args = ["-hide_banner", "-loglevel", "error", "-y",

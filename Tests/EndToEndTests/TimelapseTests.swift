@@ -188,6 +188,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["bad.jsonl"])
     }
 
+    @Test func outputsItCannotMakeAreSaidInOneLineAndNothingIsWritten() throws {
+        let dir = try temporaryFolder()
+        try FileManager.default.createDirectory(atPath: dir + "/full", withIntermediateDirectories: false)
+        try Data().write(to: URL(fileURLWithPath: dir + "/full/keep.txt"))
+        let cases: [([String], String)] = [
+            (["-o", dir + "/out.gif"], "say .mp4"),
+            (["-o", dir + "/odd.mp4", "--size", "641x480"], "sides must be even"),
+            (["-o", dir + "/missing/out.mp4"], "not a writable folder"),
+            (["-o", dir + "/full/"], "not empty"),
+        ]
+        for (args, said) in cases {
+            let r = try runProgram(binary, ["timelapse", demo, "--seconds", "1", "--fps", "5"] + args)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(said), "\(args): \(r.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["full"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/full") == ["keep.txt"])
+    }
+
     @Test func sizeFitsTheCanvasCentredOnBlack() throws {
         let dir = try temporaryFolder()
         let r = try runProgram(binary, ["timelapse", demo, "-o", dir + "/frames/", "--seconds", "0.5", "--fps", "4", "--size", "480x480"])
