@@ -50,6 +50,14 @@ public enum Playback {
         public var cutOff: Bool
     }
 
+    /// A moment of a playback that `load`'s `watch` is told of.
+    public enum Moment: Equatable, Sendable {
+        /// The canvas the file opens with (blank, or its snapshot), before any event.
+        case opening
+        /// A frame of the player's 60 Hz clock, just drawn.
+        case frame(Int)
+    }
+
     /// A played file.
     public struct Loaded {
         public var session: Session
@@ -68,8 +76,10 @@ public enum Playback {
     /// that what it is shown equals the snapshot).
     ///
     /// - Parameter continuing: also keep what a session continuing this file must carry.
+    /// - Parameter watch: told of the opening canvas, before any event is played, then of each
+    ///   frame once it is drawn (a timelapse pictures the session there); it must not change it.
     public static func load(_ path: String, reading: Reading = .strict, continuing: Bool = false, compute: ComputeContext,
-                            presenter: Presenter? = nil) throws(Failure) -> Loaded {
+                            presenter: Presenter? = nil, watch: ((Moment, Session) -> Void)? = nil) throws(Failure) -> Loaded {
         let size = FileBytes.size(of: path)
         let channel = EventChannel()
         let parsing = Thread { parse(path, reading: reading, keeping: continuing, into: channel) }
@@ -85,6 +95,10 @@ public enum Playback {
         session.compute = ComputeContext(threads: max(1, compute.threadCount - 1))
         defer { session.compute = compute }
         var player = ReplayPlayer(session: session, presenter: presenter ?? OffscreenPresenter(size: Size(width: 0, height: 0)))
+        if let watch {
+            watch(.opening, session)
+            player.afterFrame = { watch(.frame($0), session) }
+        }
         while let chunk = channel.next() { player.feed(chunk) }
         if let failure = channel.failure { throw failure }
         player.finish()

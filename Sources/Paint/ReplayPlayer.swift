@@ -12,6 +12,8 @@ public struct ReplayPlayer {
 
     public let session: Session
     public let presenter: Presenter
+    /// Called after each frame is drawn, with its index (a timelapse takes its pictures here).
+    public var afterFrame: ((Int) -> Void)?
     private var frame = 0
     /// Added to an event's frame index: where the clock of the window that continued the
     /// session (at the last `continued` line) starts, just after the frames before it.
@@ -43,6 +45,7 @@ public struct ReplayPlayer {
     private func draw() {
         let t = Double(frame) / Self.framesPerSecond
         session.draw(FrameInfo(index: frame, timestamp: t, targetTimestamp: t + 1 / Self.framesPerSecond), to: presenter)
+        afterFrame?(frame)
     }
 
     /// Plays all of `events` and draws the last frame.

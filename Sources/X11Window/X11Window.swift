@@ -96,8 +96,9 @@ public final class X11Window: Presenter {
     /// - Parameter fittingScreen: true makes a window larger than the screen the screen's size.
     /// - Parameter coreInput: true reads the pointer from core events even where XInput 2.2 is
     ///   there (no device pressure); without XInput 2.2 that happens anyway, with a line on stderr.
+    /// - Parameter icons: the window's icon in its sizes (`_NET_WM_ICON`); none sets no property.
     public init(display name: String?, size: Size, title: String, sharedMemory: Bool = true,
-                fittingScreen: Bool = false, coreInput: Bool = false) throws(X11Error) {
+                fittingScreen: Bool = false, coreInput: Bool = false, icons: [WindowIcon] = []) throws(X11Error) {
         precondition(size.width > 0 && size.height > 0, "window size must be positive")
         guard let d = XCalls.openDisplay(name) else {
             throw X11Error.cannotOpenDisplay(XCalls.displayName(name))
@@ -170,6 +171,9 @@ public final class X11Window: Presenter {
         XCalls.setClassHint(d, window, name: "quicksilver", className: "Quicksilver")
         XCalls.setInputHint(d, window)
         XCalls.setProperty(d, window, atoms.netWMPid, type: XA_CARDINAL, longs: [OSCalls.processID])
+        if !icons.isEmpty {
+            XCalls.setProperty(d, window, XCalls.internAtom(d, "_NET_WM_ICON"), type: XA_CARDINAL, longs: WindowIcon.cardinals(icons))
+        }
         XCalls.setProtocols(d, window, [atoms.wmDeleteWindow])
         let gc = XCreateGC(d, window, 0, nil)!
         XSetGraphicsExposures(d, gc, False)

@@ -13,7 +13,7 @@ struct Quicksilver: ParsableCommand {
         commandName: "quicksilver",
         abstract: "A fast paint window for X11.",
         version: version,
-        subcommands: [WindowCommand.self, RenderCommand.self, BenchCommand.self, SessionsCommand.self],
+        subcommands: [WindowCommand.self, RenderCommand.self, TimelapseCommand.self, BenchCommand.self, SessionsCommand.self],
         defaultSubcommand: WindowCommand.self
     )
 }

@@ -29,9 +29,15 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let compute = ComputeContext(threads: threads)
         let session: Session
+        // On a terminal, a bar for a file that takes more than a second to play.
+        let progress = ProgressBar("render", total: ReplayLength.frames(of: replay) ?? 1, showAfter: 1)
         do {
-            session = try Playback.load(replay, compute: compute).session
+            session = try Playback.load(replay, compute: compute) { moment, _ in
+                if case .frame(let f) = moment { progress.update(f) }
+            }.session
+            progress.finish()
         } catch {
+            progress.finish()
             switch error {
             case .malformed:
                 printError(error.description)

@@ -139,7 +139,8 @@ struct WindowCommand: ParsableCommand {
         let window: X11Window
         do {
             window = try X11Window(display: display, size: started.session?.document.visibleSize ?? size.size,
-                                   title: "Quicksilver", fittingScreen: started.session != nil, coreInput: coreInput)
+                                   title: "Quicksilver", fittingScreen: started.session != nil, coreInput: coreInput,
+                                   icons: AppIcon.windowIcons())
         } catch {
             printError("quicksilver: \(error)")
             throw Exit.failure

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Compute
+import Geometry
+import Journal
+import Paint
+
+/// `quicksilver timelapse SESSION.jsonl -o OUT.mp4`: a video of a session being drawn, made
+/// after the fact from its journal (nothing is captured while drawing). The file is played
+/// twice through the one player, `Playback`: first to learn when it draws, then to picture it at
+/// the frames the `TimelapsePlan` spreads over its drawing time; the last picture is the
+/// session's final canvas, exactly what `render` writes.
+struct TimelapseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timelapse",
+        abstract: "Make a timelapse video of a recorded session or journal, from its opening canvas to its final one.",
+        discussion: """
+            The frames are spread evenly over the session's drawing time (a pause counts for at most half a second), \
+            then the result is held for a second (a fifth of a shorter video). Frames are piped to ffmpeg (Debian package ffmpeg), never written \
+            to disk in between: H.264 in .mp4, .mkv or .mov, VP9 in .webm. An output ending in / is a folder of \
+            numbered PNG frames instead (ffmpeg is then not needed). By default the video lasts 30 seconds, or the \
+            drawing's own time when that is shorter.
+            """
+    )
+
+    @Argument(help: "The session journal or replay file (.jsonl).")
+    var session: String
+
+    @Option(name: .shortAndLong, help: "Where to write: OUT.mp4 (or .mkv, .mov, .webm), or DIR/ for PNG frames. Written whole or not at all.")
+    var output: String
+
+    @Option(help: "The video's length in seconds, the final hold included.")
+    var seconds: Double?
+
+    @Option(help: "Play the drawing this many times faster than it was drawn.")
+    var speed: Double?
+
+    @Option(help: "Frames per second.")
+    var fps: Double = 30
+
+    @Option(help: "The frame size, WxH: the canvas scaled to fit, centred on black (default: the canvas's size, made even for video).")
+    var size: WindowSize?
+
+    @Option(help: "Worker threads for the compute pass (default: all cores). The frames are the same for any count.")
+    var threads: Int?
+
+    func validate() throws {
+        if seconds != nil && speed != nil { throw ValidationError("give --seconds or --speed, not both") }
+        if let seconds, !(seconds >= 0.1 && seconds <= 86_400) { throw ValidationError("--seconds must be in 0.1…86400") }
+        if let speed, !(speed > 0 && speed <= 1_000_000) { throw ValidationError("--speed must be above 0") }
+        if !(fps >= 1 && fps <= 240) { throw ValidationError("--fps must be in 1…240") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
+
+    func run() throws {
+        let compute = ComputeContext(threads: threads)
+        let toFolder = output.hasSuffix("/")
+        if !toFolder && VideoEncoder.format(of: output) == nil {
+            printError("\(output): say .mp4, .mkv, .mov or .webm for a video, or end the name with / for a folder of PNG frames")
+            throw Exit.failure
+        }
+        // 4:2:0 video halves the colour planes: its sides must be even.
+        if !toFolder, let size, size.size.width % 2 != 0 || size.size.height % 2 != 0 {
+            printError("quicksilver: --size \(size.size.width)x\(size.size.height): a video's sides must be even")
+            throw Exit.failure
+        }
+        // First pass: which frames draw, and the canvas's size.
+        var played: [Int] = []
+        var canvas = Size(width: 0, height: 0)
+        _ = try play(compute) { moment, session in
+            switch moment {
+            case .opening: canvas = session.document.visibleSize
+            case .frame(let f): played.append(f)
+            }
+        }
+        let length: TimelapsePlan.Length = seconds.map { .seconds($0) } ?? speed.map { .speed($0) } ?? .automatic
+        let plan = TimelapsePlan(playedFrames: played, length: length, fps: fps)
+        let frameSize = size?.size ?? (toFolder ? canvas : Size(width: (canvas.width + 1) & ~1, height: (canvas.height + 1) & ~1))
+        let scaler = FrameScaler(canvas: canvas, output: frameSize)
+
+        let sink: FrameSink
+        do throws(TimelapseError) {
+            sink = toFolder ? try PNGFrameFolder(folder: output, size: frameSize)
+                : try VideoEncoder(output: output, size: frameSize, fps: fps)
+        } catch {
+            printError(error.description)
+            throw Exit.failure
+        }
+        let progress = ProgressBar("timelapse", total: plan.totalFrames)
+        var written = 0
+        var failure: TimelapseError?
+        /// Writes frames until `count` are written, all showing the session as it is now.
+        func catchUp(to count: Int, _ session: Session) {
+            guard failure == nil, written < count else { return }
+            let frame = scaler.frame(session.snapshot().pixels)
+            do {
+                while written < count {
+                    try sink.write(frame)
+                    written += 1
+                    progress.update(written)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        // Second pass: the pictures. The last is taken once the file has been played, as `render` takes it.
+        var index = 0
+        let final = try play(compute) { moment, session in
+            switch moment {
+            case .opening: catchUp(to: plan.framesBefore(played: 0), session)
+            case .frame:
+                index += 1
+                if index < played.count { catchUp(to: plan.framesBefore(played: index), session) }
+            }
+        }
+        catchUp(to: plan.totalFrames, final)
+        progress.finish()
+        do throws(TimelapseError) {
+            if let failure { throw failure }
+            try sink.finish()
+        } catch {
+            printError(error.description)
+            throw Exit.failure
+        }
+    }
+
+    /// Plays the session file through `Playback`, telling `watch` of each moment; the session at the end.
+    private func play(_ compute: ComputeContext, _ watch: @escaping (Playback.Moment, Session) -> Void) throws -> Session {
+        do {
+            return try Playback.load(session, compute: compute, watch: watch).session
+        } catch {
+            switch error {
+            case .malformed:
+                printError(error.description)
+                throw Exit.badInput
+            case .file:
+                printError("quicksilver: \(error)")
+                throw Exit.failure
+            }
+        }
+    }
+}
