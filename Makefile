@@ -8,12 +8,14 @@ BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdef
 TEST_DEBS  := xvfb xdotool xclip python3
 # What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py).
 BENCH_DEBS := gcc libcairo2-dev
+# What `make interop` opens Quicksilver's OpenRaster files in, and has save theirs.
+INTEROP_DEBS := mypaint krita gimp xvfb xauth
 
 SOAK_MINUTES ?= 30
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= replay png x11-events
 
-.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak
+.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak interop
 
 run: release
 	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
@@ -73,6 +75,13 @@ bench: release test-deps bench-deps
 	.build/release/quicksilver bench
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/files.py .build/release/quicksilver
+
+# OpenRaster both ways with MyPaint 2.0, Krita 5.1 and GIMP 2.10 (Tests/Tools/ora_interop.py): each opens
+# Quicksilver's documents and its flattened picture is compared with Quicksilver's, then saves one of its
+# own that Quicksilver opens. Not part of `make test`: it installs the three programs and takes minutes.
+interop: build test-deps
+	$(call install-missing,$(INTEROP_DEBS))
+	python3 Tests/Tools/ora_interop.py --quicksilver .build/debug/quicksilver
 
 build: deps
 	$(SWIFT) build
