@@ -13,12 +13,14 @@ ICON_DEBS  := librsvg2-bin
 # What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py), and
 # libmypaint's slow tracking, steadying the same samples as the stabilizer (Tests/Bench/mypaint-track.c).
 BENCH_DEBS := gcc libcairo2-dev libmypaint-dev
+# What `make interop` opens Quicksilver's OpenRaster files in, and has save theirs.
+INTEROP_DEBS := mypaint krita gimp xvfb xauth
 
 SOAK_MINUTES ?= 30
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= replay png x11-events
 
-.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse
+.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop
 
 run: release
 	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
@@ -89,6 +91,13 @@ bench: release test-deps bench-deps .build/bench/mypaint-track
 # encoding of the same frames (Tests/Bench/timelapse.py).
 bench-timelapse: release test-deps
 	python3 Tests/Bench/timelapse.py .build/release/quicksilver
+
+# OpenRaster both ways with MyPaint 2.0, Krita 5.1 and GIMP 2.10 (Tests/Tools/ora_interop.py): each opens
+# Quicksilver's documents and its flattened picture is compared with Quicksilver's, then saves one of its
+# own that Quicksilver opens. Not part of `make test`: it installs the three programs and takes minutes.
+interop: build test-deps
+	$(call install-missing,$(INTEROP_DEBS))
+	python3 Tests/Tools/ora_interop.py --quicksilver .build/debug/quicksilver
 
 build: deps
 	$(SWIFT) build

@@ -20,6 +20,12 @@ public enum DocumentFile {
     static let namespace = "urn:x-quicksilver:openraster", namespaceAttribute = "xmlns:quicksilver"
     /// The attribute OpenRaster programs mark the current layer with.
     static let selectedAttribute = "selected"
+    /// MyPaint's namespace, and its attribute saying how its layers were composed: 1.0, on the
+    /// stored sRGB values, as here. Without it MyPaint 2.0 composes in linear light (eotf 2.2)
+    /// when set to (its 2.x mode, the default for its own new documents, or for every file by a
+    /// preference), and a file from MyPaint says 2.2 already: up to 114 levels from what was shown
+    /// here. With it MyPaint shows what this program showed.
+    static let myPaintNamespace = "http://mypaint.org/ns/openraster", myPaintEOTF = "1.0"
 
     /// Reads an OpenRaster file. `notes` says what reading changed (nested stacks flattened).
     public static func read(ora path: String, maxSide: Int) throws(FileError) -> (image: DocumentImage, notes: [String]) {
@@ -71,6 +77,7 @@ public enum DocumentFile {
         }
         var attributes = image.extra.map { ORAAttribute($0.name, $0.value) }
         if !attributes.contains(where: { $0.name == namespaceAttribute }) { attributes.append(ORAAttribute(namespaceAttribute, namespace)) }
+        attributes = pinningMyPaintEOTF(attributes)
         let doc = ORADocument(size: size, layers: layers, attributes: attributes)
         do {
             if replacing {
@@ -81,6 +88,26 @@ public enum DocumentFile {
         } catch {
             throw FileError(path: path, message: (error.entry.map { "\($0): " } ?? "") + error.message, kind: error.kind)
         }
+    }
+
+    /// `attributes` of `<image>` with MyPaint's eotf set to 1.0, under whatever prefix the file
+    /// binds MyPaint's namespace to (`mypaint`, declared, when none).
+    static func pinningMyPaintEOTF(_ attributes: [ORAAttribute]) -> [ORAAttribute] {
+        var attributes = attributes
+        let prefix: String
+        if let bound = attributes.first(where: { $0.name.hasPrefix("xmlns:") && $0.value == myPaintNamespace }) {
+            prefix = String(bound.name.dropFirst(6))
+        } else {
+            // "mypaint" bound to something else (unlikely) leaves MyPaint's attribute to another prefix.
+            prefix = attributes.contains(where: { $0.name == "xmlns:mypaint" }) ? "mypaint-ns" : "mypaint"
+            attributes.append(ORAAttribute("xmlns:\(prefix)", myPaintNamespace))
+        }
+        if let i = attributes.firstIndex(where: { $0.name == "\(prefix):eotf" }) {
+            attributes[i].value = myPaintEOTF
+        } else {
+            attributes.append(ORAAttribute("\(prefix):eotf", myPaintEOTF))
+        }
+        return attributes
     }
 
     /// Whether `path` names an OpenRaster file (by its name).

@@ -32,6 +32,7 @@ enum ORAReader {
             try budget.take(stackEntry.size, for: stackEntry.name)
             let stack = try StackReader.read(try zip.read(stackEntry, limit: maxStackXMLBytes), maxSide: maxSide)
             var layers: [ORALayer] = []
+            var dropped: [String] = []
             for layer in stack.layers.reversed() {
                 guard let entry = zip.entry(named: layer.src) else {
                     throw ORAError(entry: layer.src, message: "named by layer \"\(layer.name)\" but not in the archive")
@@ -44,9 +45,30 @@ enum ORAReader {
                 let image: PNGImage
                 do throws(PNGError) { image = try PNGImage.decode(png, maxSide: maxSide) } catch { throw ORAError(entry: entry.name, message: error.message) }
                 layers.append(ORALayer(name: layer.name, x: layer.x, y: layer.y, opacity: layer.opacity, visible: layer.visible,
-                                       compositeOp: layer.compositeOp, image: image, extraAttributes: layer.extraAttributes))
+                                       compositeOp: layer.compositeOp, image: image,
+                                       extraAttributes: keptAttributes(layer.extraAttributes, in: zip, dropped: &dropped)))
             }
-            return ORADocument(size: stack.size, layers: layers, attributes: stack.attributes, notes: stack.notes)
+            let attributes = keptAttributes(stack.attributes, in: zip, dropped: &dropped)
+            var notes = stack.notes
+            if !dropped.isEmpty {
+                var seen: Set<String> = []
+                notes.append("not kept, with the other files of the archive they name: "
+                             + dropped.filter { seen.insert($0).inserted }.joined(separator: ", "))
+            }
+            return ORADocument(size: stack.size, layers: layers, attributes: attributes, notes: notes)
+        }
+    }
+
+    /// `attributes` without those whose value names another entry of the archive (MyPaint's
+    /// strokemaps, background tile and settings): only the layers' PNGs are carried over, and a
+    /// saved file whose attribute names an entry it lacks is one MyPaint refuses to open.
+    /// The names of the attributes left out are added to `dropped`.
+    static func keptAttributes(_ attributes: [ORAAttribute], in zip: ZipReader, dropped: inout [String]) -> [ORAAttribute] {
+        attributes.filter { attribute in
+            let value = attribute.value.hasPrefix("./") ? String(attribute.value.dropFirst(2)) : attribute.value
+            guard !attribute.name.hasPrefix("xmlns:"), !value.isEmpty, zip.entry(named: value) != nil else { return true }
+            dropped.append(attribute.name)
+            return false
         }
     }
 

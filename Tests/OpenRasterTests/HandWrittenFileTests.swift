@@ -109,6 +109,47 @@ import TestSupport
         #expect(layers.map { $0.attribute("{urn:example:mypaint}locked") } == ["true", nil])
     }
 
+    /// MyPaint 2.0's way (what `lib.document` saves): its namespace on <image>, a settings file,
+    /// a strokemap per layer and its background saved twice, as a layer and as a tile. The
+    /// attributes naming those entries are not kept, for the entries are not: MyPaint refuses a
+    /// file whose attribute names an entry it lacks ("There is no item named
+    /// 'data/layer-00-strokemap.dat' in the archive"), which open → save wrote before.
+    @Test func attributesNamingOtherEntriesAreNotKept() throws {
+        let folder = try ScratchFolder.make("ora")
+        let path = folder + "/mypaint2.ora"
+        let paint = Samples.image(width: 5, height: 4, seed: 41), paper = Samples.image(width: 16, height: 8, seed: 42, opaque: true)
+        let stack = """
+            <image xmlns:mypaint="http://mypaint.org/ns/openraster" w="16" h="8" mypaint:eotf="1.0" \
+            mypaint:json-settings="data/mypaint-settings.json" mypaint:version="2.0.1" version="0.0.5">
+              <stack opacity="1.0" visibility="visible" composite-op="mypaint:spectral-wgm" isolation="isolate">
+                <layer name="Paint" x="3" y="2" opacity="1.0" selected="true" visibility="visible" composite-op="svg:multiply" \
+            src="data/layer-00.png" mypaint:strokemap="data/layer-00-strokemap.dat" mypaint:note="data/none.dat" />
+                <layer name="background" x="0" y="0" opacity="1.0" visibility="visible" composite-op="svg:src-over" \
+            src="data/background-01.png" mypaint:background-tile="./data/background-01-tile.png" />
+              </stack>
+            </image>
+            """
+        try ORATool.make([.mimetype, .text("stack.xml", stack), png("data/layer-00.png", paint), .bytes("data/layer-00-strokemap.dat", [0]),
+                          png("data/background-01.png", paper), png("data/background-01-tile.png", paper),
+                          .text("data/mypaint-settings.json", "{}"), png("mergedimage.png", paper)], at: path)
+
+        let read = try OpenRaster.read(from: path, maxSide: 64)
+        // An attribute naming an entry the archive does not hold is not a reference to drop.
+        #expect(read.layers.map(\.extraAttributes) == [[], [ORAAttribute("selected", "true"), ORAAttribute("mypaint:note", "data/none.dat")]])
+        #expect(read.layers.map(\.name) == ["background", "Paint"])
+        #expect(read.attributes == [ORAAttribute("xmlns:mypaint", "http://mypaint.org/ns/openraster"), ORAAttribute("mypaint:eotf", "1.0"),
+                                    ORAAttribute("mypaint:version", "2.0.1")])
+        #expect(read.notes == ["not kept, with the other files of the archive they name: mypaint:background-tile, mypaint:strokemap, mypaint:json-settings"])
+
+        // Saved again: no attribute names an entry the saved archive lacks.
+        let saved = folder + "/saved.ora"
+        try OpenRaster.write(read, merged: paper, to: saved)
+        let inspection = try ORATool.inspect(saved)
+        let names = Set(inspection.entries.map(\.name))
+        let values = ([inspection.stack] + inspection.stack.children[0].children).flatMap { $0.attributes.map { $0[1] } }
+        #expect(values.filter { $0.hasPrefix("data/") && !names.contains($0) } == ["data/none.dat"])
+    }
+
     /// The mimetype need not be first, nor stored, for a file to be read; a newline after it is
     /// forgiven; an entry the stack does not name is ignored.
     @Test func aLooselyPackedFileIsStillRead() throws {
