@@ -11,7 +11,7 @@ BENCH_DEBS := gcc libcairo2-dev
 
 SOAK_MINUTES ?= 30
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= replay png x11-events
+FUZZ_TARGETS ?= replay replay-fast-path png x11-events
 
 .PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak
 

@@ -85,10 +85,10 @@ public struct ReplayParser {
 
     /// Parses a file; with `recovering` (a journal a crash may have cut off mid-line, or a disk
     /// damaged), the first line after the header that cannot be read ends it and is returned
-    /// as `stoppedAt`; without, every line is as strict as ever.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, recovering: Bool) throws(ReplayError)
+    /// as `stoppedAt`; without, every line is as strict as ever. `fastPath` is `init(fastPath:)`'s.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, recovering: Bool, fastPath: Bool = true) throws(ReplayError)
         -> (replay: Replay, stoppedAt: ReplayError?) {
-        var parser = ReplayParser()
+        var parser = ReplayParser(fastPath: fastPath)
         var start = 0
         while start < bytes.count {
             var end = start
