@@ -6,8 +6,9 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
 BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config
 TEST_DEBS  := xvfb xdotool xclip python3
-# What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py).
-BENCH_DEBS := gcc libcairo2-dev
+# What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py), and
+# simdjson, parsing the same journal (Tests/Bench/simdjson_parse.cpp).
+BENCH_DEBS := gcc g++ libcairo2-dev libsimdjson-dev
 
 SOAK_MINUTES ?= 30
 FUZZ_SECONDS ?= 600
@@ -68,11 +69,17 @@ soak: release test-deps
 
 # The benchmarks (the present and clipboard cases on $$DISPLAY when there is one), then event →
 # pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
-# then whole-process `render` against cairo (Tests/Bench/files.py).
-bench: release test-deps bench-deps
-	.build/release/quicksilver bench
+# then whole-process `render` against cairo (Tests/Bench/files.py). parse.300k is compared with C++
+# simdjson's NDJSON parser on the same journal (Tests/Bench/simdjson_parse.cpp, built here).
+SIMDJSON_PARSE := .build/bench/simdjson_parse
+bench: release test-deps bench-deps $(SIMDJSON_PARSE)
+	.build/release/quicksilver bench --simdjson $(SIMDJSON_PARSE)
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/files.py .build/release/quicksilver
+
+$(SIMDJSON_PARSE): Tests/Bench/simdjson_parse.cpp | bench-deps
+	@mkdir -p $(dir $@)
+	g++ -O3 -std=c++17 -o $@ $< $$(pkg-config --cflags --libs simdjson)
 
 build: deps
 	$(SWIFT) build

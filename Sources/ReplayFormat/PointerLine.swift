@@ -32,6 +32,8 @@ struct PointerLine {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> PointerLine? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         var s = Scanner(at: base, end: base + bytes.count)
+        if let line = s.written() { return line }
+        s.p = base
         return s.line()
     }
 }
@@ -59,6 +61,16 @@ private enum Word {
     static let up: (UInt64, Int) = (0x2270_7522, 4)           // "up"
     static let shift: (UInt64, Int) = (0x22_7466_6968_7322, 7) // "shift"
     static let control: (UInt64, Int) = (0x226c_6f72_746e_6f63, 8)   // control" (after the quote)
+
+    // The line as `Replay.line(for:)` writes it, piece by piece.
+    static let openT: (UInt64, Int) = (0x20_3a22_7422_7b, 6)           // {"t":␠
+    static let commaType: (UInt64, Int) = (0x2265_7079_7422_202c, 8)   // , "type"
+    static let colon: (UInt64, Int) = (0x203a, 2)                      // :␠
+    static let commaX: (UInt64, Int) = (0x20_3a22_7822_202c, 7)        // , "x":␠
+    static let commaY: (UInt64, Int) = (0x20_3a22_7922_202c, 7)        // , "y":␠
+    static let commaPress: (UInt64, Int) = (0x7373_6572_7022_202c, 8)  // , "press
+    static let ureColon: (UInt64, Int) = (0x20_3a22_6572_75, 6)        // ure":␠
+    static let commaMods: (UInt64, Int) = (0x2273_646f_6d22_202c, 8)   // , "mods"
 }
 
 private struct Scanner {
@@ -100,6 +112,23 @@ private struct Scanner {
         return true
     }
 
+    /// The line exactly as the window writes it (`{"t": T, "type": "move", "x": X, "y": Y,
+    /// "pressure": P}`, perhaps with `"mods"` last): the separators compared a word at a time.
+    /// Nil at the first byte that differs; `line()` then reads it whatever its layout.
+    mutating func written() -> PointerLine? {
+        guard eat(Word.openT), let t = number(), eat(Word.commaType), eat(Word.colon), let kind = kind(),
+              eat(Word.commaX), let x = number(), eat(Word.commaY), let y = number(),
+              eat(Word.commaPress), eat(Word.ureColon), let pressure = number() else { return nil }
+        var mods: Modifiers = []
+        if eat(Word.commaMods) {
+            guard eat(Word.colon), let m = self.mods() else { return nil }
+            mods = m
+        }
+        guard eat(UInt8(ascii: "}")), p == end else { return nil }
+        return PointerLine(kind: kind, t: t, x: x, y: y, pressure: pressure, mods: mods)
+    }
+
+    /// A line of these fields in any order and any JSON whitespace.
     mutating func line() -> PointerLine? {
         space()
         guard eat(UInt8(ascii: "{")) else { return nil }
@@ -176,30 +205,24 @@ private struct Scanner {
     @inline(__always) mutating func number() -> Double? {
         let start = p
         let negative = eat(UInt8(ascii: "-"))
-        var mantissa: UInt64 = 0, digits = 0
+        var mantissa: UInt64 = 0
         let first = byte
         guard isDigit(first) else { return nil }
         if first == zero {
             p += 1
-            digits = 1
             if isDigit(byte) { return nil }   // a leading zero
         } else {
-            while p < end, isDigit(p.pointee) {
-                mantissa = mantissa &* 10 &+ UInt64(p.pointee &- zero)
-                digits += 1
-                p += 1
-            }
+            mantissa = appendDigits(mantissa)
         }
+        var digits = p - start - (negative ? 1 : 0)
         var fraction = 0, integral = true, exponent = false
         if eat(UInt8(ascii: ".")) {
             integral = false
             guard isDigit(byte) else { return nil }
-            while p < end, isDigit(p.pointee) {
-                mantissa = mantissa &* 10 &+ UInt64(p.pointee &- zero)
-                digits += 1
-                fraction += 1
-                p += 1
-            }
+            let fractionStart = p
+            mantissa = appendDigits(mantissa)
+            fraction = p - fractionStart
+            digits += fraction
         }
         if byte | 0x20 == UInt8(ascii: "e") {
             integral = false
@@ -219,6 +242,19 @@ private struct Scanner {
             return negative ? -v : v
         }
         return Double(String(decoding: UnsafeBufferPointer(start: start, count: p - start), as: UTF8.self))
+    }
+
+    /// Steps over a run of digits, appending them to `mantissa` (which wraps past 19 digits: it
+    /// is used only when there are at most 18).
+    @inline(__always) mutating func appendDigits(_ mantissa: UInt64) -> UInt64 {
+        var m = mantissa
+        while p < end {
+            let d = p.pointee &- zero
+            guard d < 10 else { break }
+            m = m &* 10 &+ UInt64(d)
+            p += 1
+        }
+        return m
     }
 
     /// 10^n for n in 0...15, each exact.
