@@ -1,5 +1,8 @@
+import Events
 import Foundation
 import Fuzzing
+import Geometry
+import Input
 import ReplayFormat
 import Testing
 import TestSupport
@@ -84,6 +87,28 @@ private func expectAgreement(_ text: String, _ comment: String, sourceLocation: 
         }
     }
 
+    /// Whatever the writer writes for random samples (any coordinates, pressures and modifiers)
+    /// the fast path reads, every line, as the general parser does.
+    @Test func everythingTheWriterWritesIsReadByTheFastPath() throws {
+        var rng = SplitMix64(seed: 1919)
+        var lines = [Replay.line(for: Replay.Header(size: Size(width: 64, height: 48)))]
+        var t = 0.0
+        for stroke in 0..<200 {
+            for i in 0..<10 {
+                let x = stroke % 3 == 0 ? Double(bitPattern: rng.next() >> 2) : Double.random(in: -1e4...1e4, using: &rng).rounded()
+                let sample = StrokeSample(x: x.isFinite ? x : 0, y: Double.random(in: -1e6...1e6, using: &rng),
+                                          pressure: stroke % 2 == 0 ? Double.random(in: 0...1, using: &rng) : 0.5,
+                                          mods: Modifiers(rawValue: UInt8(rng.next() % 4)))
+                let event: SessionEvent = i == 0 ? .pointerDown(sample) : i == 9 ? .pointerUp(sample) : .pointerMove(sample)
+                lines.append(Replay.line(for: Replay.TimedEvent(t: t, event: event)))
+                t += Double.random(in: 0...0.02, using: &rng)
+            }
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        expectAgreement(text, "the writer's lines")
+        #expect(fastLines(text) == 2000)
+    }
+
     /// Lines the fast path must take itself, each read the same as by the general parser.
     static let taken: [String] = [
         #"{"t": 1, "type": "move", "x": 3, "y": 4}"#,
@@ -101,6 +126,8 @@ private func expectAgreement(_ text: String, _ comment: String, sourceLocation: 
         #"{"t": 1, "type": "move", "x": 1, "y": 2, "mods": []}"#,
         #"{"t": 1, "type": "move", "x": 1, "y": 2, "mods": [ "control" , "control" ]}"#,
         #"{"t": 1, "type": "up", "x": 1, "y": 2, "pressure": 1}"#,
+        #"{"t": 1, "type": "move", "x": 3, "y": 4, "pressure": 1, "mods": ["shift", "control"]}"#,
+        #"{"t": 1, "type": "move", "x": 3, "y": 4, "pressure": 1, "mods": ["control"]}"#,
         "{\"t\": 1, \"type\": \"move\", \"x\": 1, \"y\": 2}\r",
     ]
 
