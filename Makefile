@@ -10,15 +10,16 @@ TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg
 INSTALL_TEST_DEBS := desktop-file-utils appstream shared-mime-info libglib2.0-bin groff-base man-db zsh fish x11-utils
 # `make icons` (redraws the committed PNGs from packaging/quicksilver.svg).
 ICON_DEBS  := librsvg2-bin
-# What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py), and
-# libmypaint's slow tracking, steadying the same samples as the stabilizer (Tests/Bench/mypaint-track.c).
-BENCH_DEBS := gcc libcairo2-dev libmypaint-dev
+# What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py);
+# libmypaint's slow tracking, steadying the same samples as the stabilizer (Tests/Bench/mypaint-track.c);
+# simdjson, parsing the same journal (Tests/Bench/simdjson_parse.cpp).
+BENCH_DEBS := gcc g++ libcairo2-dev libmypaint-dev libsimdjson-dev
 # What `make interop` opens Quicksilver's OpenRaster files in, and has save theirs.
 INTEROP_DEBS := mypaint krita gimp xvfb xauth
 
 SOAK_MINUTES ?= 30
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= replay png x11-events
+FUZZ_TARGETS ?= replay replay-fast-path png x11-events
 
 .PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop
 
@@ -77,15 +78,21 @@ soak: release test-deps
 # The benchmarks (the present and clipboard cases on $$DISPLAY when there is one; the stabilizer table
 # beside libmypaint's slow tracking, .build/bench/mypaint-track), then event →
 # pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
-# then whole-process `render` against cairo (Tests/Bench/files.py).
-bench: release test-deps bench-deps .build/bench/mypaint-track
-	.build/release/quicksilver bench --mypaint .build/bench/mypaint-track
+# then whole-process `render` against cairo (Tests/Bench/files.py). parse.300k is compared with C++
+# simdjson's NDJSON parser on the same journal (Tests/Bench/simdjson_parse.cpp, built here).
+SIMDJSON_PARSE := .build/bench/simdjson_parse
+bench: release test-deps bench-deps .build/bench/mypaint-track $(SIMDJSON_PARSE)
+	.build/release/quicksilver bench --mypaint .build/bench/mypaint-track --simdjson $(SIMDJSON_PARSE)
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/files.py .build/release/quicksilver
 
 .build/bench/mypaint-track: Tests/Bench/mypaint-track.c | bench-deps
 	@mkdir -p .build/bench
 	gcc -O2 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs libmypaint) -lm
+
+$(SIMDJSON_PARSE): Tests/Bench/simdjson_parse.cpp | bench-deps
+	@mkdir -p $(dir $@)
+	g++ -O3 -std=c++17 -o $@ $< $$(pkg-config --cflags --libs simdjson)
 
 # The timelapse figure: a 300,000-sample journal at 1080p, 30 s at 30 fps, against ffmpeg's own
 # encoding of the same frames (Tests/Bench/timelapse.py).

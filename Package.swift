@@ -41,9 +41,10 @@ let package = Package(
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
         .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes"]),
         // The libFuzzer targets' bodies, and an executable for each (`make fuzz` builds them with libFuzzer).
-        .target(name: "Fuzzing", dependencies: ["CDeflate", "CX11", "Geometry", "Compute", "Clock", "Input", "ReplayFormat", "Paint",
+        .target(name: "Fuzzing", dependencies: ["CDeflate", "CX11", "Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                 "PNGFile", "X11Window"]),
         .executableTarget(name: "fuzz-replay", dependencies: ["Fuzzing"]),
+        .executableTarget(name: "fuzz-replay-fast-path", dependencies: ["Fuzzing"]),
         .executableTarget(name: "fuzz-png", dependencies: ["Fuzzing"]),
         .executableTarget(name: "fuzz-x11-events", dependencies: ["Fuzzing"]),
         .executableTarget(

@@ -23,7 +23,7 @@ public enum LineReader {
             if n == 0 { break }
             try chunk.withUnsafeBufferPointer { buf in
                 var start = 0
-                for i in 0..<n where buf[i] == 0x0a {
+                while let i = newline(in: buf, from: start, to: n) {
                     line += 1
                     if pending.isEmpty {
                         if i - start > maxLineBytes { throw LineTooLong(line: line, limit: maxLineBytes) }
@@ -41,5 +41,24 @@ public enum LineReader {
             }
         }
         if !pending.isEmpty { try pending.withUnsafeBufferPointer { try body($0, false) } }
+    }
+
+    /// The index of the first "\n" in `buf[from..<to]`, looked for eight bytes at a time.
+    @inline(__always)
+    static func newline(in buf: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard let base = buf.baseAddress else { return nil }
+        var i = from
+        while i + 8 <= to {
+            // A byte of `w` is zero where the newline is; the lowest one sets its high bit here.
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x0a0a_0a0a_0a0a_0a0a
+            let zero = (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080
+            if zero != 0 { return i + zero.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < to {
+            if base[i] == 0x0a { return i }
+            i += 1
+        }
+        return nil
     }
 }

@@ -8,14 +8,22 @@ import Strokes
 /// or mistyped fields, non-finite numbers, time going backwards, sizes out of range and a move
 /// without a down are all errors naming the line.
 public struct ReplayParser {
-    public private(set) var header: Replay.Header?
+    public private(set) var header: Replay.Header? { didSet { hasHeader = header != nil } }
+    /// `header != nil`, without copying the header on every line.
+    private var hasHeader = false
     public private(set) var events: [Replay.TimedEvent] = []
     private var lastT = 0.0
     private var pointerDown = false
     private var line = 0
     private var exitLine: Int?
+    private let fastPath: Bool
+    /// How many lines the fast path (`PointerLine`) read; the rest went through the general parser.
+    public private(set) var fastLines = 0
 
-    public init() {}
+    /// - Parameter fastPath: read pointer lines through `PointerLine` (the default); false reads
+    ///   every line through the general parser, which gives the same replay and the same errors
+    ///   (the tests and the fuzz target `replay-fast-path` compare the two).
+    public init(fastPath: Bool = true) { self.fastPath = fastPath }
 
     /// Where a view may put the canvas's corner, in window pixels.
     static let offsets = -1_000_000_000...1_000_000_000
@@ -23,6 +31,7 @@ public struct ReplayParser {
     /// Parses the next line (without its newline).
     public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReplayError) {
         line += 1
+        if fastPath, hasHeader, exitLine == nil, let pointer = PointerLine.parse(bytes), take(pointer) { return }
         let value: JSON.Value
         do { value = try JSON.parse(bytes) } catch { throw fail(error.message) }
         guard case .object(let members) = value else { throw fail("expected a JSON object, found \(value.kindName)") }
@@ -76,10 +85,10 @@ public struct ReplayParser {
 
     /// Parses a file; with `recovering` (a journal a crash may have cut off mid-line, or a disk
     /// damaged), the first line after the header that cannot be read ends it and is returned
-    /// as `stoppedAt`; without, every line is as strict as ever.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, recovering: Bool) throws(ReplayError)
+    /// as `stoppedAt`; without, every line is as strict as ever. `fastPath` is `init(fastPath:)`'s.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, recovering: Bool, fastPath: Bool = true) throws(ReplayError)
         -> (replay: Replay, stoppedAt: ReplayError?) {
-        var parser = ReplayParser()
+        var parser = ReplayParser(fastPath: fastPath)
         var start = 0
         while start < bytes.count {
             var end = start
@@ -98,6 +107,38 @@ public struct ReplayParser {
     }
 
     private func fail(_ message: String) -> ReplayError { ReplayError(line: line, message: message) }
+
+    /// Appends the event of a pointer line the fast path read, when it passes every check
+    /// `parseEvent` makes of it; false (nothing changed) when it does not, and the general parser
+    /// then reads the line again and says what is wrong.
+    @inline(__always)
+    private mutating func take(_ p: PointerLine) -> Bool {
+        guard p.t.isFinite, p.x.isFinite, p.y.isFinite, p.t >= 0, p.t >= lastT else { return false }
+        var pressure = BrushTip.nominalPressure
+        if let given = p.pressure {
+            guard given.isFinite, (0...1).contains(given) else { return false }
+            pressure = given
+        }
+        let sample = StrokeSample(x: p.x, y: p.y, pressure: pressure, mods: p.mods)
+        let event: SessionEvent
+        switch p.kind {
+        case .down:
+            guard !pointerDown else { return false }
+            pointerDown = true
+            event = .pointerDown(sample)
+        case .move:
+            guard pointerDown else { return false }
+            event = .pointerMove(sample)
+        case .up:
+            guard pointerDown else { return false }
+            pointerDown = false
+            event = .pointerUp(sample)
+        }
+        lastT = p.t
+        fastLines += 1
+        events.append(Replay.TimedEvent(t: p.t, event: event))
+        return true
+    }
 
     private mutating func parseHeader(_ f: inout Fields) throws(ReplayError) -> Replay.Header {
         guard let version = try f.int("quicksilver") else {

@@ -30,7 +30,8 @@ struct BenchCommand: ParsableCommand {
         typical frame of a 16 px pen stroke: four new samples spanning ~60 px, stroke work plus \
         compose of the damaged region), pen.8 and pen.32 (a 10,000-segment random-walk stroke \
         committed into the canvas), restore.300k (crash recovery of a 300,000-sample journal, parsing and playing overlapped \
-        on two threads; parse.300k and play.300k: each half alone), \
+        on two threads; parse.300k and play.300k: each half alone; `make bench` also runs C++ simdjson over the same journal \
+        and prints the ratio, and restore.300k / play.300k), \
         mercurial.frame (a batch of four, blur and threshold over the whole canvas), \
         mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame \
         (a pulsing frame over a canvas with a stroke on it), view.zoom2 and view.zoom0.5 (the whole \
@@ -62,6 +63,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run only the cases whose names start with this.")
     var only: String?
 
+    /// Tests/Bench/simdjson_parse (built by `make bench`): parse.300k's journal parsed by C++
+    /// simdjson too, and the ratio printed.
+    @Option(help: .hidden) var simdjson: String?
+
     /// Velocity windows (ms) the prediction report compares; the predictor's own by default.
     @Option(parsing: .upToNextOption, help: .hidden)
     var predictWindows: [Double] = []
@@ -82,6 +87,18 @@ struct BenchCommand: ParsableCommand {
             let ms = Benchmarks.median(runs: runs, make())
             results.append((name, ms))
             if !json { printLine(Self.row(name, ms)) }
+            if name == "parse.300k", let simdjson {
+                let theirs = Benchmarks.simdjson(simdjson)
+                results.append(("parse.300k.simdjson", theirs ?? .nan))
+                if !json {
+                    printLine(Self.row("parse.300k.simdjson", theirs ?? .nan)
+                        + (theirs.map { String(format: "   C++ simdjson iterate_many, same file: parse.300k is %.2fx", ms / $0) } ?? "   (failed)"))
+                }
+            }
+        }
+        let byName = Dictionary(results, uniquingKeysWith: { a, _ in a })
+        if !json, let restore = byName["restore.300k"], let play = byName["play.300k"] {
+            printLine("restore.300k / play.300k".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.2fx", restore / play))
         }
         if only.map({ "layers.memory".hasPrefix($0) || $0.hasPrefix("layers.memory") }) ?? true {
             let mb = Benchmarks.layersMemory(compute: compute)
@@ -489,6 +506,21 @@ struct Benchmarks {
             }
         }
         return received == png.count ? ms : nil
+    }
+
+    /// parse.300k's journal parsed by `binary` (Tests/Bench/simdjson_parse.cpp): its median
+    /// milliseconds for parsing the file once it is in memory, or nil when it fails.
+    static func simdjson(_ binary: String) -> Double? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = [journalPath, "5"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return nil }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let first = String(decoding: output, as: UTF8.self).split(separator: " ").first else { return nil }
+        return Double(first)
     }
 
     /// Where `restore300k` writes its journal (removed when the benchmarks end).

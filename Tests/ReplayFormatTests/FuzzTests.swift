@@ -24,6 +24,7 @@ import Testing
     }
 
     @Test func replaySeeds() throws { try expectEverySeedKeepsTheProperties(of: ReplayTarget.self) }
+    @Test func replayFastPathSeeds() throws { try expectEverySeedKeepsTheProperties(of: FastPathTarget.self) }
     @Test func pngSeeds() throws { try expectEverySeedKeepsTheProperties(of: PNGTarget.self) }
     @Test func x11EventSeeds() throws { try expectEverySeedKeepsTheProperties(of: X11EventsTarget.self) }
 }
