@@ -58,6 +58,7 @@ public enum Hemisphere {
     @inline(__always)
     public static func pixel(_ colour: SIMD3<Double>) -> UInt32 {
         let c = colour.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1)) * 255
-        return 0xFF00_0000 | UInt32(c.x.rounded()) << 16 | UInt32(c.y.rounded()) << 8 | UInt32(c.z.rounded())
+        // + 0.5 and truncation: the same rounding for these non-negative values, without libm.
+        return 0xFF00_0000 | UInt32(c.x + 0.5) << 16 | UInt32(c.y + 0.5) << 8 | UInt32(c.z + 0.5)
     }
 }

@@ -19,7 +19,8 @@ public struct Painter {
     /// Blends `color` (straight alpha) over pixel (x, y) with `coverage` 0…1. The caller clips.
     @inline(__always)
     func blend(_ x: Int, _ y: Int, _ color: Color, _ coverage: Double) {
-        let k = UInt32((Double(color.a) * min(max(coverage, 0), 1)).rounded())
+        // + 0.5 and truncation: rounding a non-negative value without a call into libm.
+        let k = UInt32(Double(color.a) * min(max(coverage, 0), 1) + 0.5)
         guard k > 0 else { return }
         let d = target[x, y], inv = 255 &- k
         @inline(__always) func ch(_ c: UInt8, _ shift: UInt32) -> UInt32 {
@@ -113,11 +114,10 @@ public struct Painter {
         for ty in r.ys {
             let src = sprite.row(ty &- y), dst = target.row(ty)
             for tx in r.xs {
+                // No branch for the transparent and opaque pixels (the formula gives d and s for
+                // them): the loop vectorises.
                 let s = src[tx &- x]
-                let a = s >> 24
-                if a == 0 { continue }
-                if a == 255 { dst[tx] = s; continue }
-                let d = dst[tx], inv = 255 &- a
+                let d = dst[tx], inv = 255 &- (s >> 24)
                 @inline(__always) func ch(_ shift: UInt32) -> UInt32 {
                     min(255, (s >> shift & 0xFF) &+ ((d >> shift & 0xFF) &* inv &+ 127) / 255) << shift
                 }

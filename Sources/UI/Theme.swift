@@ -15,6 +15,7 @@ enum Theme {
     /// HSV (0…1 each) as an opaque colour.
     static func hsv(_ h: Double, _ s: Double, _ v: Double) -> Color {
         let c = HSV.rgb(h: h, s: s, v: v)
-        return Color(r: UInt8((c.r * 255).rounded()), g: UInt8((c.g * 255).rounded()), b: UInt8((c.b * 255).rounded()))
+        // + 0.5 and truncation: rounding non-negative values without a call into libm.
+        return Color(r: UInt8(c.r * 255 + 0.5), g: UInt8(c.g * 255 + 0.5), b: UInt8(c.b * 255 + 0.5))
     }
 }
