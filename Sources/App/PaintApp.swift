@@ -295,7 +295,12 @@ public final class PaintApp: FrameLoopDelegate {
         switch event {
         case .key(let key):
             if case .quit? = KeyMap.action(for: key, brush: session.brush) { quit() } else { jumpToEnd = true }
-        case .pointerDown, .button(_, isDown: true, _): jumpToEnd = true
+        case .pointerDown:
+            // The drag it begins draws nothing, even once the play has ended.
+            jumpToEnd = true
+            mode = .swallowing
+        case .pointerUp: mode = .idle
+        case .button(_, isDown: true, _): jumpToEnd = true
         case .resize:
             session.windowChanged()
             tools?.windowResized(to: window.size)

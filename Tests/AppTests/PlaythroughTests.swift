@@ -187,4 +187,24 @@ import TestSupport
         played.frame()
         #expect(played.window.image.pixels == opened.window.image.pixels)
     }
+
+    @Test func aPressJumpsToTheEndAndItsDragDrawsAndJournalsNothing() throws {
+        let folder = try ScratchFolder.make("play")
+        let path = try sessionFile(in: folder)
+        let opened = try Opened(path, speed: nil, folder: try ScratchFolder.make("opened"))
+        opened.frame()
+        let played = try Opened(path, speed: 0.5, folder: try ScratchFolder.make("played"))
+        for _ in 0..<30 { played.frame() }
+        #expect(played.title.contains("playing"))
+        played.frame([.pointerDown(sample(20, 60, t: 0))])
+        #expect(!played.title.contains("playing"))
+        for i in 1...10 { played.frame([.pointerMove(sample(20 + Double(i) * 15, 60, t: Double(i) / 60))]) }
+        played.frame([.pointerUp(sample(170, 60, t: 0.2))])
+        played.frame()
+        #expect(played.window.image.pixels == opened.window.image.pixels)
+        // Nor is any of it journaled after the `continued` line.
+        let journal = try played.undoAndFinish()
+        let window = journal.components(separatedBy: #""type": "continued""#).last ?? ""
+        #expect(!window.contains(#""type": "move""#) && !window.contains(#""type": "up""#), "\(window)")
+    }
 }
