@@ -102,6 +102,19 @@ public final class PaintApp: FrameLoopDelegate {
     private var predictedSince: Double?
     /// Immediate (ink path) presents so far.
     public private(set) var inkPresents = 0
+    /// `window --play`: the file's events still to be played, frame by frame on the loop's
+    /// clock, and the player drawing them to the window. They reach neither the journal nor the
+    /// recording: both already open with them (the continuation). Input is ignored meanwhile,
+    /// but a key or a button jumps to the end (Ctrl+Q quits, once the play is played out).
+    private var playing: Playthrough?
+    private var player: ReplayPlayer?
+    /// The loop time when the play began; a jump to the end was asked for.
+    private var playStart: Double?
+    private var jumpToEnd = false
+    /// The start commands, played once the play has ended (a `continued` line follows the file's events).
+    private var afterPlay: [Command] = []
+    /// The loop frame the window's own clock starts after (its journal's times count from there).
+    private var clockStart = 0
     /// The frame clock following the display's vertical blanks, where it reports them.
     private var displaySync = DisplaySync()
     /// The clock's source and period, as `--stats` says it.
@@ -117,10 +130,13 @@ public final class PaintApp: FrameLoopDelegate {
     ///   - lowLatency: pen samples are drawn and presented as they arrive (the immediate ink
     ///     path), not at the next frame.
     ///   - uiScale: the on-canvas tools' scale (1 at 96 dpi); nil: no on-canvas tools.
+    ///   - playing: events to play first, at their pace, into `session` (at the canvas they start
+    ///     from), not journaled; `startCommands` follow them.
     public init(window: AppWindow, session: Session, recorder: Journal? = nil, journal: Journal? = nil,
                 wakeup: Wakeup? = nil, exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
                 console: Console = .standard, startCommands: [Command] = [], view: ViewControl = ViewControl(),
-                lowLatency: Bool = true, predictMilliseconds: Double = 16, uiScale: Double? = nil) {
+                lowLatency: Bool = true, predictMilliseconds: Double = 16, uiScale: Double? = nil,
+                playing: Playthrough? = nil) {
         self.view = view
         self.lowLatency = lowLatency
         predictSeconds = max(0, predictMilliseconds) / 1000
@@ -137,8 +153,14 @@ public final class PaintApp: FrameLoopDelegate {
         stats = collectStats ? FrameStats() : nil
         toolsInput = uiScale.map { ToolsInput(tools: Tools(windowSize: window.size, scale: $0)) }
         session.overlay = toolsInput?.tools
-        for c in startCommands { session.handle(.command(c)) }
-        queueViewIfMoved()
+        if let playing {
+            self.playing = playing
+            player = ReplayPlayer(session: session, presenter: window)
+            afterPlay = startCommands
+        } else {
+            for c in startCommands { session.handle(.command(c)) }
+            queueViewIfMoved()
+        }
         updateTitle(status: nil)
     }
 
@@ -149,6 +171,12 @@ public final class PaintApp: FrameLoopDelegate {
     public func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
         if signals?.take() != nil { stopRequested = true }
         if wakeup?.take() == true { reportJournalHealth() }
+        if playing != nil {
+            for event in window.pendingEvents() { handleWhilePlaying(event) }
+            journal?.tick(now: loop.now)
+            recorder?.tick(now: loop.now)
+            return true
+        }
         let events = window.pendingEvents()
         if !events.isEmpty { stats?.inputArrived(at: loop.now) }
         for event in events {
@@ -172,6 +200,7 @@ public final class PaintApp: FrameLoopDelegate {
     }
 
     public func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
+        if playing != nil { return playFrame(frame, loop) }
         let start = loop.now
         if let since = predictedSince, start - since >= predictSeconds {
             session.predict(nil)
@@ -206,6 +235,11 @@ public final class PaintApp: FrameLoopDelegate {
     /// Ends the session: what is still queued is played (a stroke ended by a signal, say) and
     /// journaled, the journal is marked clean, the recording flushed, statistics printed.
     public func finish(_ loop: FrameLoop) {
+        if var p = playing {
+            player?.feed(p.takeRest())
+            playing = p
+            endPlay()
+        }
         let last = FrameInfo(index: lastFrame + 1, timestamp: loop.now, targetTimestamp: loop.now)
         let drawn = session.draw(last, to: window)
         if record(drawn.played, inFrame: last.index) { strokeEnded(now: loop.now) }
@@ -218,6 +252,61 @@ public final class PaintApp: FrameLoopDelegate {
         if var stats {
             stats.clock = clockDescription
             console.out(stats.report(framesDrawn: loop.framesDrawn, missed: loop.missedDeadlines))
+        }
+    }
+
+    /// Plays the events of the file now due (all of them after a jump) and shows them.
+    private func playFrame(_ frame: FrameInfo, _ loop: FrameLoop) -> Bool {
+        guard var p = playing else { return false }
+        lastFrame = max(lastFrame, frame.index)
+        if playStart == nil {
+            // The canvas the file starts from, before its first events are due.
+            session.draw(frame, to: window)
+            playStart = loop.now
+        }
+        let due = jumpToEnd ? p.takeRest() : p.take(at: loop.now - (playStart ?? loop.now))
+        playing = p
+        if !due.isEmpty {
+            player?.feed(due)
+            // Only whole frames of the player are due: this one's events are all in.
+            player?.flush()
+        }
+        if p.isDone { endPlay() }
+        updateTitle(status: nil)
+        return true
+    }
+
+    /// The play is over: the window's own session goes on from here, as if it had just
+    /// opened on the played file, with its clock starting now.
+    private func endPlay() {
+        player?.finish()
+        player = nil
+        playing = nil
+        clockStart = lastFrame
+        queuedView = session.viewTransform
+        for c in afterPlay { session.handle(.command(c)) }
+        afterPlay = []
+        queueViewIfMoved()
+    }
+
+    /// Input during a play: a key or a button jumps to its end (Ctrl+Q, the close button and
+    /// signals quit); the window's own chores go on.
+    private func handleWhilePlaying(_ event: InputEvent) {
+        switch event {
+        case .key(let key):
+            if case .quit? = KeyMap.action(for: key, brush: session.brush) { quit() } else { jumpToEnd = true }
+        case .pointerDown:
+            // The drag it begins draws nothing, even once the play has ended.
+            jumpToEnd = true
+            mode = .swallowing
+        case .pointerUp: mode = .idle
+        case .button(_, isDown: true, _): jumpToEnd = true
+        case .resize:
+            session.windowChanged()
+            tools?.windowResized(to: window.size)
+        case .expose: window.presentAll()
+        case .close: quit()
+        default: break
         }
     }
 
@@ -454,7 +543,7 @@ public final class PaintApp: FrameLoopDelegate {
     /// drawing, where a later stamp changes at most which frame a replay batches an event into.
     private func record(_ played: [SessionEvent], inFrame index: Int) -> Bool {
         lastFrame = max(lastFrame, index)
-        let t = (Double(lastFrame) + 0.5) / ReplayPlayer.framesPerSecond
+        let t = (Double(lastFrame - clockStart) + 0.5) / ReplayPlayer.framesPerSecond
         var ended = false
         for event in played {
             let timed = Replay.TimedEvent(t: t, event: event)
@@ -569,6 +658,7 @@ public final class PaintApp: FrameLoopDelegate {
     private func currentStatus(message: String?) -> Status {
         var prompt = colorEntry.prompt
         if picker != .off { prompt = "pick a colour: click on the canvas (Escape cancels)" }
+        if let playing { prompt = "playing \(playing.percent) % (a key or a click: to the end)" }
         return Status(brush: session.brush, pressure: pressure.shown, layer: Status.describeLayer(session.document),
                       zoom: view.transform.percent, prompt: prompt, warning: journalWarning, message: message,
                       journaled: journal != nil)

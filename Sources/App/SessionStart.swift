@@ -34,6 +34,9 @@ public enum SessionStart {
         /// The line saying which session was restored: for stderr once the window is open, since
         /// until then nothing has been restored for the user.
         public var restored: String?
+        /// With `playing`, the file's events, not yet played into `session` (at its opening
+        /// canvas): the window plays them (`Playthrough`). Nil for anything but a session file.
+        public var unplayed: [Replay.TimedEvent]?
     }
 
     /// A file given on the command line that cannot be opened: `FILE: what is wrong`.
@@ -46,8 +49,9 @@ public enum SessionStart {
 
     /// - Parameter historyBytes: the undo memory of a new session (a blank canvas or a picture);
     ///   a continued session keeps the one its file gives, which its replays play with.
+    /// - Parameter playing: a session file's events are left for the window to play (`unplayed`).
     public static func start(_ request: Request, store: SessionStore?, compute: ComputeContext, historyBytes: Int,
-                             background: Color) throws(BadFile) -> Started {
+                             background: Color, playing: Bool = false) throws(BadFile) -> Started {
         switch request {
         case .file(let path):
             // A pipe or FIFO (`window /dev/stdin`) can only be a picture: it is read once, and a
@@ -58,7 +62,7 @@ public enum SessionStart {
             }
             let live = LineWriter.isLocked(path)
             do {
-                var started = try continuing(path, reading: live ? .recovering : .strict, compute: compute).started
+                var started = try continuing(path, reading: live ? .recovering : .strict, deferring: playing, compute: compute).started
                 if live { started.notes.insert(copyNote(path), at: 0) }
                 return started
             } catch {
@@ -124,15 +128,16 @@ public enum SessionStart {
 
     /// A session continuing the journal or replay at `path`, with a warning where a recovering
     /// read stopped before the end, and its strokes.
-    private static func continuing(_ path: String, reading: Playback.Reading, compute: ComputeContext) throws(Playback.Failure)
-        -> (started: Started, strokes: Int) {
-        let loaded = try Playback.load(path, reading: reading, continuing: true, compute: compute)
+    private static func continuing(_ path: String, reading: Playback.Reading, deferring: Bool = false,
+                                   compute: ComputeContext) throws(Playback.Failure) -> (started: Started, strokes: Int) {
+        let loaded = try Playback.load(path, reading: reading, continuing: true, deferring: deferring, compute: compute)
         let note = loaded.stoppedAt.map { stop in
             let n = stop.error.line
             return stop.cutOff
                 ? "quicksilver: warning: \(path):\(n): the last line was cut off (\(stop.error.message)); recovered up to line \(n - 1)"
                 : "quicksilver: warning: \(path):\(n): \(stop.error.message); restored what came before line \(n) and left the file as it is"
         }
-        return (Started(session: loaded.session, continuation: loaded.continuation, notes: note.map { [$0] } ?? []), loaded.strokes)
+        return (Started(session: loaded.session, continuation: loaded.continuation, notes: note.map { [$0] } ?? [],
+                        unplayed: loaded.unplayed), loaded.strokes)
     }
 }

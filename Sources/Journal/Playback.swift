@@ -69,6 +69,9 @@ public enum Playback {
         public var strokes: Int
         /// What a session continuing this one must carry (when asked for).
         public var continuation: Continuation?
+        /// With `deferring`, the file's events, parsed and checked but not played: the session
+        /// is at its opening canvas, for the window to play them (`window --play`).
+        public var unplayed: [Replay.TimedEvent]?
     }
 
     /// Reads, checks and plays the replay or journal at `path` into a new session. Only the
@@ -76,10 +79,12 @@ public enum Playback {
     /// that what it is shown equals the snapshot).
     ///
     /// - Parameter continuing: also keep what a session continuing this file must carry.
+    /// - Parameter deferring: check and parse every event but play none: they are returned in
+    ///   `unplayed`, in the order `ReplayPlayer` is to be fed them.
     /// - Parameter watch: told of the opening canvas, before any event is played, then of each
     ///   frame once it is drawn (a timelapse pictures the session there); it must not change it.
-    public static func load(_ path: String, reading: Reading = .strict, continuing: Bool = false, compute: ComputeContext,
-                            presenter: Presenter? = nil, watch: ((Moment, Session) -> Void)? = nil) throws(Failure) -> Loaded {
+    public static func load(_ path: String, reading: Reading = .strict, continuing: Bool = false, deferring: Bool = false,
+                            compute: ComputeContext, presenter: Presenter? = nil, watch: ((Moment, Session) -> Void)? = nil) throws(Failure) -> Loaded {
         let size = FileBytes.size(of: path)
         let channel = EventChannel()
         let parsing = Thread { parse(path, reading: reading, keeping: continuing, into: channel) }
@@ -99,15 +104,18 @@ public enum Playback {
             watch(.opening, session)
             player.afterFrame = { watch(.frame($0), session) }
         }
-        while let chunk = channel.next() { player.feed(chunk) }
+        var unplayed: [Replay.TimedEvent] = []
+        while let chunk = channel.next() {
+            if deferring { unplayed.append(contentsOf: chunk) } else { player.feed(chunk) }
+        }
         if let failure = channel.failure { throw failure }
-        player.finish()
+        if !deferring { player.finish() }
         let end = channel.ending
         let continuation = end.kept.map {
             Continuation(path: SessionStore.absolute(path), bytes: size, header: header, events: $0.events, pictures: $0.pictures)
         }
         return Loaded(session: session, endedCleanly: end.endedCleanly, stoppedAt: end.stop, strokes: end.strokes,
-                      continuation: continuation)
+                      continuation: continuation, unplayed: deferring ? unplayed : nil)
     }
 
     /// The parsing thread: streams lines through the parser, reads the pictures they name,

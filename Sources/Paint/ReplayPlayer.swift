@@ -14,10 +14,29 @@ public struct ReplayPlayer {
     public let presenter: Presenter
     /// Called after each frame is drawn, with its index (a timelapse takes its pictures here).
     public var afterFrame: ((Int) -> Void)?
+    private var frames = FrameCounter()
+    /// The frame being played (of the last event fed).
     private var frame = 0
-    /// Added to an event's frame index: where the clock of the window that continued the
-    /// session (at the last `continued` line) starts, just after the frames before it.
-    private var offset = 0
+    /// The current frame has been drawn since its last event (`flush`): it is not drawn again.
+    private var drawn = false
+
+    /// Which frame of the player each event of a replay plays in, in order.
+    public struct FrameCounter {
+        /// The frame of the last event.
+        public private(set) var frame = 0
+        /// Added to an event's frame index: where the clock of the window that continued the
+        /// session (at the last `continued` line) starts, just after the frames before it.
+        private var offset = 0
+
+        public init() {}
+
+        /// The frame `e`, the next event, plays in.
+        public mutating func frame(of e: Replay.TimedEvent) -> Int {
+            if case .command(.continued) = e.event { offset = frame + 1 - ReplayPlayer.frameIndex(at: e.t) }
+            frame = offset + ReplayPlayer.frameIndex(at: e.t)
+            return frame
+        }
+    }
 
     public init(session: Session, presenter: Presenter) {
         self.session = session
@@ -32,15 +51,26 @@ public struct ReplayPlayer {
     /// Plays the next events, in order.
     public mutating func feed(_ events: some Sequence<Replay.TimedEvent>) {
         for e in events {
-            if case .command(.continued) = e.event { offset = frame + 1 - Self.frameIndex(at: e.t) }
-            let f = offset + Self.frameIndex(at: e.t)
-            if f != frame { draw(); frame = f }
+            let f = frames.frame(of: e)
+            if f != frame {
+                if !drawn { draw() }
+                frame = f
+            }
             session.handle(e.event)
+            drawn = false
         }
     }
 
+    /// Draws the frame of the last events now, when the caller knows that no more events of it
+    /// follow (a window playing a file frame by frame); it is not drawn again.
+    public mutating func flush() {
+        guard !drawn else { return }
+        draw()
+        drawn = true
+    }
+
     /// Draws the frame of the last events.
-    public func finish() { draw() }
+    public mutating func finish() { flush() }
 
     private func draw() {
         let t = Double(frame) / Self.framesPerSecond

@@ -1,14 +1,13 @@
+import Paint
+
 /// Which picture of a session each frame of its timelapse shows: the frames are spread evenly
 /// over the session's drawing time, from its opening canvas to its final one, then held.
 ///
-/// Drawing time is the player's clock with idle gaps squeezed: between two frames that played
-/// events, at most `idleFrames` of the 60 Hz clock count, so a long pause is a short one.
+/// Drawing time is the player's clock with idle gaps squeezed (`DrawingClock`): between two
+/// frames that played events, at most half a second counts, so a long pause is a short one.
 /// Every value here is computed from the frames a first playback reported, so the second
 /// playback, which takes the pictures, needs no clock of its own.
 struct TimelapsePlan: Equatable {
-    /// How a gap in the drawing counts: at most this many of the player's 60 Hz frames.
-    static let idleFrames = 30
-
     /// The drawing clock at each played frame, in 60 Hz frames since the opening canvas.
     let drawingClock: [Int]
     /// Frames of the video that move through the drawing (the first shows the opening canvas,
@@ -36,16 +35,8 @@ struct TimelapsePlan: Equatable {
 
     /// - Parameter playedFrames: the player's frame indices that drew events, in order.
     init(playedFrames: [Int], length: Length, fps: Double) {
-        var clock: [Int] = []
-        clock.reserveCapacity(playedFrames.count)
-        var previous: Int?, d = 0
-        for f in playedFrames {
-            d += previous.map { min(max(f - $0, 0), Self.idleFrames) } ?? 1
-            clock.append(d)
-            previous = f
-        }
-        drawingClock = clock
-        let drawing = Double(d) / 60
+        drawingClock = DrawingClock.squeezed(playedFrames)
+        let drawing = Double(drawingClock.last ?? 0) / 60
         let seconds: Double
         var hold = Self.holdSeconds
         switch length {

@@ -67,6 +67,12 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Do not journal this session (a crash then loses it).")
     var noJournal = false
 
+    @Flag(help: "Play the session or replay FILE in the window as it was drawn (pauses squeezed to half a second), then continue it; any key or click jumps to the end.")
+    var play = false
+
+    @Option(help: "With --play: play this many times faster than it was drawn.")
+    var speed: Double = 1
+
     @Flag(help: "Continue the newest session, however it ended.")
     var restore = false
 
@@ -102,6 +108,9 @@ struct WindowCommand: ParsableCommand {
         if let uiScale, !(Tools.scales.contains(uiScale) && (uiScale * 2).rounded() == uiScale * 2) {
             throw ValidationError("--ui-scale must be 1, 1.5, 2, … 4")
         }
+        if play && file == nil { throw ValidationError("--play needs a session or replay FILE (.jsonl)") }
+        if !(speed > 0 && speed <= 1_000_000) { throw ValidationError("--speed must be above 0") }
+        if speed != 1 && !play { throw ValidationError("--speed goes with --play") }
         if restore && file != nil { throw ValidationError("--restore continues the newest session; give it no FILE") }
         for (name, v) in [("--pulse-hue", pulseHue), ("--pulse-centre", pulseCentre), ("--pulse-range", pulseRange)]
         where !(0...1).contains(v) { throw ValidationError("\(name) must be in 0…1") }
@@ -129,9 +138,13 @@ struct WindowCommand: ParsableCommand {
         let started: SessionStart.Started
         do {
             started = try SessionStart.start(file.map { .file($0) } ?? (restore ? .restore : .fresh), store: store,
-                                             compute: compute, historyBytes: historyBytes, background: background)
+                                             compute: compute, historyBytes: historyBytes, background: background, playing: play)
         } catch {
             printError(error.description)
+            throw Exit.badInput
+        }
+        if play && started.unplayed == nil {
+            printError("quicksilver: \(file ?? ""): --play plays a session or replay file (.jsonl), not a picture")
             throw Exit.badInput
         }
         for note in started.notes { printError(note) }
@@ -192,7 +205,8 @@ struct WindowCommand: ParsableCommand {
                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
                            startCommands: opening,
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
-                           predictMilliseconds: predictMs, uiScale: uiScale ?? Tools.scale(forDPI: window.resourceDPI))
+                           predictMilliseconds: predictMs, uiScale: uiScale ?? Tools.scale(forDPI: window.resourceDPI),
+                           playing: started.unplayed.map { Playthrough(events: $0, speed: speed) })
         if hideTools { app.tools?.setHidden(true) }
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
