@@ -114,14 +114,14 @@ public struct Painter {
         for ty in r.ys {
             let src = sprite.row(ty &- y), dst = target.row(ty)
             for tx in r.xs {
-                // No branch for the transparent and opaque pixels (the formula gives d and s for
-                // them): the loop vectorises.
-                let s = src[tx &- x]
-                let d = dst[tx], inv = 255 &- (s >> 24)
-                @inline(__always) func ch(_ shift: UInt32) -> UInt32 {
-                    min(255, (s >> shift & 0xFF) &+ ((d >> shift & 0xFF) &* inv &+ 127) / 255) << shift
-                }
-                dst[tx] = ch(24) | ch(16) | ch(8) | ch(0)
+                // Two channels at a time (red and blue, alpha and green), each d·(255 − a)/255
+                // rounded exactly as (x + 127) / 255 rounds it, with no branch: the loop vectorises.
+                let s = src[tx &- x], d = dst[tx], inv = 255 &- (s >> 24)
+                var rb = (d & 0x00FF_00FF) &* inv &+ 0x0080_0080
+                rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+                var ag = ((d >> 8) & 0x00FF_00FF) &* inv &+ 0x0080_0080
+                ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
+                dst[tx] = s &+ (ag | rb)
             }
         }
     }

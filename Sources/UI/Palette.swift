@@ -115,8 +115,14 @@ public struct Palette: Equatable, Sendable {
     /// colours, the kinds and the size.
     func draw(_ p: Painter) {
         let u = scale
-        let h = hue
-        p.gradient(squareBox) { s, v in Theme.hsv(h, s, 1 - v) }
+        // Saturation across, value down, for the hue: value · (1 − s · (1 − the pure hue)), the
+        // hexcone without its case split per pixel.
+        let pure = HSV.rgb(h: hue, s: 1, v: 1)
+        let k = (r: 1 - pure.r, g: 1 - pure.g, b: 1 - pure.b)
+        p.gradient(squareBox) { s, v in
+            let value = (1 - v) * 255
+            return Color(r: UInt8(value * (1 - s * k.r) + 0.5), g: UInt8(value * (1 - s * k.g) + 0.5), b: UInt8(value * (1 - s * k.b) + 0.5))
+        }
         // Where the colour is: a notch on the ring, a ring on the square.
         let a = (hue - 0.25) * 2 * Double.pi
         let notch = (x: c + cos(a) * (Self.ringInner + Self.ringOuter) / 2 * u, y: c + sin(a) * (Self.ringInner + Self.ringOuter) / 2 * u)

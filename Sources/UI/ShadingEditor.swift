@@ -130,10 +130,25 @@ public struct ShadingEditor: Equatable, Sendable {
 
     /// Draws it with its top-left at (0, 0); `sphere` is the hemisphere for `shading` at the
     /// sphere's size in pixels.
-    func draw(_ p: Painter, sphere: Texture<UInt32>) {
+    /// Draws what every editor of this scale shows, whatever the lights: the panel, the labels,
+    /// the hue bars and the shininess bar (drawn once and kept).
+    func drawBase(_ p: Painter) {
         let u = scale
         p.fill(Box(x: 0, y: 0, width: Double(width), height: Double(height)), Theme.panel)
         p.text("SHADING", x: 8 * u, y: 6 * u, pixel: u, Theme.text)
+        for i in 0..<Shading.lightCount {
+            let hb = hueBox(i)
+            p.text("\(i + 1)", x: (Self.bars.x - 14) * u, y: hb.y + 8 * u, pixel: u, Theme.text)
+            p.gradient(hb) { f, _ in Theme.hsv(f, 1, 1) }
+        }
+        p.gradient(shineBox) { f, _ in Theme.hsv(0, 0, 0.2 + 0.8 * f) }
+        p.text("DRAG THE LIGHTS · L CLOSES", x: 8 * u, y: (Self.panel.height - 14) * u, pixel: u, Theme.dim)
+    }
+
+    /// Draws the rest over `drawBase`'s pixels; `sphere` is the hemisphere for `shading` at the
+    /// sphere's size in pixels.
+    func draw(_ p: Painter, sphere: Texture<UInt32>) {
+        let u = scale
         let b = sphereBox
         p.blit(sphere, x: Int(b.x.rounded()), y: Int(b.y.rounded()))
         for i in shading.lights.indices.sorted(by: { handle($0).front == handle($1).front ? $0 > $1 : handle($0).front == false }) {
@@ -144,17 +159,13 @@ public struct ShadingEditor: Equatable, Sendable {
             p.text("\(i + 1)", x: h.x - 2.5 * u, y: h.y - 3.5 * u, pixel: u, h.front ? Color.black : Theme.text)
         }
         for (i, light) in shading.lights.enumerated() {
-            let hb = hueBox(i), vb = brightnessBox(i)
-            p.text("\(i + 1)", x: (Self.bars.x - 14) * u, y: hb.y + 8 * u, pixel: u, Theme.text)
-            p.gradient(hb) { f, _ in Theme.hsv(f, 1, 1) }
+            let vb = brightnessBox(i)
             p.gradient(vb) { f, _ in Theme.hsv(light.hue, 1, f) }
-            marker(p, hb, light.hue)
+            marker(p, hueBox(i), light.hue)
             marker(p, vb, light.brightness)
         }
         p.text("SHININESS \(String(format: "%.3f", shading.shininess))", x: shineBox.x, y: shineBox.y - 10 * u, pixel: u, Theme.text)
-        p.gradient(shineBox) { f, _ in Theme.hsv(0, 0, 0.2 + 0.8 * f) }
         marker(p, shineBox, shading.shininess.squareRoot())
-        p.text("DRAG THE LIGHTS · L CLOSES", x: 8 * u, y: (Self.panel.height - 14) * u, pixel: u, Theme.dim)
     }
 
     private func marker(_ p: Painter, _ box: Box, _ f: Double) {

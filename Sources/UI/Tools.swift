@@ -20,8 +20,8 @@ public final class Tools: Overlay {
     /// Where each piece lies in the window, and its pixels (nil until the next frame draws them).
     private var paletteRect: Rect?, editorRect: Rect?, statusRect: Rect?
     private var paletteSprite: Sprite?, editorSprite: Sprite?, statusSprite: Sprite?
-    /// The palette's unchanging pixels (`Palette.drawBase`), drawn at the first opening.
-    private var paletteBase: TextureStorage<UInt32>?
+    /// The palette's and the editor's unchanging pixels (`drawBase`), drawn at the first opening.
+    private var paletteBase: TextureStorage<UInt32>?, editorBase: TextureStorage<UInt32>?
     /// The editor's hemisphere, each light's part kept.
     private var sphere: HemispherePreview?
     private var damage = Rect.empty
@@ -120,7 +120,9 @@ public final class Tools: Overlay {
             let preview = sphere ?? HemispherePreview(size: Int((ShadingEditor.sphere.side * scale).rounded()))
             preview.render(e.shading)
             sphere = preview
-            editorSprite = Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { e.draw($0, sphere: preview.image.texture) }
+            let base = editorBase ?? Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0) }.pixels
+            editorBase = base
+            editorSprite = Sprite(x: r.minX, y: r.minY, base: base) { e.draw($0, sphere: preview.image.texture) }
         }
         if let p = palette, let r = paletteRect, paletteSprite == nil {
             let base = paletteBase ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels

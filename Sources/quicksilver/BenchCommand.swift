@@ -189,8 +189,8 @@ struct Benchmarks {
     enum ToolsCase { case paletteOpen, paletteDrag, editorDrag, outline, none }
 
     /// One frame of the window with the on-canvas tools over a painted canvas, at UI scale 1:
-    /// the palette opening (at alternate places, so each frame damages where it was and where
-    /// it is), a drag on its hue ring, a light dragged in the shading editor, the brush outline
+    /// the palette closing and opening again (two frames, the sum: each damages its rectangle),
+    /// a drag on its hue ring, a light dragged in the shading editor, the brush outline
     /// moved 3 px, or (`ui.none`) a frame with nothing to do, the loop's floor.
     private func toolsFrame(_ what: ToolsCase) -> () -> Void {
         let session = Session(size: size, compute: compute)
@@ -209,8 +209,11 @@ struct Benchmarks {
             frame += 1
             switch what {
             case .paletteOpen:
+                // Two frames: one closing it, then the one measured for, opening it again.
                 tools.showPalette(nil)
-                tools.showPalette(palette, atX: frame % 2 == 0 ? 600 : 900, y: 400)
+                session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+                frame += 1
+                tools.showPalette(palette, atX: 600, y: 400)
             case .paletteDrag:
                 palette.hue = Double(frame % 1000) / 1000
                 tools.showPalette(palette)
