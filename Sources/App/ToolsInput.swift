@@ -63,13 +63,15 @@ final class ToolsInput {
         case .hue, .brightness, .shininess: e.shading = e.setting(e.value(of: grab, atX: x - o.x))
         case .panel: return
         }
-        tools.showEditor(e)
+        tools.showEditor(e, dragging: true)
     }
 
-    /// Button 1 came up on the editor: the shading shown, if it is new.
+    /// Button 1 came up on the editor: the hemisphere drawn in full again, and the shading
+    /// shown, if it is new.
     func releaseEditor(brush: Brush) -> Command? {
-        guard let e = tools.editor, e.shading != brush.shading else { return nil }
-        return .shading(e.shading)
+        guard let e = tools.editor else { return nil }
+        tools.showEditor(e, dragging: false)
+        return e.shading != brush.shading ? .shading(e.shading) : nil
     }
 
     /// `l`: the shading editor opens, showing the brush's shading, or closes.

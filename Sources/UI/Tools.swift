@@ -22,8 +22,12 @@ public final class Tools: Overlay {
     private var paletteSprite: Sprite?, editorSprite: Sprite?, statusSprite: Sprite?
     /// The palette's and the editor's unchanging pixels (`drawBase`), drawn at the first opening.
     private var paletteBase: TextureStorage<UInt32>?, editorBase: TextureStorage<UInt32>?
-    /// The editor's hemisphere, each light's part kept.
-    private var sphere: HemispherePreview?
+    /// The editor's hemisphere, each light's part kept; while a light or a bar is dragged, one
+    /// at half the resolution (a quarter of the cost a frame), shown doubled.
+    private var sphere: HemispherePreview?, roughSphere: HemispherePreview?
+    private var roughDoubled: TextureStorage<UInt32>?
+    /// The editor is being dragged in: its hemisphere is the rough one until the release.
+    private var editorDragging = false
     private var damage = Rect.empty
 
     /// The scales the UI is drawn at.
@@ -79,9 +83,11 @@ public final class Tools: Overlay {
         moved(from: old, to: paletteRect)
     }
 
-    /// Opens (or changes) the shading editor; nil closes it.
-    public func showEditor(_ new: ShadingEditor?) {
-        guard new != editor else { return }
+    /// Opens (or changes) the shading editor; nil closes it. `dragging`: a change in the
+    /// middle of a drag, shown with a rougher hemisphere until the drag ends.
+    public func showEditor(_ new: ShadingEditor?, dragging: Bool = false) {
+        guard new != editor || dragging != editorDragging else { return }
+        editorDragging = dragging
         let old = editorRect
         editor = new
         editorRect = new.map(editorRect(for:))
@@ -117,12 +123,10 @@ public final class Tools: Overlay {
             statusSprite = Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { status.draw($0, scale: scale) }
         }
         if let e = editor, let r = editorRect, editorSprite == nil {
-            let preview = sphere ?? HemispherePreview(size: Int((ShadingEditor.sphere.side * scale).rounded()))
-            preview.render(e.shading)
-            sphere = preview
+            let image = hemisphere(for: e.shading, side: Int((ShadingEditor.sphere.side * scale).rounded()))
             let base = editorBase ?? Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0) }.pixels
             editorBase = base
-            editorSprite = Sprite(x: r.minX, y: r.minY, base: base) { e.draw($0, sphere: preview.image.texture) }
+            editorSprite = Sprite(x: r.minX, y: r.minY, base: base) { e.draw($0, sphere: image) }
         }
         if let p = palette, let r = paletteRect, paletteSprite == nil {
             let base = paletteBase ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
@@ -130,6 +134,27 @@ public final class Tools: Overlay {
             paletteSprite = Sprite(x: r.minX, y: r.minY, base: base) { p.draw($0) }
         }
         return [statusSprite, editorSprite, paletteSprite].compactMap { $0 }
+    }
+
+    /// The editor's hemisphere for `shading`, `side` pixels across: full, or rough while dragged.
+    private func hemisphere(for shading: Shading, side: Int) -> Texture<UInt32> {
+        guard editorDragging else {
+            let full = sphere ?? HemispherePreview(size: side)
+            full.render(shading)
+            sphere = full
+            return full.image.texture
+        }
+        let rough = roughSphere ?? HemispherePreview(size: max(1, side / 2))
+        rough.render(shading)
+        roughSphere = rough
+        let doubled = roughDoubled ?? TextureStorage<UInt32>(width: side, height: side, filledWith: 0xFF00_0000)
+        roughDoubled = doubled
+        let src = rough.image.texture
+        for y in 0..<side {
+            let row = src.row(min(y * src.height / side, src.height - 1)), out = doubled.texture.row(y)
+            for x in 0..<side { out[x] = row[min(x * src.width / side, src.width - 1)] }
+        }
+        return doubled.texture
     }
 
     /// Moves the brush outline (nil hides it).

@@ -190,8 +190,9 @@ struct Benchmarks {
 
     /// One frame of the window with the on-canvas tools over a painted canvas, at UI scale 1:
     /// the palette closing and opening again (two frames, the sum: each damages its rectangle),
-    /// a drag on its hue ring, a light dragged in the shading editor, the brush outline
-    /// moved 3 px, or (`ui.none`) a frame with nothing to do, the loop's floor.
+    /// a drag on its hue ring, a light dragged in the shading editor (its half-resolution
+    /// hemisphere, as while dragging), the brush outline moved 3 px, or (`ui.none`) a frame with
+    /// nothing to do, the loop's floor.
     private func toolsFrame(_ what: ToolsCase) -> () -> Void {
         let session = Session(size: size, compute: compute)
         let presenter = OffscreenPresenter(size: size)
@@ -218,7 +219,7 @@ struct Benchmarks {
                 palette.hue = Double(frame % 1000) / 1000
                 tools.showPalette(palette)
             case .editorDrag:
-                if let e = tools.editor { tools.showEditor(ShadingEditor(shading: e.moving(light: 0, toX: 88 + Double(frame % 40), y: 60), scale: 1)) }
+                if let e = tools.editor { tools.showEditor(ShadingEditor(shading: e.moving(light: 0, toX: 88 + Double(frame % 40), y: 60), scale: 1), dragging: true) }
             case .outline:
                 tools.showOutline(BrushOutline(x: 500 + Double(frame % 100) * 3, y: 500, radius: 8))
             case .none: break

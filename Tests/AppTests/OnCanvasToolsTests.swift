@@ -119,8 +119,21 @@ import UI
         h.input([.pointerDown(sample(o.x + 88, o.y + 21, t: 0.1)), .pointerMove(sample(o.x + 88, o.y + 60, t: 0.11)),
                  .pointerMove(sample(o.x + 88, o.y + 100, t: 0.12))])
         #expect(h.session.brush.shading == .mercurialPaint, "applied at the release")
-        h.input([.pointerUp(sample(o.x + 88, o.y + 100, t: 0.13))])
+        // While dragged, the hemisphere is drawn at half resolution; at the release, in full.
         h.draw(frame: 3)
+        let dragged = try #require(h.app.tools?.editor?.shading)
+        let rough = HemispherePreview(size: 80)
+        rough.render(dragged)
+        let points = [(40, 120), (121, 45), (100, 130)]
+        for (x, y) in points {
+            #expect(h.window.image.texture[Int(o.x) + 8 + x, Int(o.y) + 20 + y] == rough.image.texture[x / 2, y / 2])
+        }
+        h.input([.pointerUp(sample(o.x + 88, o.y + 100, t: 0.13))])
+        h.draw(frame: 4)
+        let full = Hemisphere.image(shading: h.session.brush.shading, size: 160)
+        for (x, y) in points {
+            #expect(h.window.image.texture[Int(o.x) + 8 + x, Int(o.y) + 20 + y] == full.texture[x, y])
+        }
         let light = h.session.brush.shading.lights[0]
         #expect(abs(light.x) < 0.01 && abs(light.y) < 0.01 && abs(light.z - 25) < 0.01)
         let shadings = try h.recorded().filter { if case .command(.shading) = $0.event { true } else { false } }
