@@ -182,17 +182,19 @@ struct Benchmarks {
          ("clipboard.copy", 9, { clipboardCopy() }),
          ("document.png", 9, { documentFile("png") }), ("document.save", 9, { documentFile("save") }), ("document.open", 9, { documentFile("open") }),
          ("ui.palette.open", 50, { toolsFrame(.paletteOpen) }), ("ui.palette.drag", 50, { toolsFrame(.paletteDrag) }),
-         ("ui.editor.drag", 20, { toolsFrame(.editorDrag) }), ("ui.outline", 200, { toolsFrame(.outline) }),
+         ("ui.editor.drag", 20, { toolsFrame(.editorDrag) }),
+         ("ui.editor.open", 20, { toolsFrame(.editorOpen) }), ("ui.editor.first", 10, { toolsFrame(.editorFirst) }), ("ui.outline", 200, { toolsFrame(.outline) }),
          ("ui.none", 200, { toolsFrame(.none) })] + layerCases()
     }
 
-    enum ToolsCase { case paletteOpen, paletteDrag, editorDrag, outline, none }
+    enum ToolsCase { case paletteOpen, paletteDrag, editorDrag, editorOpen, editorFirst, outline, none }
 
     /// One frame of the window with the on-canvas tools over a painted canvas, at UI scale 1:
     /// the palette closing and opening again (two frames, the sum: each damages its rectangle),
     /// a drag on its hue ring, a light dragged in the shading editor (its half-resolution
-    /// hemisphere, as while dragging), the brush outline moved 3 px, or (`ui.none`) a frame with
-    /// nothing to do, the loop's floor.
+    /// hemisphere, as while dragging), the editor closing and opening again, the editor's first
+    /// opening in a window, the brush outline moved 3 px, or (`ui.none`) a frame with nothing to
+    /// do, the loop's floor.
     private func toolsFrame(_ what: ToolsCase) -> () -> Void {
         let session = Session(size: size, compute: compute)
         let presenter = OffscreenPresenter(size: size)
@@ -203,7 +205,8 @@ struct Benchmarks {
         tools.showStatus(StatusStrip(swatch: .black, fields: ["pen 8", "#000000", "layer 1/1", "100 %", "journal ok"]))
         var palette = Palette(color: Color(r: 200, g: 40, b: 40), recent: KeyMap.palette, kind: .pen, size: 8, scale: 1)
         if what == .paletteDrag { tools.showPalette(palette, atX: 600, y: 400) }
-        if what == .editorDrag { tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1)) }
+        if what == .editorDrag || what == .editorOpen { tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1)) }
+        var fresh = tools
         var frame = 0
         session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
         return {
@@ -220,11 +223,23 @@ struct Benchmarks {
                 tools.showPalette(palette)
             case .editorDrag:
                 if let e = tools.editor { tools.showEditor(ShadingEditor(shading: e.moving(light: 0, toX: 88 + Double(frame % 40), y: 60), scale: 1), dragging: true) }
+            case .editorOpen:
+                // Two frames: one closing it, then the one measured for, opening it again.
+                tools.showEditor(nil)
+                session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+                frame += 1
+                tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+            case .editorFirst:
+                // The first opening in a window: nothing of it drawn before (its base, the whole hemisphere).
+                fresh = Tools(windowSize: size, scale: 1)
+                session.overlay = fresh
+                fresh.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
             case .outline:
                 tools.showOutline(BrushOutline(x: 500 + Double(frame % 100) * 3, y: 500, radius: 8))
             case .none: break
             }
             session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+            withExtendedLifetime(fresh) {}
         }
     }
 
