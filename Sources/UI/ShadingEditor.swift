@@ -33,6 +33,16 @@ public struct ShadingEditor: Equatable, Sendable {
     public var width: Int { Int((Self.panel.width * scale).rounded(.up)) }
     public var height: Int { Int((Self.panel.height * scale).rounded(.up)) }
 
+    /// Where the hemisphere and its handles lie (the handles reach a little past its edge).
+    var sphereArea: Box { sphereBox.inset(by: -(Self.handleRadius + 2) * scale) }
+
+    /// True when `other` differs from this editor only in where its lights are: only the
+    /// hemisphere and its handles change.
+    func differsOnlyInPositions(from other: ShadingEditor) -> Bool {
+        scale == other.scale && shading.shininess == other.shading.shininess
+            && zip(shading.lights, other.shading.lights).allSatisfy { $0.hue == $1.hue && $0.brightness == $1.brightness }
+    }
+
     private var sphereBox: Box {
         let s = Self.sphere
         return Box(x: s.x * scale, y: s.y * scale, width: s.side * scale, height: s.side * scale)

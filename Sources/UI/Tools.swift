@@ -88,11 +88,19 @@ public final class Tools: Overlay {
     public func showEditor(_ new: ShadingEditor?, dragging: Bool = false) {
         guard new != editor || dragging != editorDragging else { return }
         editorDragging = dragging
-        let old = editorRect
+        let old = editorRect, oldEditor = editor
         editor = new
         editorRect = new.map(editorRect(for:))
         editorSprite = nil
-        moved(from: old, to: editorRect)
+        // A light moved round the sphere changes the hemisphere and the handles, nothing else:
+        // only they are composed again.
+        if let new, let oldEditor, let r = editorRect, r == old, new.differsOnlyInPositions(from: oldEditor) {
+            let a = new.sphereArea
+            let area = Box(x: a.x + Double(r.minX), y: a.y + Double(r.minY), width: a.width, height: a.height).covering.intersection(r)
+            moved(from: nil, to: area)
+        } else {
+            moved(from: old, to: editorRect)
+        }
     }
 
     private func editorRect(for e: ShadingEditor) -> Rect {

@@ -132,6 +132,20 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
         #expect(tools.takeDamage() == palette)
     }
 
+    @Test func aLightMovedRoundTheSphereDamagesOnlyTheSphere() throws {
+        let tools = Tools(windowSize: Size(width: 640, height: 480), scale: 1)
+        let editor = ShadingEditor(shading: .mercurialPaint, scale: 1)
+        tools.showEditor(editor)
+        let panel = tools.takeDamage()
+        #expect(panel == Rect(x: 640 - 8 - 312, y: 8, width: 312, height: 236))
+        tools.showEditor(ShadingEditor(shading: editor.moving(light: 0, toX: 88, y: 100), scale: 1), dragging: true)
+        let moved = tools.takeDamage()
+        #expect(moved == Rect(minX: panel.minX, minY: 8 + 20 - 9, maxX: panel.minX + 8 + 160 + 9, maxY: 8 + 20 + 160 + 9))  // within the panel
+        let e = try #require(tools.editor)
+        tools.showEditor(ShadingEditor(shading: e.setting(.hue(light: 1, 0.5)), scale: 1))
+        #expect(tools.takeDamage() == panel, "a hue changes its bar and marker too")
+    }
+
     @Test func aPressIsRoutedToThePieceUnderIt() {
         let tools = Tools(windowSize: Size(width: 640, height: 480), scale: 1)
         tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
