@@ -23,8 +23,6 @@ public struct Pulse: Sendable, Equatable {
     public func color(loc: Double) -> Color {
         let p = min(max((centre - range / 2) + range * loc, 0), 1)
         let (s, v) = p <= 0.5 ? (2 * p, 1.0) : (1.0, 2 - 2 * p)
-        let c = HSV.rgb(h: hue, s: s, v: v)
-        func byte(_ x: Double) -> UInt8 { UInt8((min(max(x, 0), 1) * 255).rounded()) }
-        return Color(r: byte(c.r), g: byte(c.g), b: byte(c.b))
+        return HSV.color(h: hue, s: s, v: v)
     }
 }

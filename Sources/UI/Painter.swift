@@ -42,14 +42,6 @@ public struct Painter {
         }
     }
 
-    /// A box's outline, `width` thick, inside the box.
-    public func frame(_ box: Box, width: Double, _ color: Color) {
-        fill(Box(x: box.x, y: box.y, width: box.width, height: width), color)
-        fill(Box(x: box.x, y: box.maxY - width, width: box.width, height: width), color)
-        fill(Box(x: box.x, y: box.y + width, width: width, height: box.height - 2 * width), color)
-        fill(Box(x: box.maxX - width, y: box.y + width, width: width, height: box.height - 2 * width), color)
-    }
-
     /// A ring between radii `inner` and `outer` around (cx, cy) (a disc when `inner` is 0),
     /// coloured per pixel by `color(dx, dy)` (offsets from the centre).
     public func ring(cx: Double, cy: Double, inner: Double, outer: Double, color: (Double, Double) -> Color) {

@@ -30,13 +30,13 @@ public struct Palette: Equatable, Sendable {
     }
 
     public init(color: Color, recent: [Color], kind: BrushKind, size: Int, scale: Double) {
-        (hue, saturation, value) = Self.hsv(color)
+        (hue, saturation, value) = HSV.components(of: color)
         self.recent = Array(recent.prefix(Self.recentCount))
         self.kind = kind; self.size = size; self.scale = scale
     }
 
     /// The colour the hue, saturation and value make.
-    public var color: Color { Theme.hsv(hue, saturation, value) }
+    public var color: Color { HSV.color(h: hue, s: saturation, v: value) }
 
     // Layout at scale 1 (multiplied by `scale`).
     static let centre = 140.0, ringOuter = 100.0, ringInner = 78.0, square = 104.0
@@ -107,7 +107,7 @@ public struct Palette: Equatable, Sendable {
         // The hue ring, red at the top, turning clockwise.
         p.ring(cx: c, cy: c, inner: Self.ringInner * u, outer: Self.ringOuter * u) { dx, dy in
             let a = atan2(dy, dx) / (2 * Double.pi) + 0.25
-            return Theme.hsv(a - a.rounded(.down), 1, 1)
+            return HSV.color(h: a - a.rounded(.down), s: 1, v: 1)
         }
     }
 
@@ -155,17 +155,5 @@ public struct Palette: Equatable, Sendable {
         }
         let label = "SIZE \(size)"
         p.text(label, x: c - Double(Font.width(of: label) - 1) * u / 2, y: sizeBox(smaller: true).midY - 3.5 * u, pixel: u, Theme.text)
-    }
-
-    /// Hue, saturation and value of `c` (hexcone), each 0…1.
-    static func hsv(_ color: Color) -> (Double, Double, Double) {
-        let r = Double(color.r) / 255, g = Double(color.g) / 255, b = Double(color.b) / 255
-        let mx = max(r, g, b), mn = min(r, g, b), d = mx - mn
-        guard d > 0 else { return (0, 0, mx) }
-        var h: Double
-        if mx == r { h = (g - b) / d } else if mx == g { h = (b - r) / d + 2 } else { h = (r - g) / d + 4 }
-        h /= 6
-        if h < 0 { h += 1 }
-        return (h, d / mx, mx)
     }
 }

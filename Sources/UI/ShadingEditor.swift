@@ -149,9 +149,9 @@ public struct ShadingEditor: Equatable, Sendable {
         for i in 0..<Shading.lightCount {
             let hb = hueBox(i)
             p.text("\(i + 1)", x: (Self.bars.x - 14) * u, y: hb.y + 8 * u, pixel: u, Theme.text)
-            p.gradient(hb) { f, _ in Theme.hsv(f, 1, 1) }
+            p.gradient(hb) { f, _ in HSV.color(h: f, s: 1, v: 1) }
         }
-        p.gradient(shineBox) { f, _ in Theme.hsv(0, 0, 0.2 + 0.8 * f) }
+        p.gradient(shineBox) { f, _ in HSV.color(h: 0, s: 0, v: 0.2 + 0.8 * f) }
         p.text("DRAG THE LIGHTS · L CLOSES", x: 8 * u, y: (Self.panel.height - 14) * u, pixel: u, Theme.dim)
     }
 
@@ -165,12 +165,12 @@ public struct ShadingEditor: Equatable, Sendable {
             let h = handle(i), light = shading.lights[i]
             let r = Self.handleRadius * u
             p.ring(cx: h.x, cy: h.y, inner: 0, outer: r + 1.5 * u, Theme.dark)
-            p.ring(cx: h.x, cy: h.y, inner: h.front ? 0 : r - 2 * u, outer: r, Theme.hsv(light.hue, 1, max(light.brightness, 0.25)))
+            p.ring(cx: h.x, cy: h.y, inner: h.front ? 0 : r - 2 * u, outer: r, HSV.color(h: light.hue, s: 1, v: max(light.brightness, 0.25)))
             p.text("\(i + 1)", x: h.x - 2.5 * u, y: h.y - 3.5 * u, pixel: u, h.front ? Color.black : Theme.text)
         }
         for (i, light) in shading.lights.enumerated() {
             let vb = brightnessBox(i)
-            p.gradient(vb) { f, _ in Theme.hsv(light.hue, 1, f) }
+            p.gradient(vb) { f, _ in HSV.color(h: light.hue, s: 1, v: f) }
             marker(p, hueBox(i), light.hue)
             marker(p, vb, light.brightness)
         }

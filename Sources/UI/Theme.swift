@@ -12,10 +12,4 @@ enum Theme {
     static let dark = Color(r: 0, g: 0, b: 0, a: 200)
     static let light = Color(r: 255, g: 255, b: 255, a: 230)
 
-    /// HSV (0…1 each) as an opaque colour.
-    static func hsv(_ h: Double, _ s: Double, _ v: Double) -> Color {
-        let c = HSV.rgb(h: h, s: s, v: v)
-        // + 0.5 and truncation: rounding non-negative values without a call into libm.
-        return Color(r: UInt8(c.r * 255 + 0.5), g: UInt8(c.g * 255 + 0.5), b: UInt8(c.b * 255 + 0.5))
-    }
 }

@@ -173,7 +173,8 @@ import TestSupport
         #expect(playedJournal.components(separatedBy: #""type": "continued""#).count == 2)
     }
 
-    @Test func aKeyJumpsToTheEnd() throws {
+    /// The session file opened at once, and played at half speed for 30 frames (still playing).
+    private func openedAndPlayedPartway() throws -> (opened: Opened, played: Opened) {
         let folder = try ScratchFolder.make("play")
         let path = try sessionFile(in: folder)
         let opened = try Opened(path, speed: nil, folder: try ScratchFolder.make("opened"))
@@ -181,6 +182,11 @@ import TestSupport
         let played = try Opened(path, speed: 0.5, folder: try ScratchFolder.make("played"))
         for _ in 0..<30 { played.frame() }
         #expect(played.title.contains("playing"))
+        return (opened, played)
+    }
+
+    @Test func aKeyJumpsToTheEnd() throws {
+        let (opened, played) = try openedAndPlayedPartway()
         #expect(played.window.image.pixels != opened.window.image.pixels)
         played.frame([.key(KeyPress(name: "a", mods: [], time: 0))])
         #expect(!played.title.contains("playing"))
@@ -189,13 +195,7 @@ import TestSupport
     }
 
     @Test func aPressJumpsToTheEndAndItsDragDrawsAndJournalsNothing() throws {
-        let folder = try ScratchFolder.make("play")
-        let path = try sessionFile(in: folder)
-        let opened = try Opened(path, speed: nil, folder: try ScratchFolder.make("opened"))
-        opened.frame()
-        let played = try Opened(path, speed: 0.5, folder: try ScratchFolder.make("played"))
-        for _ in 0..<30 { played.frame() }
-        #expect(played.title.contains("playing"))
+        let (opened, played) = try openedAndPlayedPartway()
         played.frame([.pointerDown(sample(20, 60, t: 0))])
         #expect(!played.title.contains("playing"))
         for i in 1...10 { played.frame([.pointerMove(sample(20 + Double(i) * 15, 60, t: Double(i) / 60))]) }
