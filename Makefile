@@ -12,7 +12,8 @@ INSTALL_TEST_DEBS := desktop-file-utils appstream shared-mime-info libglib2.0-bi
 ICON_DEBS  := librsvg2-bin
 # What `make bench` measures against: cairo, drawing the same strokes (Tests/Bench/files.py);
 # libmypaint's slow tracking, steadying the same samples as the stabilizer (Tests/Bench/mypaint-track.c);
-# simdjson, parsing the same journal (Tests/Bench/simdjson_parse.cpp).
+# simdjson, parsing the same journal (Tests/Bench/simdjson_parse.cpp); cairo again, drawing that
+# journal's strokes (Tests/Bench/cairo_play.c).
 BENCH_DEBS := gcc g++ libcairo2-dev libmypaint-dev libsimdjson-dev
 # What `make interop` opens Quicksilver's OpenRaster files in, and has save theirs.
 INTEROP_DEBS := mypaint krita gimp xvfb xauth
@@ -79,10 +80,12 @@ soak: release test-deps
 # beside libmypaint's slow tracking, .build/bench/mypaint-track), then event →
 # pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
 # then whole-process `render` against cairo (Tests/Bench/files.py). parse.300k is compared with C++
-# simdjson's NDJSON parser on the same journal (Tests/Bench/simdjson_parse.cpp, built here).
+# simdjson's NDJSON parser on the same journal (Tests/Bench/simdjson_parse.cpp, built here), play.300k
+# with cairo drawing its strokes (Tests/Bench/cairo_play.c).
 SIMDJSON_PARSE := .build/bench/simdjson_parse
-bench: release test-deps bench-deps .build/bench/mypaint-track $(SIMDJSON_PARSE)
-	.build/release/quicksilver bench --mypaint .build/bench/mypaint-track --simdjson $(SIMDJSON_PARSE)
+CAIRO_PLAY     := .build/bench/cairo_play
+bench: release test-deps bench-deps .build/bench/mypaint-track $(SIMDJSON_PARSE) $(CAIRO_PLAY)
+	.build/release/quicksilver bench --mypaint .build/bench/mypaint-track --simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/files.py .build/release/quicksilver
 
@@ -93,6 +96,10 @@ bench: release test-deps bench-deps .build/bench/mypaint-track $(SIMDJSON_PARSE)
 $(SIMDJSON_PARSE): Tests/Bench/simdjson_parse.cpp | bench-deps
 	@mkdir -p $(dir $@)
 	g++ -O3 -std=c++17 -o $@ $< $$(pkg-config --cflags --libs simdjson)
+
+$(CAIRO_PLAY): Tests/Bench/cairo_play.c | bench-deps
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs cairo)
 
 # The timelapse figure: a 300,000-sample journal at 1080p, 30 s at 30 fps, against ffmpeg's own
 # encoding of the same frames (Tests/Bench/timelapse.py).

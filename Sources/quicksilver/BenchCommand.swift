@@ -67,6 +67,10 @@ struct BenchCommand: ParsableCommand {
     /// simdjson too, and the ratio printed.
     @Option(help: .hidden) var simdjson: String?
 
+    /// Tests/Bench/cairo_play (built by `make bench`): play.300k's strokes drawn by cairo too, and
+    /// the ratio printed.
+    @Option(help: .hidden) var cairo: String?
+
     /// Velocity windows (ms) the prediction report compares; the predictor's own by default.
     @Option(parsing: .upToNextOption, help: .hidden)
     var predictWindows: [Double] = []
@@ -87,12 +91,15 @@ struct BenchCommand: ParsableCommand {
             let ms = Benchmarks.median(runs: runs, make())
             results.append((name, ms))
             if !json { printLine(Self.row(name, ms)) }
-            if name == "parse.300k", let simdjson {
-                let theirs = Benchmarks.simdjson(simdjson)
-                results.append(("parse.300k.simdjson", theirs ?? .nan))
+            let comparisons = [("parse.300k", "simdjson", simdjson, "C++ simdjson iterate_many, same file: parse.300k"),
+                               ("play.300k", "cairo", cairo, "cairo, same strokes (width 8, round caps and joins): play.300k")]
+            for (ours, suffix, program, what) in comparisons where name == ours {
+                guard let program else { continue }
+                let theirs = Benchmarks.comparison(program)
+                results.append(("\(ours).\(suffix)", theirs ?? .nan))
                 if !json {
-                    printLine(Self.row("parse.300k.simdjson", theirs ?? .nan)
-                        + (theirs.map { String(format: "   C++ simdjson iterate_many, same file: parse.300k is %.2fx", ms / $0) } ?? "   (failed)"))
+                    printLine(Self.row("\(ours).\(suffix)", theirs ?? .nan)
+                        + (theirs.map { String(format: "   \(what) is %.2fx", ms / $0) } ?? "   (failed)"))
                 }
             }
         }
@@ -527,9 +534,10 @@ struct Benchmarks {
         return received == png.count ? ms : nil
     }
 
-    /// parse.300k's journal parsed by `binary` (Tests/Bench/simdjson_parse.cpp): its median
-    /// milliseconds for parsing the file once it is in memory, or nil when it fails.
-    static func simdjson(_ binary: String) -> Double? {
+    /// restore.300k's journal given to `binary`, a C or C++ program doing the same work another way
+    /// (Tests/Bench/simdjson_parse.cpp parses it, Tests/Bench/cairo_play.c draws its strokes): its
+    /// median milliseconds (the first number it prints), or nil when it fails.
+    static func comparison(_ binary: String) -> Double? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [journalPath, "5"]
