@@ -41,8 +41,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// coordinates (±1e9 and beyond) cannot overflow `Int`.
     @inlinable public static func covering(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Rect {
         func clampInt(_ v: Double) -> Int { Int(Swift.min(Swift.max(v, -1e12), 1e12)) }
-        return Rect(minX: clampInt(minX.rounded(.down)), minY: clampInt(minY.rounded(.down)),
-                    maxX: clampInt(maxX.rounded(.up)), maxY: clampInt(maxY.rounded(.up)))
+        return Rect(minX: clampInt(minX.roundedDown), minY: clampInt(minY.roundedDown),
+                    maxX: clampInt(maxX.roundedUp), maxY: clampInt(maxY.roundedUp))
     }
 
     @inlinable public var description: String { "(\(minX),\(minY))-(\(maxX),\(maxY))" }

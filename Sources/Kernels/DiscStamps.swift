@@ -14,20 +14,29 @@ public final class DiscStamps {
 
     /// A stamp's shape: radius in 1/16 pixel and the centre's quarter-pixel offsets (0…3 each).
     private struct Key { var radius16: Int, fx: Int, fy: Int }
+    /// Where a stamp's bytes lie in `pool`: rows of `stride` bytes (the width rounded up to 16,
+    /// the rest zeros, so a row is whole 16-byte maxes), offset from the dab's integer pixel.
     private struct Stamp {
-        /// Offset of the stamp's top-left pixel from the dab's integer pixel.
+        var offset: Int, stride: Int
         var dx: Int, dy: Int, width: Int, height: Int
-        var bytes: [UInt8]
     }
 
     /// Stamps by shape, a slot per key (an index, not a hash: a lookup per dab is on the hot
-    /// path of every stroke and every restore).
+    /// path of every stroke and every restore); nil where not made yet.
     private var stamps = [Stamp?](repeating: nil, count: (Int(maxCachedRadius * 16) + 1) * 16)
     private var cached = 0
+    /// Every stamp's bytes, one after another (plain memory: no reference counting per dab).
+    private var pool: UnsafeMutablePointer<UInt8>
+    private var poolCapacity = 1 << 16
+    private var poolUsed = 0
 
     private static func slot(_ key: Key) -> Int { key.radius16 &* 16 &+ key.fx &* 4 &+ key.fy }
 
-    public init() {}
+    public init() {
+        pool = .allocate(capacity: poolCapacity)
+    }
+
+    deinit { pool.deallocate() }
 
     /// Stamps a disc of `radius` centred at (x, y) into `mask` (coverage combines with max).
     public func stamp(_ mask: Texture<UInt8>, x: Double, y: Double, radius: Double, clip: Rect) {
@@ -35,19 +44,35 @@ public final class DiscStamps {
             Coverage.stampDisc(mask, x: x, y: y, radius: radius, clip: clip)
             return
         }
-        let qx = (x * 4).rounded(), qy = (y * 4).rounded()
-        let ix = Int((qx / 4).rounded(.down)), iy = Int((qy / 4).rounded(.down))
-        let key = Key(radius16: Int((radius * 16).rounded()), fx: Int(qx) - ix * 4, fy: Int(qy) - iy * 4)
+        let qx = (x * 4).roundedToNearest, qy = (y * 4).roundedToNearest
+        let ix = Int((qx / 4).roundedDown), iy = Int((qy / 4).roundedDown)
+        let key = Key(radius16: Int((radius * 16).roundedToNearest), fx: Int(qx) - ix * 4, fy: Int(qy) - iy * 4)
         let s = stamps[Self.slot(key)] ?? make(key)
         let area = Rect(x: ix + s.dx, y: iy + s.dy, width: s.width, height: s.height)
         let r = area.intersection(clip).intersection(mask.bounds)
         guard !r.isEmpty else { return }
-        s.bytes.withUnsafeBufferPointer { src in
+        let source = pool + s.offset + (r.minX - area.minX)
+        // Whole rows inside the clip, with room in the row for the zero padding: 16 bytes at a
+        // time (max with the padding's zeros leaves those bytes as they are).
+        if r.minX == area.minX, r.maxX == area.maxX, area.minX + s.stride <= mask.width {
             for y in r.ys {
-                let from = src.baseAddress! + (y - area.minY) * s.width + (r.minX - area.minX)
-                let to = mask.row(y) + r.minX
-                for i in 0..<r.width { to[i] = max(to[i], from[i]) }
+                let from = source + (y - area.minY) &* s.stride, to = mask.row(y) + r.minX
+                var i = 0
+                while i < s.stride {
+                    // Loaded first, so the max is over two values (one vector instruction), not
+                    // bytes through pointers that might overlap.
+                    let a = UnsafeRawPointer(from + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                    var b = UnsafeRawPointer(to + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                    for k in 0..<16 { b[k] = max(a[k], b[k]) }
+                    UnsafeMutableRawPointer(to + i).storeBytes(of: b, as: SIMD16<UInt8>.self)
+                    i &+= 16
+                }
             }
+            return
+        }
+        for y in r.ys {
+            let from = source + (y - area.minY) &* s.stride, to = mask.row(y) + r.minX
+            for i in 0..<r.width { to[i] = max(to[i], from[i]) }
         }
     }
 
@@ -55,15 +80,29 @@ public final class DiscStamps {
         if cached >= Self.maxEntries {
             for i in stamps.indices { stamps[i] = nil }
             cached = 0
+            poolUsed = 0
         }
         let radius = Double(key.radius16) / 16
         let cx = Double(key.fx) / 4, cy = Double(key.fy) / 4
         let reach = Int((radius + 1.5).rounded(.up))
         let side = 2 * reach + 1
-        let storage = TextureStorage<UInt8>(width: side, height: side, filledWith: 0)
+        let stride = (side + 15) & ~15
+        let bytes = stride * side
+        if poolUsed + bytes > poolCapacity {
+            // Grown by copying: the stamps made so far keep their offsets.
+            let capacity = max(poolCapacity * 2, poolUsed + bytes)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: pool, count: poolUsed)
+            pool.deallocate()
+            pool = grown
+            poolCapacity = capacity
+        }
+        let target = Texture(base: pool + poolUsed, width: side, height: side, rowStride: stride)
+        (pool + poolUsed).initialize(repeating: 0, count: bytes)
         // The disc centred at (reach + cx, reach + cy) in the stamp's own pixels.
-        Coverage.stampDisc(storage.texture, x: Double(reach) + cx, y: Double(reach) + cy, radius: radius, clip: storage.texture.bounds)
-        let stamp = Stamp(dx: -reach, dy: -reach, width: side, height: side, bytes: storage.pixels)
+        Coverage.stampDisc(target, x: Double(reach) + cx, y: Double(reach) + cy, radius: radius, clip: target.bounds)
+        let stamp = Stamp(offset: poolUsed, stride: stride, dx: -reach, dy: -reach, width: side, height: side)
+        poolUsed += bytes
         stamps[Self.slot(key)] = stamp
         cached += 1
         return stamp

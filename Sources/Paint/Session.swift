@@ -202,9 +202,10 @@ public final class Session {
     /// Composes and presents what is stale; returns the window rectangle presented.
     private func present(to presenter: Presenter) -> Rect {
         let window = Rect(size: presenter.size)
-        syncStack()
-        // Nothing shown (a headless replay): the damage waits for a presenter that shows it.
+        // Nothing shown (a headless replay): the damage, and the document's changes the stack
+        // view has not taken yet, wait for a presenter that shows them (or a snapshot).
         guard !window.isEmpty else { return .empty }
+        syncStack()
         damage = damage.union(strokes.redrawTail())
         let tools = overlay?.takeDamage() ?? .empty
         let region = windowIsStale ? window

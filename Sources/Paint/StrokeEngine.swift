@@ -39,12 +39,20 @@ final class StrokeEngine {
 
     /// A pen, pixel-pen or eraser stroke: its geometry, the brush it started with, the newest
     /// sample (where it ends if the pointer is lost) and, when the brush has one, the stabilizer
-    /// the samples go through.
-    struct PenStroke {
+    /// the samples go through. A reference, so that each sample changes it in place (a value
+    /// in the enum would be copied out and back, brush and all, for every sample).
+    final class PenStroke {
         var builder: StrokeBuilder
         let brush: Brush
         var last: StrokePoint
         var stabilizer: Stabilizer?
+
+        init(builder: StrokeBuilder, brush: Brush, last: StrokePoint, stabilizer: Stabilizer?) {
+            self.builder = builder
+            self.brush = brush
+            self.last = last
+            self.stabilizer = stabilizer
+        }
     }
 
     init(size: Size, seed: Int64) {
@@ -92,13 +100,17 @@ final class StrokeEngine {
             live = .mercurial(m)
             return .empty
         }
-        var sink = layer.committedSink()
-        var d = Rect.empty
-        let builder = StrokeBuilder(tip: brush.tip, start: s, into: &sink, damage: &d)
+        var builder: StrokeBuilder?
+        let d = layer.commit { sink in
+            var d = Rect.empty
+            builder = StrokeBuilder(tip: brush.tip, start: s, into: &sink, damage: &d)
+            return d
+        }
+        guard let builder else { return d }
         let stabilizer = brush.stabilizer > 0 ? Stabilizer(strength: brush.stabilizer, start: s) : nil
         live = .pen(PenStroke(builder: builder, brush: brush, last: s, stabilizer: stabilizer))
         tailIsStale = true
-        return commit(d)
+        return d
     }
 
     func add(_ s: StrokePoint) -> Rect {
@@ -106,12 +118,10 @@ final class StrokeEngine {
         case .mercurial(let m):
             m.add(s)
             return .empty
-        case .pen(var stroke):
-            var sink = layer.committedSink()
+        case .pen(let stroke):
             let p = stroke.stabilizer?.add(s) ?? s
-            let d = commit(stroke.builder.add(p, into: &sink))
+            let d = layer.commit { stroke.builder.add(p, into: &$0) }
             stroke.last = s
-            live = .pen(stroke)
             tailIsStale = true
             return d
         case .none, .embossing:
@@ -148,15 +158,16 @@ final class StrokeEngine {
             }
             m.reset()
             return d
-        case .pen(var stroke):
-            var sink = layer.committedSink()
+        case .pen(let stroke):
             let end = p ?? stroke.last
-            var d = Rect.empty
-            // With a stabilizer the stroke catches up with the last sample here, in this frame,
-            // along the steadied line rather than in a jump.
-            for q in stroke.stabilizer?.finish(at: end) ?? [] { d = d.union(stroke.builder.add(q, into: &sink)) }
-            d = commit(d.union(stroke.builder.finish(at: end, into: &sink)))
-            d = d.union(layer.beginTail().cleared)
+            var d = layer.commit { sink in
+                var d = Rect.empty
+                // With a stabilizer the stroke catches up with the last sample here, in this
+                // frame, along the steadied line rather than in a jump.
+                for q in stroke.stabilizer?.finish(at: end) ?? [] { d = d.union(stroke.builder.add(q, into: &sink)) }
+                return d.union(stroke.builder.finish(at: end, into: &sink))
+            }
+            d = d.union(layer.redrawTail { _ in .empty }.cleared)
             bake(stroke.brush, into: document, on: compute)
             d = d.union(layer.bounds)
             layer.reset()
@@ -248,11 +259,8 @@ final class StrokeEngine {
         guard tailIsStale else { return .empty }
         tailIsStale = false
         guard case .pen(let stroke) = live else { return .empty }
-        let (sink, cleared) = layer.beginTail()
-        var tailSink = sink
         let predicted = prediction.map { StrokePoint(x: $0.x, y: $0.y, pressure: stroke.last.pressure) }
-        let drawn = stroke.builder.tail(into: &tailSink, predictedTo: predicted)
-        layer.didDrawTail(drawn)
+        let (cleared, drawn) = layer.redrawTail { stroke.builder.tail(into: &$0, predictedTo: predicted) }
         return cleared.union(drawn)
     }
 

@@ -40,21 +40,36 @@ final class StrokeLayer {
 
     /// Dab shapes shared by every dab of this layer.
     private let stamps = DiscStamps()
+    /// The geometry being gathered, kept between calls for its storage.
+    private var batch = StrokeSink(clip: .empty)
 
-    /// A sink that stamps into the committed mask.
-    func committedSink() -> MaskSink { MaskSink(mask: committed, clip: clip, stamps: stamps) }
+    /// Has `body` describe geometry (clipped to the visible canvas) and stamps it into the
+    /// committed mask; returns the area `body` says it damaged.
+    func commit(_ body: (inout StrokeSink) -> Rect) -> Rect {
+        let damage = draw(into: committed, body)
+        didCommit(damage)
+        return damage
+    }
 
     func didCommit(_ damage: Rect) { committedBounds = committedBounds.union(damage) }
 
-    /// Clears the old tail and returns a sink for the new one; the caller reports its damage.
-    func beginTail() -> (sink: MaskSink, cleared: Rect) {
+    /// Clears the old tail and draws the new one that `body` describes. Returns the area
+    /// cleared and the area drawn.
+    func redrawTail(_ body: (inout StrokeSink) -> Rect) -> (cleared: Rect, drawn: Rect) {
         let old = tailBounds
         tail.fill(old, with: 0)
-        tailBounds = .empty
-        return (MaskSink(mask: tail, clip: clip, stamps: stamps), old)
+        tailBounds = draw(into: tail, body)
+        return (old, tailBounds)
     }
 
-    func didDrawTail(_ damage: Rect) { tailBounds = damage }
+    private func draw(into mask: Texture<UInt8>, _ body: (inout StrokeSink) -> Rect) -> Rect {
+        batch.clip = clip
+        let damage = body(&batch)
+        for d in batch.dabs { stamps.stamp(mask, x: d.x, y: d.y, radius: d.radius, clip: clip) }
+        for s in batch.spans { Coverage.fillSpan(mask, y: s.y, x0: s.x0, x1: s.x1) }
+        batch.removeAll()
+        return damage
+    }
 
     /// Forgets the stroke: both masks back to zero over their bounds.
     func reset() {
@@ -77,15 +92,4 @@ final class StrokeLayer {
     func kernelStroke(color: Color, paints: Bool = true) -> ComposeKernel.Stroke {
         ComposeKernel.Stroke(color: color, committed: committed, tail: tail, bounds: bounds, paints: paints)
     }
-}
-
-/// The `StrokeSink` that rasterises dabs and spans into a coverage mask.
-struct MaskSink: StrokeSink {
-    let mask: Texture<UInt8>
-    let clip: Rect
-    let stamps: DiscStamps
-    mutating func dab(x: Double, y: Double, radius: Double) {
-        stamps.stamp(mask, x: x, y: y, radius: radius, clip: clip)
-    }
-    mutating func span(y: Int, x0: Int, x1: Int) { Coverage.fillSpan(mask, y: y, x0: x0, x1: x1) }
 }

@@ -5,6 +5,14 @@ import Geometry
 struct PenWalker {
     let tip: BrushTip
     var toNextDab: Double
+    /// The last dab's pressure, with its diameter and spacing (a square root saved per dab
+    /// while the pressure holds).
+    private var sized = (pressure: Double.nan, diameter: 0.0, spacing: 0.0)
+
+    init(tip: BrushTip, toNextDab: Double) {
+        self.tip = tip
+        self.toNextDab = toNextDab
+    }
 
     /// The largest flattening error allowed when a curve is cut into lines, in pixels.
     private static let flatness = 0.05
@@ -12,10 +20,10 @@ struct PenWalker {
     private static let maxPieces = 1024
 
     /// Walks a quadratic Bézier from `a` to `b` with control point `c`.
-    mutating func quad<S: StrokeSink>(from a: StrokePoint, control c: StrokePoint, to b: StrokePoint, into sink: inout S) -> Rect {
+    mutating func quad(from a: StrokePoint, control c: StrokePoint, to b: StrokePoint, into sink: inout StrokeSink) -> Rect {
         // A uniform cut into n lines strays at most |a − 2c + b| / (4n²) from the curve.
         let bend = ((a.x - 2 * c.x + b.x) * (a.x - 2 * c.x + b.x) + (a.y - 2 * c.y + b.y) * (a.y - 2 * c.y + b.y)).squareRoot()
-        let wanted = (bend / (4 * Self.flatness)).squareRoot().rounded(.up)
+        let wanted = (bend / (4 * Self.flatness)).squareRoot().roundedUp
         let n = wanted.isFinite ? Int(min(max(wanted, 1), Double(Self.maxPieces))) : Self.maxPieces
         var damage = Rect.empty
         var previous = a
@@ -31,7 +39,7 @@ struct PenWalker {
     }
 
     /// Walks a straight line. A zero-length line still paints a dab when one is due (a tap).
-    mutating func line<S: StrokeSink>(from a: StrokePoint, to b: StrokePoint, into sink: inout S) -> Rect {
+    mutating func line(from a: StrokePoint, to b: StrokePoint, into sink: inout StrokeSink) -> Rect {
         let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
         guard length.isFinite else { return .empty }
         if length == 0 {
@@ -62,16 +70,19 @@ struct PenWalker {
     /// the round cap then reaches a full radius beyond the last sample, as the first dab's does
     /// beyond the first.
     /// Nothing when the last dab is already there (a tap, or a walk that ended on a dab).
-    mutating func endDab<S: StrokeSink>(at p: StrokePoint, into sink: inout S) -> Rect {
+    mutating func endDab(at p: StrokePoint, into sink: inout StrokeSink) -> Rect {
         // Right after a dab the distance to the next is exactly the spacing.
         guard toNextDab != BrushTip.spacing(diameter: tip.diameter(pressure: p.pressure)) else { return .empty }
         return dab(at: p, into: &sink)
     }
 
-    private mutating func dab<S: StrokeSink>(at p: StrokePoint, into sink: inout S) -> Rect {
-        let d = tip.diameter(pressure: p.pressure)
-        let r = d / 2
-        toNextDab = BrushTip.spacing(diameter: d)
+    private mutating func dab(at p: StrokePoint, into sink: inout StrokeSink) -> Rect {
+        if p.pressure != sized.pressure {
+            let d = tip.diameter(pressure: p.pressure)
+            sized = (p.pressure, d, BrushTip.spacing(diameter: d))
+        }
+        let r = sized.diameter / 2
+        toNextDab = sized.spacing
         let box = Rect.covering(minX: p.x - r - 1, minY: p.y - r - 1, maxX: p.x + r + 1, maxY: p.y + r + 1).intersection(sink.clip)
         if !box.isEmpty { sink.dab(x: p.x, y: p.y, radius: r) }
         return box
@@ -96,6 +107,10 @@ enum Clip {
     static func segment(ax: Double, ay: Double, bx: Double, by: Double, to rect: Rect, margin: Double) -> (Double, Double)? {
         let minX = Double(rect.minX) - margin, maxX = Double(rect.maxX) + margin
         let minY = Double(rect.minY) - margin, maxY = Double(rect.maxY) + margin
+        // Both ends more than a pixel inside: the whole segment, as the edges below would find
+        // (each ratio beyond 0…1), without their four divisions. Most pieces of most strokes.
+        if ax > minX + 1, ax < maxX - 1, bx > minX + 1, bx < maxX - 1,
+           ay > minY + 1, ay < maxY - 1, by > minY + 1, by < maxY - 1 { return (0, 1) }
         let dx = bx - ax, dy = by - ay
         var t0 = 0.0, t1 = 1.0
         // The four edges as (p, q) pairs, unrolled: this runs for every flattened piece.

@@ -24,11 +24,11 @@ enum PixelPen {
     }
 
     /// Stamps one filled circle centred on pixel (x, y).
-    static func stamp<S: StrokeSink>(x: Int, y: Int, tip: BrushTip, pressure: Double, into sink: inout S) -> Rect {
+    static func stamp(x: Int, y: Int, tip: BrushTip, pressure: Double, into sink: inout StrokeSink) -> Rect {
         stamp(x: x, y: y, halfWidths: halfWidths(radius: radius(tip, pressure: pressure)), into: &sink)
     }
 
-    static func stamp<S: StrokeSink>(x: Int, y: Int, halfWidths w: [Int], into sink: inout S) -> Rect {
+    static func stamp(x: Int, y: Int, halfWidths w: [Int], into sink: inout StrokeSink) -> Rect {
         let r = w.count - 1
         let clip = sink.clip
         let box = Rect(minX: x - r, minY: y - r, maxX: x + r + 1, maxY: y + r + 1).intersection(clip)
@@ -43,8 +43,8 @@ enum PixelPen {
 
     /// A Bresenham line from `a` (already stamped) to `b`, stamping every pixel after `a`.
     /// Only the part near the clip rectangle is walked.
-    static func line<S: StrokeSink>(from a: (x: Int, y: Int), to b: (x: Int, y: Int), pressures: (Double, Double),
-                                    tip: BrushTip, into sink: inout S) -> Rect {
+    static func line(from a: (x: Int, y: Int), to b: (x: Int, y: Int), pressures: (Double, Double),
+                                    tip: BrushTip, into sink: inout StrokeSink) -> Rect {
         if a == b { return .empty }
         let r = Double(max(radius(tip, pressure: pressures.0), radius(tip, pressure: pressures.1)))
         guard let (t0, t1) = Clip.segment(ax: Double(a.x), ay: Double(a.y), bx: Double(b.x), by: Double(b.y),

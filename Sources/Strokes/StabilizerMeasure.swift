@@ -49,9 +49,9 @@ public enum StabilizerMeasure {
     }
 
     /// The dabs of an 8 px pen stroke through `pens`, ended at the last of them.
-    public static func dabs(_ pens: [StrokePoint]) -> [RecordingSink.Dab] {
+    public static func dabs(_ pens: [StrokePoint]) -> [StrokeSink.Dab] {
         guard let first = pens.first, let last = pens.last else { return [] }
-        var sink = RecordingSink(clip: Rect(x: -10_000, y: -10_000, width: 20_000, height: 20_000))
+        var sink = StrokeSink(clip: Rect(x: -10_000, y: -10_000, width: 20_000, height: 20_000))
         var damage = Rect.empty
         var builder = StrokeBuilder(tip: BrushTip(), start: first, into: &sink, damage: &damage)
         for p in pens.dropFirst().dropLast() { builder.add(p, into: &sink) }
@@ -63,7 +63,7 @@ public enum StabilizerMeasure {
     /// inks between `columns` (the travel, first sample to last: the round caps past the ends
     /// sit on the end samples, as in every stroke that ends there): each dab a disc (a pixel is
     /// inked when its centre is inside), each column's centre the mean row of its inked pixels.
-    public static func centreLineRMS(_ dabs: [RecordingSink.Dab], columns: ClosedRange<Double>) -> Double {
+    public static func centreLineRMS(_ dabs: [StrokeSink.Dab], columns: ClosedRange<Double>) -> Double {
         guard let first = dabs.first else { return 0 }
         var x0 = first.x, x1 = first.x, y0 = first.y, y1 = first.y, r = 0.0
         for d in dabs { x0 = min(x0, d.x); x1 = max(x1, d.x); y0 = min(y0, d.y); y1 = max(y1, d.y); r = max(r, d.radius) }

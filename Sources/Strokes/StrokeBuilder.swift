@@ -24,7 +24,7 @@ public struct StrokeBuilder: Sendable {
     private var pixel: (x: Int, y: Int)
 
     /// Starts a stroke at `start`, painting its first dab (so a tap paints one dot).
-    public init<S: StrokeSink>(tip: BrushTip, start: StrokePoint, into sink: inout S, damage: inout Rect) {
+    public init(tip: BrushTip, start: StrokePoint, into sink: inout StrokeSink, damage: inout Rect) {
         self.tip = tip
         last = start
         committedEnd = start
@@ -45,7 +45,7 @@ public struct StrokeBuilder: Sendable {
     /// Adds a sample, committing the curve up to the midpoint between it and the previous one.
     /// Returns the damaged rectangle.
     @discardableResult
-    public mutating func add<S: StrokeSink>(_ p: StrokePoint, into sink: inout S) -> Rect {
+    public mutating func add(_ p: StrokePoint, into sink: inout StrokeSink) -> Rect {
         switch tip.kind {
         case .pen, .eraser:
             let end = StrokePoint.mid(last, p)
@@ -69,7 +69,7 @@ public struct StrokeBuilder: Sendable {
 
     /// Draws the live tail (last committed point → newest sample) without committing it, and on
     /// to `predicted` (a predicted continuation) when given.
-    public func tail<S: StrokeSink>(into sink: inout S, predictedTo predicted: StrokePoint? = nil) -> Rect {
+    public func tail(into sink: inout StrokeSink, predictedTo predicted: StrokePoint? = nil) -> Rect {
         guard tip.kind.isSmooth else { return .empty }
         var walker = PenWalker(tip: tip, toNextDab: toNextDab)
         var drawn = walker.line(from: committedEnd, to: last, into: &sink).union(walker.endDab(at: last, into: &sink))
@@ -81,7 +81,7 @@ public struct StrokeBuilder: Sendable {
 
     /// Ends the stroke at `p`: adds it, then commits the tail. Returns the damaged rectangle.
     @discardableResult
-    public mutating func finish<S: StrokeSink>(at p: StrokePoint, into sink: inout S) -> Rect {
+    public mutating func finish(at p: StrokePoint, into sink: inout StrokeSink) -> Rect {
         var damage = add(p, into: &sink)
         if tip.kind.isSmooth {
             var walker = PenWalker(tip: tip, toNextDab: toNextDab)

@@ -21,7 +21,7 @@ struct StabilizerBench {
         /// Where the pen is, while drawing, after the last of some samples.
         let live: ([StrokePoint]) -> (x: Double, y: Double)?
         /// Dabs straight from the follower (libmypaint draws its own), else drawn through the pens.
-        var dabs: (([StrokePoint]) -> [RecordingSink.Dab]?)? = nil
+        var dabs: (([StrokePoint]) -> [StrokeSink.Dab]?)? = nil
     }
 
     func lines() -> [String] {
@@ -107,7 +107,7 @@ struct StabilizerBench {
 
     /// libmypaint's dabs for `samples` (see Tests/Bench/mypaint-track.c); nil when the program
     /// is missing or fails.
-    private func mypaintDabs(_ samples: [StrokePoint], slowTracking: Double) -> [RecordingSink.Dab]? {
+    private func mypaintDabs(_ samples: [StrokePoint], slowTracking: Double) -> [StrokeSink.Dab]? {
         guard FileManager.default.isExecutableFile(atPath: mypaint) else { return nil }
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("qs-mypaint-\(getpid()).txt")
         defer { try? FileManager.default.removeItem(at: input) }
@@ -124,11 +124,11 @@ struct StabilizerBench {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0, let output = String(data: data, encoding: .utf8) else { return nil }
-        var dabs: [RecordingSink.Dab] = []
+        var dabs: [StrokeSink.Dab] = []
         for line in output.split(separator: "\n") {
             let f = line.split(separator: " ").compactMap { Double($0) }
             guard f.count == 3 else { return nil }
-            dabs.append(RecordingSink.Dab(x: f[0], y: f[1], radius: f[2]))
+            dabs.append(StrokeSink.Dab(x: f[0], y: f[1], radius: f[2]))
         }
         return dabs
     }

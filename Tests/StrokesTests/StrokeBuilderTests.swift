@@ -2,14 +2,14 @@ import Geometry
 import Strokes
 import Testing
 
-private func distance(_ a: RecordingSink.Dab, _ b: RecordingSink.Dab) -> Double {
+private func distance(_ a: StrokeSink.Dab, _ b: StrokeSink.Dab) -> Double {
     ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
 }
 
 /// Draws a stroke through `points` and returns what the sink received.
 private func stroke(_ points: [(Double, Double)], tip: BrushTip = BrushTip(), pressure: Double = 0.5,
-                    clip: Rect = Rect(x: 0, y: 0, width: 1000, height: 1000)) -> RecordingSink {
-    var sink = RecordingSink(clip: clip)
+                    clip: Rect = Rect(x: 0, y: 0, width: 1000, height: 1000)) -> StrokeSink {
+    var sink = StrokeSink(clip: clip)
     var damage = Rect.empty
     let ps = points.map { StrokePoint(x: $0.0, y: $0.1, pressure: pressure) }
     var b = StrokeBuilder(tip: tip, start: ps[0], into: &sink, damage: &damage)
@@ -21,7 +21,7 @@ private func stroke(_ points: [(Double, Double)], tip: BrushTip = BrushTip(), pr
 @Suite struct PenTests {
     @Test func tapPaintsOneDot() {
         let s = stroke([(10, 10), (10, 10)])
-        #expect(s.dabs == [RecordingSink.Dab(x: 10, y: 10, radius: 4)])
+        #expect(s.dabs == [StrokeSink.Dab(x: 10, y: 10, radius: 4)])
     }
 
     @Test func spacingDoesNotDependOnSampleRate() {
@@ -44,9 +44,9 @@ private func stroke(_ points: [(Double, Double)], tip: BrushTip = BrushTip(), pr
         // Through a corner sample the curve cuts inside: no dab sits on the corner itself, and
         // dabs pass near the midpoints (the curve's joints).
         let s = stroke([(0, 0), (200, 0), (200, 200)])
-        let nearCorner = s.dabs.map { distance($0, RecordingSink.Dab(x: 200, y: 0, radius: 0)) }.min()!
+        let nearCorner = s.dabs.map { distance($0, StrokeSink.Dab(x: 200, y: 0, radius: 0)) }.min()!
         #expect(nearCorner > 35) // the curve's closest point is (175, 25)
-        let nearMid = s.dabs.map { distance($0, RecordingSink.Dab(x: 100, y: 0, radius: 0)) }.min()!
+        let nearMid = s.dabs.map { distance($0, StrokeSink.Dab(x: 100, y: 0, radius: 0)) }.min()!
         #expect(nearMid < 1)
     }
 
@@ -66,11 +66,11 @@ private func stroke(_ points: [(Double, Double)], tip: BrushTip = BrushTip(), pr
     }
 
     @Test func liveTailReachesTheNewestSample() {
-        var sink = RecordingSink(clip: Rect(x: 0, y: 0, width: 500, height: 500))
+        var sink = StrokeSink(clip: Rect(x: 0, y: 0, width: 500, height: 500))
         var damage = Rect.empty
         var b = StrokeBuilder(tip: BrushTip(), start: StrokePoint(x: 10, y: 10, pressure: 0.5), into: &sink, damage: &damage)
         b.add(StrokePoint(x: 110, y: 10, pressure: 0.5), into: &sink)
-        var tailSink = RecordingSink(clip: sink.clip)
+        var tailSink = StrokeSink(clip: sink.clip)
         let tailDamage = b.tail(into: &tailSink)
         #expect(tailSink.dabs.last!.x > 110 - (0.4 * 8.0).squareRoot(), "within one dab spacing of the pointer")
         #expect(tailDamage.contains(x: 110, y: 10))
@@ -80,7 +80,7 @@ private func stroke(_ points: [(Double, Double)], tip: BrushTip = BrushTip(), pr
 }
 
 @Suite struct PixelPenTests {
-    private func pixels(_ s: RecordingSink) -> Set<[Int]> {
+    private func pixels(_ s: StrokeSink) -> Set<[Int]> {
         var out = Set<[Int]>()
         for span in s.spans { for x in span.x0..<span.x1 { out.insert([x, span.y]) } }
         return out
