@@ -95,10 +95,6 @@ public enum Playback {
         let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
                               historyBytes: header.undoBytes)
         if let snapshot = opening.snapshot { session.load(snapshot) }
-        // The parser has a core of its own: a pass that also woke a worker there would wait for
-        // the scheduler to share it (restore.300k took ~285 ms instead of ~205 in some runs).
-        session.compute = ComputeContext(threads: max(1, compute.threadCount - 1))
-        defer { session.compute = compute }
         var player = ReplayPlayer(session: session, presenter: presenter ?? OffscreenPresenter(size: Size(width: 0, height: 0)))
         if let watch {
             watch(.opening, session)
@@ -121,92 +117,121 @@ public enum Playback {
     /// The parsing thread: streams lines through the parser, reads the pictures they name,
     /// hands events over in chunks.
     private static func parse(_ path: String, reading: Reading, keeping: Bool, into channel: EventChannel) {
-        var parser = ReplayParser()
-        let folder = FilePath.folder(of: path)
-        var ending = EventChannel.Ending()
-        var kept = keeping ? (events: [Replay.TimedEvent](), pictures: [String: [UInt8]]()) : nil
-        var line = 0
-        /// A picture beside the file, for the event on `line`; its bytes kept when asked.
-        func picture(_ name: String, _ what: String) throws(ReplayError) -> PNGImage {
-            func failure(_ why: String) -> ReplayError {
-                ReplayError(line: line, message: "cannot read the \(what) \(JSON.quoted(name)): \(why)")
-            }
-            let bytes: [UInt8], image: PNGImage
-            do { bytes = try FileBytes.read(folder + "/" + name, limit: 1 << 30) } catch { throw failure(error.message) }
-            do { image = try PNGImage.decode(bytes, maxSide: Replay.Header.sizes.upperBound) } catch { throw failure(error.message) }
-            kept?.pictures[name] = bytes
-            return image
-        }
-        /// The document a snapshot holds: an OpenRaster file, or a PNG of a canvas from before layers.
-        func document(_ name: String, _ header: Replay.Header) throws(ReplayError) -> DocumentImage {
-            guard DocumentFile.isOpenRaster(name) else {
-                let image = try picture(name, "snapshot")
-                return DocumentImage.legacyCanvas(image.pixels, size: Size(width: image.width, height: image.height), background: header.background)
-            }
-            do {
-                kept?.pictures[name] = try FileBytes.read(folder + "/" + name, limit: 1 << 31)
-                return try DocumentFile.read(ora: folder + "/" + name, maxSide: Replay.Header.sizes.upperBound).image
-            } catch {
-                throw ReplayError(line: line, message: "cannot read the snapshot \(JSON.quoted(name)): \(error.message)")
-            }
-        }
+        // All the per-line state in one value: the line closure captures that alone (each
+        // captured variable it changed cost an exclusivity check on every line).
+        var lines = JournalLines(folder: FilePath.folder(of: path), channel: channel, keeping: keeping)
         do {
             try LineReader.forEachLine(in: path) { bytes, terminated in
-                line += 1
-                if line % 4096 == 0, channel.isCancelled { throw CancellationError() }
+                if (lines.line + 1) % 4096 == 0, channel.isCancelled { throw CancellationError() }
                 do throws(ReplayError) {
-                    try parser.feed(bytes)
-                    if line == 1, let header = parser.header {
-                        var snapshot: DocumentImage?
-                        if let name = header.snapshot { snapshot = try document(name, header) }
-                        channel.put(EventChannel.Opening(header: header, snapshot: snapshot))
-                        return
-                    }
-                    guard var last = parser.lastEvent else { return }
-                    switch last.event {
-                    case .pointerUp: ending.strokes += 1
-                    case .command(.paste(var p)):
-                        let image = try picture(p.file, "pasted picture")
-                        p.size = Size(width: image.width, height: image.height)
-                        p.pixels = image.pixels
-                        last.event = .command(.paste(p))
-                        parser.lastEvent = last
-                        kept?.events.append(Replay.TimedEvent(t: last.t, event: .command(.paste(PastedImage(file: p.file, x: p.x, y: p.y)))))
-                        return
-                    case .command(.exit): return
-                    default: break
-                    }
-                    kept?.events.append(last)
+                    try lines.take(bytes)
                 } catch {
-                    guard reading == .recovering, line > 1 else { throw error }
-                    ending.stop = Stop(error: error, cutOff: !terminated)
+                    guard reading == .recovering, lines.line > 1 else { throw error }
+                    lines.ending.stop = Stop(error: error, cutOff: !terminated)
                     throw StopReading()
                 }
-                if parser.events.count >= 4096 { channel.put(parser.takeEvents()) }
             }
         } catch is StopReading {
+        } catch is CancellationError {
+            return  // the playing side went away
         } catch let e as ReplayError {
             return channel.fail(.malformed(path: path, e))
         } catch let e as LineReader.LineTooLong {
             let error = ReplayError(line: e.line, message: "line longer than \(e.limit) bytes")
             guard reading == .recovering, e.line > 1 else { return channel.fail(.malformed(path: path, error)) }
-            ending.stop = Stop(error: error, cutOff: false)
+            lines.ending.stop = Stop(error: error, cutOff: false)
         } catch let e as FileError {
             return channel.fail(.file(e))
         } catch {
             return channel.fail(.file(FileError(path: path, message: "\(error)")))
         }
-        if parser.header == nil {
+        if lines.parser.header == nil {
             return channel.fail(.malformed(path: path, ReplayError(line: 1, message: "empty file: expected the header {\"quicksilver\": 1, \"width\": …, \"height\": …}")))
         }
-        channel.put(parser.takeEvents())
-        ending.endedCleanly = parser.sawExit
-        ending.kept = kept
-        channel.finish(ending)
+        channel.put(lines.parser.takeEvents())
+        lines.ending.endedCleanly = lines.parser.sawExit
+        lines.ending.strokes = lines.parser.pointerUps
+        lines.ending.kept = lines.kept
+        channel.finish(lines.ending)
     }
 
     /// Ends a recovering read at the line that could not be played.
     private struct StopReading: Error {}
+}
+
+/// The parsing thread's work on each line: the parser, the pictures lines name (read beside
+/// the file), what a continuing session keeps, and the hand-over of events in chunks.
+private struct JournalLines {
+    let folder: String
+    let channel: EventChannel
+    var parser = ReplayParser()
+    var ending = EventChannel.Ending()
+    var kept: (events: [Replay.TimedEvent], pictures: [String: [UInt8]])?
+    var line = 0
+
+    init(folder: String, channel: EventChannel, keeping: Bool) {
+        self.folder = folder
+        self.channel = channel
+        if keeping { kept = ([], [:]) }
+    }
+
+    /// Parses line `line + 1`; its event is then with the parser's (a paste with its picture).
+    mutating func take(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReplayError) {
+        line += 1
+        let fast = parser.fastLines
+        try parser.feed(bytes)
+        if line == 1, let header = parser.header {
+            var snapshot: DocumentImage?
+            if let name = header.snapshot { snapshot = try document(name, header) }
+            channel.put(EventChannel.Opening(header: header, snapshot: snapshot))
+            return
+        }
+        // A pointer line the fast path read needs nothing more (most lines): the event is not
+        // even looked at unless it is kept.
+        if parser.fastLines == fast {
+            guard var last = parser.lastEvent else { return }
+            switch last.event {
+            case .command(.paste(var p)):
+                let image = try picture(p.file, "pasted picture")
+                p.size = Size(width: image.width, height: image.height)
+                p.pixels = image.pixels
+                last.event = .command(.paste(p))
+                parser.lastEvent = last
+                kept?.events.append(Replay.TimedEvent(t: last.t, event: .command(.paste(PastedImage(file: p.file, x: p.x, y: p.y)))))
+            case .command(.exit): break
+            default: kept?.events.append(last)
+            }
+        } else if kept != nil, let last = parser.lastEvent {
+            kept?.events.append(last)
+        }
+        if parser.events.count >= 4096 { channel.put(parser.takeEvents()) }
+    }
+
+    /// A picture beside the file, for the event on `line`; its bytes kept when asked.
+    private mutating func picture(_ name: String, _ what: String) throws(ReplayError) -> PNGImage {
+        func failure(_ why: String) -> ReplayError {
+            ReplayError(line: line, message: "cannot read the \(what) \(JSON.quoted(name)): \(why)")
+        }
+        let bytes: [UInt8], image: PNGImage
+        do { bytes = try FileBytes.read(folder + "/" + name, limit: 1 << 30) } catch { throw failure(error.message) }
+        do { image = try PNGImage.decode(bytes, maxSide: Replay.Header.sizes.upperBound) } catch { throw failure(error.message) }
+        kept?.pictures[name] = bytes
+        return image
+    }
+
+    /// The document a snapshot holds: an OpenRaster file, or a PNG of a canvas from before layers.
+    private mutating func document(_ name: String, _ header: Replay.Header) throws(ReplayError) -> DocumentImage {
+        guard DocumentFile.isOpenRaster(name) else {
+            let image = try picture(name, "snapshot")
+            return DocumentImage.legacyCanvas(image.pixels, size: Size(width: image.width, height: image.height), background: header.background)
+        }
+        do {
+            kept?.pictures[name] = try FileBytes.read(folder + "/" + name, limit: 1 << 31)
+            return try DocumentFile.read(ora: folder + "/" + name, maxSide: Replay.Header.sizes.upperBound).image
+        } catch {
+            throw ReplayError(line: line, message: "cannot read the snapshot \(JSON.quoted(name)): \(error.message)")
+        }
+    }
 }
 
 /// Parsed events in chunks, from the parsing thread to the playing one. At most a few chunks

@@ -19,6 +19,8 @@ public struct ReplayParser {
     private let fastPath: Bool
     /// How many lines the fast path (`PointerLine`) read; the rest went through the general parser.
     public private(set) var fastLines = 0
+    /// Pointer ups read: the strokes of the replay so far.
+    public private(set) var pointerUps = 0
 
     /// - Parameter fastPath: read pointer lines through `PointerLine` (the default); false reads
     ///   every line through the general parser, which gives the same replay and the same errors
@@ -41,6 +43,7 @@ public struct ReplayParser {
             header = try parseHeader(&fields)
         } else {
             events.append(try parseEvent(&fields))
+            if case .pointerUp = events[events.count - 1].event { pointerUps += 1 }
         }
     }
 
@@ -132,6 +135,7 @@ public struct ReplayParser {
         case .up:
             guard pointerDown else { return false }
             pointerDown = false
+            pointerUps += 1
             event = .pointerUp(sample)
         }
         lastT = p.t
