@@ -10,33 +10,43 @@ import Geometry
 /// One cache per stroke layer; not thread-safe.
 public final class DiscStamps {
     public static let maxCachedRadius = 32.0
-    private static let maxEntries = 512
+    /// Bytes of stamps kept; when full, all are dropped and made again as needed. Pressure
+    /// changes the radius, and a stroke whose pressure wanders uses a few thousand shapes of
+    /// a couple of hundred bytes each.
+    static let poolBytes = 4 << 20
 
     /// A stamp's shape: radius in 1/16 pixel and the centre's quarter-pixel offsets (0…3 each).
     private struct Key { var radius16: Int, fx: Int, fy: Int }
     /// Where a stamp's bytes lie in `pool`: rows of `stride` bytes (the width rounded up to 16,
     /// the rest zeros, so a row is whole 16-byte maxes), offset from the dab's integer pixel.
+    /// A side of 0: not made yet.
     private struct Stamp {
         var offset: Int, stride: Int
-        var dx: Int, dy: Int, width: Int, height: Int
+        var dx: Int, dy: Int, side: Int
     }
 
+    private static let slots = (Int(maxCachedRadius * 16) + 1) * 16
     /// Stamps by shape, a slot per key (an index, not a hash: a lookup per dab is on the hot
-    /// path of every stroke and every restore); nil where not made yet.
-    private var stamps = [Stamp?](repeating: nil, count: (Int(maxCachedRadius * 16) + 1) * 16)
-    private var cached = 0
-    /// Every stamp's bytes, one after another (plain memory: no reference counting per dab).
-    private var pool: UnsafeMutablePointer<UInt8>
-    private var poolCapacity = 1 << 16
+    /// path of every stroke and every restore).
+    /// This and `pool` are plain memory held by constants: reading them per dab costs neither
+    /// reference counting nor an exclusivity check.
+    private let stamps: UnsafeMutablePointer<Stamp>
+    /// Every stamp's bytes, one after another; pages are touched only as stamps are made.
+    private let pool: UnsafeMutablePointer<UInt8>
     private var poolUsed = 0
 
     private static func slot(_ key: Key) -> Int { key.radius16 &* 16 &+ key.fx &* 4 &+ key.fy }
 
     public init() {
-        pool = .allocate(capacity: poolCapacity)
+        stamps = .allocate(capacity: Self.slots)
+        stamps.initialize(repeating: Stamp(offset: 0, stride: 0, dx: 0, dy: 0, side: 0), count: Self.slots)
+        pool = .allocate(capacity: Self.poolBytes)
     }
 
-    deinit { pool.deallocate() }
+    deinit {
+        stamps.deallocate()
+        pool.deallocate()
+    }
 
     /// Stamps a disc of `radius` centred at (x, y) into `mask` (coverage combines with max).
     public func stamp(_ mask: Texture<UInt8>, x: Double, y: Double, radius: Double, clip: Rect) {
@@ -47,8 +57,9 @@ public final class DiscStamps {
         let qx = (x * 4).roundedToNearest, qy = (y * 4).roundedToNearest
         let ix = Int((qx / 4).roundedDown), iy = Int((qy / 4).roundedDown)
         let key = Key(radius16: Int((radius * 16).roundedToNearest), fx: Int(qx) - ix * 4, fy: Int(qy) - iy * 4)
-        let s = stamps[Self.slot(key)] ?? make(key)
-        let area = Rect(x: ix + s.dx, y: iy + s.dy, width: s.width, height: s.height)
+        let found = stamps[Self.slot(key)]
+        let s = found.side > 0 ? found : make(key)
+        let area = Rect(x: ix + s.dx, y: iy + s.dy, width: s.side, height: s.side)
         let r = area.intersection(clip).intersection(mask.bounds)
         guard !r.isEmpty else { return }
         let source = pool + s.offset + (r.minX - area.minX)
@@ -77,34 +88,23 @@ public final class DiscStamps {
     }
 
     private func make(_ key: Key) -> Stamp {
-        if cached >= Self.maxEntries {
-            for i in stamps.indices { stamps[i] = nil }
-            cached = 0
-            poolUsed = 0
-        }
         let radius = Double(key.radius16) / 16
         let cx = Double(key.fx) / 4, cy = Double(key.fy) / 4
         let reach = Int((radius + 1.5).rounded(.up))
         let side = 2 * reach + 1
         let stride = (side + 15) & ~15
         let bytes = stride * side
-        if poolUsed + bytes > poolCapacity {
-            // Grown by copying: the stamps made so far keep their offsets.
-            let capacity = max(poolCapacity * 2, poolUsed + bytes)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            grown.update(from: pool, count: poolUsed)
-            pool.deallocate()
-            pool = grown
-            poolCapacity = capacity
+        if poolUsed + bytes > Self.poolBytes {
+            stamps.update(repeating: Stamp(offset: 0, stride: 0, dx: 0, dy: 0, side: 0), count: Self.slots)
+            poolUsed = 0
         }
         let target = Texture(base: pool + poolUsed, width: side, height: side, rowStride: stride)
         (pool + poolUsed).initialize(repeating: 0, count: bytes)
         // The disc centred at (reach + cx, reach + cy) in the stamp's own pixels.
         Coverage.stampDisc(target, x: Double(reach) + cx, y: Double(reach) + cy, radius: radius, clip: target.bounds)
-        let stamp = Stamp(offset: poolUsed, stride: stride, dx: -reach, dy: -reach, width: side, height: side)
+        let stamp = Stamp(offset: poolUsed, stride: stride, dx: -reach, dy: -reach, side: side)
         poolUsed += bytes
         stamps[Self.slot(key)] = stamp
-        cached += 1
         return stamp
     }
 }

@@ -63,11 +63,16 @@ final class StrokeLayer {
     }
 
     private func draw(into mask: Texture<UInt8>, _ body: (inout StrokeSink) -> Rect) -> Rect {
-        batch.clip = clip
-        let damage = body(&batch)
-        for d in batch.dabs { stamps.stamp(mask, x: d.x, y: d.y, radius: d.radius, clip: clip) }
-        for s in batch.spans { Coverage.fillSpan(mask, y: s.y, x0: s.x0, x1: s.x1) }
-        batch.removeAll()
+        // Taken out while in use: `body` then works on a local value, which needs no
+        // exclusivity check at run time (a stored property handed to it inout would).
+        var local = StrokeSink(clip: clip)
+        swap(&local, &batch)
+        local.clip = clip
+        let damage = body(&local)
+        for d in local.dabs { stamps.stamp(mask, x: d.x, y: d.y, radius: d.radius, clip: clip) }
+        for s in local.spans { Coverage.fillSpan(mask, y: s.y, x0: s.x0, x1: s.x1) }
+        local.removeAll()
+        swap(&local, &batch)
         return damage
     }
 
