@@ -209,6 +209,46 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 }
 
+@Suite struct PainterTests {
+    /// The blend of `color` over `d` with `coverage`, as every painter shape does it, pixel by pixel.
+    private func blended(_ d: UInt32, _ color: Color, _ coverage: Double) -> UInt32 {
+        let k = UInt32(Double(color.a) * min(max(coverage, 0), 1) + 0.5)
+        guard k > 0 else { return d }
+        func ch(_ c: UInt8, _ shift: UInt32) -> UInt32 { ((UInt32(c) * k + (d >> shift & 0xFF) * (255 - k) + 127) / 255) << shift }
+        return ((k * 255 + (d >> 24) * (255 - k) + 127) / 255) << 24 | ch(color.r, 16) | ch(color.g, 8) | ch(color.b, 0)
+    }
+
+    /// A background of every kind of pixel: transparent, translucent, opaque, of many colours.
+    private func background() -> TextureStorage<UInt32> {
+        let t = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0)
+        for y in 0..<30 { for x in 0..<40 { t.texture[x, y] = UInt32(truncatingIfNeeded: (x * 2_654_435_761) ^ (y * 40_503)) & (x < 10 ? 0 : 0xFFFF_FFFF) } }
+        return t
+    }
+
+    @Test(arguments: [Box(x: 3, y: 2, width: 30, height: 20), Box(x: 2.3, y: 1.6, width: 30.9, height: 20.2),
+                      Box(x: -4.5, y: 5.5, width: 12.25, height: 0.5), Box(x: 5.2, y: 5.1, width: 0.4, height: 7), Box(x: 30.5, y: 20.5, width: 40, height: 40)])
+    func fillsAndGradientsAreThePerPixelBlend(box: Box) {
+        let clip = Rect(x: 1, y: 1, width: 36, height: 27)
+        for color in [Color(r: 32, g: 33, b: 36, a: 224), Color(r: 255, g: 255, b: 255), Color(r: 9, g: 200, b: 77, a: 3)] {
+            let t = background(), expected = background()
+            Painter(t.texture, clip: clip).fill(box, color)
+            let g = background()
+            let hue = { (u: Double) in Color(r: UInt8(u * 255), g: color.g, b: 255 - UInt8(u * 255), a: color.a) }
+            Painter(g.texture, clip: clip).gradient(box, alongX: hue)
+            let gExpected = background()
+            Painter(gExpected.texture, clip: clip).gradient(box) { u, _ in hue(u) }
+            for y in clip.ys {
+                for x in clip.xs {
+                    let cx = min(Double(x + 1), box.maxX) - max(Double(x), box.x), cy = min(Double(y + 1), box.maxY) - max(Double(y), box.y)
+                    if cx > 0 && cy > 0 { expected.texture[x, y] = blended(expected.texture[x, y], color, cx * cy) }
+                }
+            }
+            #expect(t.pixels == expected.pixels, "fill \(box) \(color)")
+            #expect(g.pixels == gExpected.pixels, "gradient \(box) \(color)")
+        }
+    }
+}
+
 @Suite struct FontTests {
     @Test func drawsTheGlyphsBits() {
         let t = TextureStorage<UInt32>(width: 12, height: 7, filledWith: 0)
