@@ -20,14 +20,24 @@ public final class Tools: Overlay {
     /// Where each piece lies in the window, and its pixels (nil until the next frame draws them).
     private var paletteRect: Rect?, editorRect: Rect?, statusRect: Rect?
     private var paletteSprite: Sprite?, editorSprite: Sprite?, statusSprite: Sprite?
-    /// The palette's and the editor's unchanging pixels (`drawBase`), drawn at the first opening.
+    /// The palette's and the editor's unchanging pixels (`drawBase`), drawn at the first opening
+    /// (the editor's when it is prepared, if that comes first).
     private var paletteBase: TextureStorage<UInt32>?, editorBase: TextureStorage<UInt32>?
-    /// The editor's hemisphere, each light's part kept; while a light or a bar is dragged, one
-    /// at half the resolution (a quarter of the cost a frame), shown doubled.
-    private var sphere: HemispherePreview?, roughSphere: HemispherePreview?
-    private var roughDoubled: TextureStorage<UInt32>?
+    /// The editor sprite's memory, drawn into again each time it changes.
+    private var editorPixels: TextureStorage<UInt32>?
+    /// The editor's hemisphere, each light's part kept: in full (`sphere`); while a light or a
+    /// bar is dragged, at half the resolution (`dragSphere`, a quarter of the cost a frame);
+    /// opened before the full one is ready, at 40 px (`openingSphere`, a frame's work at any
+    /// scale) until `catchUp` has computed it. A rough one is shown scaled up.
+    private var sphere: HemispherePreview?, dragSphere: HemispherePreview?, openingSphere: HemispherePreview?
+    private var roughScaled: TextureStorage<UInt32>?
     /// The editor is being dragged in: its hemisphere is the rough one until the release.
     private var editorDragging = false
+    /// The editor's sprite shows a rough hemisphere.
+    private var showsRough = false
+    /// The shading `catchUp` prepares the editor for while it is closed: the last one it showed,
+    /// or `prepareEditor`'s.
+    private var aheadShading: Shading?
     private var damage = Rect.empty
 
     /// The scales the UI is drawn at.
@@ -88,6 +98,7 @@ public final class Tools: Overlay {
     public func showEditor(_ new: ShadingEditor?, dragging: Bool = false) {
         guard new != editor || dragging != editorDragging else { return }
         editorDragging = dragging
+        if let oldShading = editor?.shading, new == nil { aheadShading = oldShading }
         let old = editorRect, oldEditor = editor
         editor = new
         editorRect = new.map(editorRect(for:))
@@ -131,10 +142,11 @@ public final class Tools: Overlay {
             statusSprite = Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { status.draw($0, scale: scale) }
         }
         if let e = editor, let r = editorRect, editorSprite == nil {
-            let image = hemisphere(for: e.shading, side: Int((ShadingEditor.sphere.side * scale).rounded()))
-            let base = editorBase ?? Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0) }.pixels
+            let image = hemisphere(for: e.shading)
+            let base = editorBase ?? drawEditorBase()
             editorBase = base
-            editorSprite = Sprite(x: r.minX, y: r.minY, base: base) { e.draw($0, sphere: image) }
+            editorSprite = Sprite(x: r.minX, y: r.minY, base: base, reusing: editorPixels) { e.draw($0, sphere: image) }
+            editorPixels = editorSprite?.pixels
         }
         if let p = palette, let r = paletteRect, paletteSprite == nil {
             let base = paletteBase ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
@@ -144,25 +156,107 @@ public final class Tools: Overlay {
         return [statusSprite, editorSprite, paletteSprite].compactMap { $0 }
     }
 
-    /// The editor's hemisphere for `shading`, `side` pixels across: full, or rough while dragged.
-    private func hemisphere(for shading: Shading, side: Int) -> Texture<UInt32> {
-        guard editorDragging else {
-            let full = sphere ?? HemispherePreview(size: side)
+    private func drawEditorBase() -> TextureStorage<UInt32> {
+        let e = ShadingEditor(shading: .mercurialPaint, scale: scale)
+        return Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0) }.pixels
+    }
+
+    /// The hemisphere's side in pixels at this scale.
+    private var sphereSide: Int { Int((ShadingEditor.sphere.side * scale).rounded()) }
+
+    /// Light-pixel parts of a hemisphere (`HemispherePreview.prepare`) `catchUp` computes in a
+    /// frame: about half a millisecond.
+    public static let sphereBudget = 16_000
+
+    /// Prepares the shading editor for `shading`: its panel at once (about 0.3 ms at scale 1),
+    /// then over the coming frames (`catchUp`) its full hemisphere and the half-resolution one
+    /// a drag starts from, so that opening it later, and the first drag in it, cost no more than
+    /// any other frame of it. For the window's start, with the brush's shading.
+    public func prepareEditor(for shading: Shading) {
+        aheadShading = shading
+        if editorBase == nil { editorBase = drawEditorBase() }
+    }
+
+    /// What `catchUp` works for: the open editor's shading (none while it is dragged in: its
+    /// frames compute what they show), else the one prepared ahead.
+    private var catchUpShading: Shading? {
+        guard let editor else { return aheadShading }
+        return editorDragging ? nil : editor.shading
+    }
+
+    /// True while `catchUp` has work: the frame clock should keep running.
+    public var isCatchingUp: Bool {
+        guard let shading = catchUpShading else { return false }
+        return sphere?.rendered != shading || (editor != nil && showsRough) || (dragSphere?.remaining(for: shading) ?? 1) > 0
+    }
+
+    /// A frame's share of the work the editor puts off, one step of about half a millisecond at
+    /// most: its full hemisphere, `sphereBudget` parts a frame, then their sum; once that is
+    /// ready, the frame that shows it in place of a rough one; then the drag's half-resolution
+    /// one. Call once before each frame is drawn (not on the ink path); a frame that draws the
+    /// editor anew does none of it.
+    public func catchUp() {
+        guard let shading = catchUpShading, editor == nil || editorSprite != nil || hidden else { return }
+        guard let full = sphere else {
+            sphere = HemispherePreview(size: sphereSide)
+            return
+        }
+        if full.rendered != shading {
+            if full.remaining(for: shading) > 0 { prepareSlice(full, shading) } else { full.render(shading) }
+            return
+        }
+        if let e = editor, let r = editorRect, showsRough {
+            // Only the hemisphere and its handles are composed again.
+            editorSprite = nil
+            showsRough = false
+            let a = e.sphereArea
+            moved(from: nil, to: Box(x: a.x + Double(r.minX), y: a.y + Double(r.minY), width: a.width, height: a.height).covering.intersection(r))
+            return
+        }
+        guard let drag = dragSphere else {
+            dragSphere = HemispherePreview(size: max(1, sphereSide / 2))
+            return
+        }
+        prepareSlice(drag, shading)
+    }
+
+    /// Up to `sphereBudget` of `preview`'s remaining parts, in equal slices (no sliver of a
+    /// frame's work left for the last).
+    private func prepareSlice(_ preview: HemispherePreview, _ shading: Shading) {
+        let left = preview.remaining(for: shading), slices = (left + Self.sphereBudget - 1) / Self.sphereBudget
+        preview.prepare(shading, budget: (left + slices - 1) / max(slices, 1))
+    }
+
+    /// The editor's hemisphere for `shading`: full once computed; else (and while dragged) rough.
+    private func hemisphere(for shading: Shading) -> Texture<UInt32> {
+        let side = sphereSide
+        if !editorDragging, let full = sphere, full.rendered == shading || full.remaining(for: shading) == 0 {
+            showsRough = false
             full.render(shading)
-            sphere = full
             return full.image.texture
         }
-        let rough = roughSphere ?? HemispherePreview(size: max(1, side / 2))
-        rough.render(shading)
-        roughSphere = rough
-        let doubled = roughDoubled ?? TextureStorage<UInt32>(width: side, height: side, filledWith: 0xFF00_0000)
-        roughDoubled = doubled
-        let src = rough.image.texture
-        for y in 0..<side {
-            let row = src.row(min(y * src.height / side, src.height - 1)), out = doubled.texture.row(y)
-            for x in 0..<side { out[x] = row[min(x * src.width / side, src.width - 1)] }
+        showsRough = true
+        let rough: HemispherePreview
+        // At a drag's release its hemisphere is kept (a light's part at most to bring up to date).
+        if let drag = dragSphere, editorDragging || drag.remaining(for: shading) <= drag.pixelCount {
+            rough = drag
+        } else if editorDragging {
+            rough = HemispherePreview(size: max(1, side / 2))
+            dragSphere = rough
+        } else {
+            rough = openingSphere ?? HemispherePreview(size: min(side, 40))
+            openingSphere = rough
         }
-        return doubled.texture
+        rough.render(shading)
+        let scaled = roughScaled ?? TextureStorage<UInt32>(width: side, height: side, filledWith: 0)
+        roughScaled = scaled
+        let src = rough.image.texture
+        let columns = (0..<side).map { min($0 * src.width / side, src.width - 1) }
+        for y in 0..<side {
+            let row = src.row(min(y * src.height / side, src.height - 1)), out = scaled.texture.row(y)
+            for x in 0..<side { out[x] = row[columns[x]] }
+        }
+        return scaled.texture
     }
 
     /// Moves the brush outline (nil hides it).

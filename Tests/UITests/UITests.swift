@@ -35,6 +35,22 @@ private func expectGolden(_ image: TextureStorage<UInt32>, _ name: String, sourc
     expectSamePixels(png.pixels, golden.pixels, width: golden.width, name, sourceLocation: sourceLocation)
 }
 
+/// The pixels `tools` shows once the frames after its last change have done their work
+/// (`catchUp` before each, as the app calls it): the first frame's, then each later one's.
+private func settled(_ tools: Tools) -> TextureStorage<UInt32> {
+    let frame = canvas(tools.windowSize)
+    tools.draw(into: frame.texture, clip: frame.texture.bounds)
+    while tools.isCatchingUp {
+        tools.catchUp()
+        let damage = tools.takeDamage()
+        if !damage.isEmpty {
+            frame.texture.copy(damage, from: canvas(tools.windowSize).texture)
+            tools.draw(into: frame.texture, clip: damage)
+        }
+    }
+    return frame
+}
+
 private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { Color(hex: $0) }
 
 @Suite struct PaletteTests {
@@ -81,7 +97,69 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     func looksAsItDidAtEachScale(scale: Double) throws {
         let tools = Tools(windowSize: Size(width: Int(330 * scale), height: Int(260 * scale)), scale: scale)
         tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: scale))
-        try expectGolden(drawn(tools), "editor@\(Int(scale))x")
+        try expectGolden(settled(tools), "editor@\(Int(scale))x")
+    }
+
+    /// Where the hemisphere's top-left pixel is in `tools`' window, at scale 1.
+    private func sphereOrigin(_ tools: Tools) throws -> (x: Int, y: Int) {
+        let o = try #require(tools.editorOrigin)
+        return (Int(o.x) + 8, Int(o.y) + 20)
+    }
+    /// Points of the hemisphere (its own pixels, at scale 1) that no handle covers.
+    private let clearOfHandles = [(40, 120), (121, 45), (100, 130), (80, 80), (60, 20)]
+
+    @Test func theFirstOpeningShowsARoughHemisphereAtOnceThenTheFullOneAsAStraightRenderWould() throws {
+        let tools = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
+        tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        let first = drawn(tools)
+        let s = try sphereOrigin(tools)
+        let rough = HemispherePreview(size: 40)
+        rough.render(.mercurialPaint)
+        for (x, y) in clearOfHandles { #expect(first.texture[s.x + x, s.y + y] == rough.image.texture[x / 4, y / 4], "(\(x), \(y))") }
+        #expect(tools.isCatchingUp)
+        // The frames after it compute the full hemisphere a bounded step each and damage nothing
+        // until the one that shows it: only the hemisphere's area.
+        _ = tools.takeDamage()
+        var steps = 0, shown: [Rect] = []
+        while tools.isCatchingUp, steps < 100 {
+            tools.catchUp()
+            steps += 1
+            let d = tools.takeDamage()
+            if !d.isEmpty { shown.append(d); _ = drawn(tools) }
+        }
+        #expect(shown.count == 1 && steps >= 80_000 / Tools.sphereBudget)
+        #expect(shown.first.map { $0.width < 200 && $0.height < 200 } == true, "\(shown)")
+        // Then it is the editor a straight full render shows: the window prepared before opening.
+        let ahead = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
+        ahead.prepareEditor(for: .mercurialPaint)
+        while ahead.isCatchingUp { ahead.catchUp() }
+        #expect(ahead.takeDamage().isEmpty, "preparing shows nothing")
+        ahead.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        let full = drawn(ahead)
+        #expect(!ahead.isCatchingUp, "opened prepared, it is whole at once")
+        let straight = Hemisphere.image(shading: .mercurialPaint, size: 160)
+        for (x, y) in clearOfHandles { #expect(full.texture[s.x + x, s.y + y] == straight.texture[x, y], "(\(x), \(y))") }
+        expectSamePixels(settled(tools).pixels, full.pixels, width: 330, "first opening, settled")
+    }
+
+    @Test func aDragsReleaseKeepsItsRoughHemisphereUntilTheFullOneIsReady() throws {
+        let tools = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
+        let editor = ShadingEditor(shading: .mercurialPaint, scale: 1)
+        tools.prepareEditor(for: editor.shading)
+        while tools.isCatchingUp { tools.catchUp() }
+        tools.showEditor(editor)
+        _ = drawn(tools)
+        let moved = ShadingEditor(shading: editor.moving(light: 0, toX: 88, y: 100), scale: 1)
+        tools.showEditor(moved, dragging: true)
+        _ = drawn(tools)
+        #expect(!tools.isCatchingUp, "a drag's frames do their own work")
+        tools.showEditor(moved)  // the release
+        let released = drawn(tools), s = try sphereOrigin(tools)
+        let drag = HemispherePreview(size: 80)
+        drag.render(moved.shading)
+        for (x, y) in [(40, 120), (121, 45), (100, 130)] { #expect(released.texture[s.x + x, s.y + y] == drag.image.texture[x / 2, y / 2]) }
+        let full = settled(tools), straight = Hemisphere.image(shading: moved.shading, size: 160)
+        for (x, y) in [(40, 120), (121, 45), (100, 130)] { #expect(full.texture[s.x + x, s.y + y] == straight.texture[x, y]) }
     }
 
     @Test func handlesSitWhereTheirLightsFaceTheSphere() throws {
