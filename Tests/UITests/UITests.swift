@@ -44,7 +44,8 @@ private func settled(_ tools: Tools) -> TextureStorage<UInt32> {
         tools.catchUp()
         let damage = tools.takeDamage()
         if !damage.isEmpty {
-            frame.texture.copy(damage, from: canvas(tools.windowSize).texture)
+            let under = canvas(tools.windowSize)
+            withExtendedLifetime(under) { frame.texture.copy(damage, from: under.texture) }
             tools.draw(into: frame.texture, clip: damage)
         }
     }
