@@ -25,16 +25,10 @@ public final class Tools: Overlay {
     private var paletteBase: TextureStorage<UInt32>?, editorBase: TextureStorage<UInt32>?
     /// The editor sprite's memory, drawn into again each time it changes.
     private var editorPixels: TextureStorage<UInt32>?
-    /// The editor's hemisphere, each light's part kept: in full (`sphere`); while a light or a
-    /// bar is dragged, at half the resolution (`dragSphere`, a quarter of the cost a frame);
-    /// opened before the full one is ready, at 40 px (`openingSphere`, a frame's work at any
-    /// scale) until `catchUp` has computed it. A rough one is shown scaled up.
-    private var sphere: HemispherePreview?, dragSphere: HemispherePreview?, openingSphere: HemispherePreview?
-    private var roughScaled: TextureStorage<UInt32>?
+    /// The editor's hemisphere: full, or rough while dragged and until `catchUp` has computed it.
+    private lazy var sphere = EditorHemisphere(side: Int((ShadingEditor.sphere.side * scale).rounded()))
     /// The editor is being dragged in: its hemisphere is the rough one until the release.
     private var editorDragging = false
-    /// The editor's sprite shows a rough hemisphere.
-    private var showsRough = false
     /// The shading `catchUp` prepares the editor for while it is closed: the last one it showed,
     /// or `prepareEditor`'s.
     private var aheadShading: Shading?
@@ -142,7 +136,7 @@ public final class Tools: Overlay {
             statusSprite = Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { status.draw($0, scale: scale) }
         }
         if let e = editor, let r = editorRect, editorSprite == nil {
-            let image = hemisphere(for: e.shading)
+            let image = sphere.image(for: e.shading, dragging: editorDragging)
             let base = editorBase ?? drawEditorBase()
             editorBase = base
             editorSprite = Sprite(x: r.minX, y: r.minY, base: base, reusing: editorPixels) { e.draw($0, sphere: image) }
@@ -160,13 +154,6 @@ public final class Tools: Overlay {
         let e = ShadingEditor(shading: .mercurialPaint, scale: scale)
         return Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0) }.pixels
     }
-
-    /// The hemisphere's side in pixels at this scale.
-    private var sphereSide: Int { Int((ShadingEditor.sphere.side * scale).rounded()) }
-
-    /// Light-pixel parts of a hemisphere (`HemispherePreview.prepare`) `catchUp` computes in a
-    /// frame: about half a millisecond.
-    public static let sphereBudget = 16_000
 
     /// Prepares the shading editor for `shading`: its panel at once (about 0.3 ms at scale 1),
     /// then over the coming frames (`catchUp`) its full hemisphere and the half-resolution one
@@ -187,76 +174,20 @@ public final class Tools: Overlay {
     /// True while `catchUp` has work: the frame clock should keep running.
     public var isCatchingUp: Bool {
         guard let shading = catchUpShading else { return false }
-        return sphere?.rendered != shading || (editor != nil && showsRough) || (dragSphere?.remaining(for: shading) ?? 1) > 0
+        return sphere.hasWork(for: shading, shown: editor != nil)
     }
 
-    /// A frame's share of the work the editor puts off, one step of about half a millisecond at
-    /// most: its full hemisphere, `sphereBudget` parts a frame, then their sum; once that is
-    /// ready, the frame that shows it in place of a rough one; then the drag's half-resolution
-    /// one. Call once before each frame is drawn (not on the ink path); a frame that draws the
-    /// editor anew does none of it.
+    /// A frame's share of the work the editor puts off (`EditorHemisphere.step`, about half a
+    /// millisecond at most): its hemisphere computed a bounded step at a time, and the frame
+    /// that shows the full one in place of a rough one. Call once before each frame is drawn
+    /// (not on the ink path); a frame that draws the editor anew does none of it.
     public func catchUp() {
         guard let shading = catchUpShading, editor == nil || editorSprite != nil || hidden else { return }
-        guard let full = sphere else {
-            sphere = HemispherePreview(size: sphereSide)
-            return
-        }
-        if full.rendered != shading {
-            if full.remaining(for: shading) > 0 { prepareSlice(full, shading) } else { full.render(shading) }
-            return
-        }
-        if let e = editor, let r = editorRect, showsRough {
-            // Only the hemisphere and its handles are composed again.
-            editorSprite = nil
-            showsRough = false
-            let a = e.sphereArea
-            moved(from: nil, to: Box(x: a.x + Double(r.minX), y: a.y + Double(r.minY), width: a.width, height: a.height).covering.intersection(r))
-            return
-        }
-        guard let drag = dragSphere else {
-            dragSphere = HemispherePreview(size: max(1, sphereSide / 2))
-            return
-        }
-        prepareSlice(drag, shading)
-    }
-
-    /// Up to `sphereBudget` of `preview`'s remaining parts, in equal slices (no sliver of a
-    /// frame's work left for the last).
-    private func prepareSlice(_ preview: HemispherePreview, _ shading: Shading) {
-        let left = preview.remaining(for: shading), slices = (left + Self.sphereBudget - 1) / Self.sphereBudget
-        preview.prepare(shading, budget: (left + slices - 1) / max(slices, 1))
-    }
-
-    /// The editor's hemisphere for `shading`: full once computed; else (and while dragged) rough.
-    private func hemisphere(for shading: Shading) -> Texture<UInt32> {
-        let side = sphereSide
-        if !editorDragging, let full = sphere, full.rendered == shading || full.remaining(for: shading) == 0 {
-            showsRough = false
-            full.render(shading)
-            return full.image.texture
-        }
-        showsRough = true
-        let rough: HemispherePreview
-        // At a drag's release its hemisphere is kept (a light's part at most to bring up to date).
-        if let drag = dragSphere, editorDragging || drag.remaining(for: shading) <= drag.pixelCount {
-            rough = drag
-        } else if editorDragging {
-            rough = HemispherePreview(size: max(1, side / 2))
-            dragSphere = rough
-        } else {
-            rough = openingSphere ?? HemispherePreview(size: min(side, 40))
-            openingSphere = rough
-        }
-        rough.render(shading)
-        let scaled = roughScaled ?? TextureStorage<UInt32>(width: side, height: side, filledWith: 0)
-        roughScaled = scaled
-        let src = rough.image.texture
-        let columns = (0..<side).map { min($0 * src.width / side, src.width - 1) }
-        for y in 0..<side {
-            let row = src.row(min(y * src.height / side, src.height - 1)), out = scaled.texture.row(y)
-            for x in 0..<side { out[x] = row[columns[x]] }
-        }
-        return scaled.texture
+        guard sphere.step(for: shading, shown: editor != nil), let e = editor, let r = editorRect else { return }
+        // Only the hemisphere and its handles are composed again.
+        editorSprite = nil
+        let a = e.sphereArea
+        moved(from: nil, to: Box(x: a.x + Double(r.minX), y: a.y + Double(r.minY), width: a.width, height: a.height).covering.intersection(r))
     }
 
     /// Moves the brush outline (nil hides it).

@@ -128,7 +128,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
             let d = tools.takeDamage()
             if !d.isEmpty { shown.append(d); _ = drawn(tools) }
         }
-        #expect(shown.count == 1 && steps >= 80_000 / Tools.sphereBudget)
+        #expect(shown.count == 1 && steps > 4, "the full one in several steps, then one frame showing it")
         #expect(shown.first.map { $0.width < 200 && $0.height < 200 } == true, "\(shown)")
         // Then it is the editor a straight full render shows: the window prepared before opening.
         let ahead = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
