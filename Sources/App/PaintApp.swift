@@ -153,6 +153,8 @@ public final class PaintApp: FrameLoopDelegate {
         stats = collectStats ? FrameStats() : nil
         toolsInput = uiScale.map { ToolsInput(tools: Tools(windowSize: window.size, scale: $0)) }
         session.overlay = toolsInput?.tools
+        // In the frames after the start: the first `l` then costs what any frame of the editor does.
+        toolsInput?.tools.prepareEditor(for: session.brush.shading)
         if let playing {
             self.playing = playing
             player = ReplayPlayer(session: session, presenter: window)
@@ -206,6 +208,7 @@ public final class PaintApp: FrameLoopDelegate {
             session.predict(nil)
             predictedSince = nil
         }
+        tools?.catchUp()
         let drawn = session.draw(frame, to: window)
         if record(drawn.played, inFrame: frame.index) { strokeEnded(now: loop.now) }
         if case .picking(let x, let y) = picker { pick(at: x, y) }
@@ -229,7 +232,7 @@ public final class PaintApp: FrameLoopDelegate {
         // The clock listens to the display's blanks, to tick just before each (one more is heard
         // after the last frame of a burst: one wake-up, then sleep).
         if window.reportsVBlanks { window.askForVBlank() }
-        return session.needsDraw || predictedSince != nil
+        return session.needsDraw || predictedSince != nil || tools?.isCatchingUp == true
     }
 
     /// Ends the session: what is still queued is played (a stroke ended by a signal, say) and

@@ -149,9 +149,9 @@ public struct ShadingEditor: Equatable, Sendable {
         for i in 0..<Shading.lightCount {
             let hb = hueBox(i)
             p.text("\(i + 1)", x: (Self.bars.x - 14) * u, y: hb.y + 8 * u, pixel: u, Theme.text)
-            p.gradient(hb) { f, _ in HSV.color(h: f, s: 1, v: 1) }
+            p.gradient(hb, alongX: { HSV.color(h: $0, s: 1, v: 1) })
         }
-        p.gradient(shineBox) { f, _ in HSV.color(h: 0, s: 0, v: 0.2 + 0.8 * f) }
+        p.gradient(shineBox, alongX: { HSV.color(h: 0, s: 0, v: 0.2 + 0.8 * $0) })
         p.text("DRAG THE LIGHTS · L CLOSES", x: 8 * u, y: (Self.panel.height - 14) * u, pixel: u, Theme.dim)
     }
 
@@ -170,7 +170,7 @@ public struct ShadingEditor: Equatable, Sendable {
         }
         for (i, light) in shading.lights.enumerated() {
             let vb = brightnessBox(i)
-            p.gradient(vb) { f, _ in HSV.color(h: light.hue, s: 1, v: f) }
+            p.gradient(vb, alongX: { HSV.color(h: light.hue, s: 1, v: $0) })
             marker(p, hueBox(i), light.hue)
             marker(p, vb, light.brightness)
         }

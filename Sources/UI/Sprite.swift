@@ -16,9 +16,12 @@ struct Sprite {
         draw(Painter(pixels.texture, clip: pixels.texture.bounds))
     }
 
-    /// Draws a sprite at window point (x, y) over a copy of `base` (a sprite's unchanging part).
-    init(x: Int, y: Int, base: TextureStorage<UInt32>, draw: (Painter) -> Void) {
-        pixels = TextureStorage(width: base.width, height: base.height, filledWith: 0)
+    /// Draws a sprite at window point (x, y) over a copy of `base` (a sprite's unchanging part),
+    /// into `storage` if it has base's size: a piece redrawn often need not take fresh memory
+    /// (and its page faults) each time.
+    init(x: Int, y: Int, base: TextureStorage<UInt32>, reusing storage: TextureStorage<UInt32>? = nil, draw: (Painter) -> Void) {
+        pixels = storage.flatMap { $0.width == base.width && $0.height == base.height ? $0 : nil }
+            ?? TextureStorage(width: base.width, height: base.height, filledWith: 0)
         pixels.texture.copy(base.texture.bounds, from: base.texture)
         rect = Rect(x: x, y: y, width: base.width, height: base.height)
         draw(Painter(pixels.texture, clip: pixels.texture.bounds))

@@ -20,14 +20,18 @@ public final class Tools: Overlay {
     /// Where each piece lies in the window, and its pixels (nil until the next frame draws them).
     private var paletteRect: Rect?, editorRect: Rect?, statusRect: Rect?
     private var paletteSprite: Sprite?, editorSprite: Sprite?, statusSprite: Sprite?
-    /// The palette's and the editor's unchanging pixels (`drawBase`), drawn at the first opening.
+    /// The palette's and the editor's unchanging pixels (`drawBase`), drawn at the first opening
+    /// (the editor's when it is prepared, if that comes first).
     private var paletteBase: TextureStorage<UInt32>?, editorBase: TextureStorage<UInt32>?
-    /// The editor's hemisphere, each light's part kept; while a light or a bar is dragged, one
-    /// at half the resolution (a quarter of the cost a frame), shown doubled.
-    private var sphere: HemispherePreview?, roughSphere: HemispherePreview?
-    private var roughDoubled: TextureStorage<UInt32>?
+    /// The editor sprite's memory, drawn into again each time it changes.
+    private var editorPixels: TextureStorage<UInt32>?
+    /// The editor's hemisphere: full, or rough while dragged and until `catchUp` has computed it.
+    private lazy var sphere = EditorHemisphere(side: Int((ShadingEditor.sphere.side * scale).rounded()))
     /// The editor is being dragged in: its hemisphere is the rough one until the release.
     private var editorDragging = false
+    /// The shading `catchUp` prepares the editor for while it is closed: the last one it showed,
+    /// or `prepareEditor`'s.
+    private var aheadShading: Shading?
     private var damage = Rect.empty
 
     /// The scales the UI is drawn at.
@@ -88,6 +92,7 @@ public final class Tools: Overlay {
     public func showEditor(_ new: ShadingEditor?, dragging: Bool = false) {
         guard new != editor || dragging != editorDragging else { return }
         editorDragging = dragging
+        if let oldShading = editor?.shading, new == nil { aheadShading = oldShading }
         let old = editorRect, oldEditor = editor
         editor = new
         editorRect = new.map(editorRect(for:))
@@ -131,10 +136,11 @@ public final class Tools: Overlay {
             statusSprite = Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { status.draw($0, scale: scale) }
         }
         if let e = editor, let r = editorRect, editorSprite == nil {
-            let image = hemisphere(for: e.shading, side: Int((ShadingEditor.sphere.side * scale).rounded()))
-            let base = editorBase ?? Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0) }.pixels
+            let image = sphere.image(for: e.shading, dragging: editorDragging)
+            let base = editorBase ?? drawEditorBase()
             editorBase = base
-            editorSprite = Sprite(x: r.minX, y: r.minY, base: base) { e.draw($0, sphere: image) }
+            editorSprite = Sprite(x: r.minX, y: r.minY, base: base, reusing: editorPixels) { e.draw($0, sphere: image) }
+            editorPixels = editorSprite?.pixels
         }
         if let p = palette, let r = paletteRect, paletteSprite == nil {
             let base = paletteBase ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
@@ -144,25 +150,44 @@ public final class Tools: Overlay {
         return [statusSprite, editorSprite, paletteSprite].compactMap { $0 }
     }
 
-    /// The editor's hemisphere for `shading`, `side` pixels across: full, or rough while dragged.
-    private func hemisphere(for shading: Shading, side: Int) -> Texture<UInt32> {
-        guard editorDragging else {
-            let full = sphere ?? HemispherePreview(size: side)
-            full.render(shading)
-            sphere = full
-            return full.image.texture
-        }
-        let rough = roughSphere ?? HemispherePreview(size: max(1, side / 2))
-        rough.render(shading)
-        roughSphere = rough
-        let doubled = roughDoubled ?? TextureStorage<UInt32>(width: side, height: side, filledWith: 0xFF00_0000)
-        roughDoubled = doubled
-        let src = rough.image.texture
-        for y in 0..<side {
-            let row = src.row(min(y * src.height / side, src.height - 1)), out = doubled.texture.row(y)
-            for x in 0..<side { out[x] = row[min(x * src.width / side, src.width - 1)] }
-        }
-        return doubled.texture
+    private func drawEditorBase() -> TextureStorage<UInt32> {
+        let e = ShadingEditor(shading: .mercurialPaint, scale: scale)
+        return Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0) }.pixels
+    }
+
+    /// Prepares the shading editor for `shading`: its panel at once (about 0.3 ms at scale 1),
+    /// then over the coming frames (`catchUp`) its full hemisphere and the half-resolution one
+    /// a drag starts from, so that opening it later, and the first drag in it, cost no more than
+    /// any other frame of it. For the window's start, with the brush's shading.
+    public func prepareEditor(for shading: Shading) {
+        aheadShading = shading
+        if editorBase == nil { editorBase = drawEditorBase() }
+    }
+
+    /// What `catchUp` works for: the open editor's shading (none while it is dragged in: its
+    /// frames compute what they show), else the one prepared ahead.
+    private var catchUpShading: Shading? {
+        guard let editor else { return aheadShading }
+        return editorDragging ? nil : editor.shading
+    }
+
+    /// True while `catchUp` has work: the frame clock should keep running.
+    public var isCatchingUp: Bool {
+        guard let shading = catchUpShading else { return false }
+        return sphere.hasWork(for: shading, shown: editor != nil)
+    }
+
+    /// A frame's share of the work the editor puts off (`EditorHemisphere.step`, about half a
+    /// millisecond at most): its hemisphere computed a bounded step at a time, and the frame
+    /// that shows the full one in place of a rough one. Call once before each frame is drawn
+    /// (not on the ink path); a frame that draws the editor anew does none of it.
+    public func catchUp() {
+        guard let shading = catchUpShading, editor == nil || editorSprite != nil || hidden else { return }
+        guard sphere.step(for: shading, shown: editor != nil), let e = editor, let r = editorRect else { return }
+        // Only the hemisphere and its handles are composed again.
+        editorSprite = nil
+        let a = e.sphereArea
+        moved(from: nil, to: Box(x: a.x + Double(r.minX), y: a.y + Double(r.minY), width: a.width, height: a.height).covering.intersection(r))
     }
 
     /// Moves the brush outline (nil hides it).

@@ -103,6 +103,13 @@ struct BenchCommand: ParsableCommand {
                 }
             }
         }
+        for (name, runs, make) in bench.frameCases() where only.map({ name.hasPrefix($0) }) ?? true {
+            let m = Benchmarks.medianWorstFrame(runs: runs, make())
+            results += [(name, m.worst), ("\(name).opening", m.opening), ("\(name).frames", m.frames), ("\(name).total", m.total)]
+            if !json {
+                printLine(Self.row(name, m.worst) + String(format: "   the slowest of %.0f frames; the opening one %.3f ms, all %.3f ms", m.frames, m.opening, m.total))
+            }
+        }
         let byName = Dictionary(results, uniquingKeysWith: { a, _ in a })
         if !json, let restore = byName["restore.300k"], let play = byName["play.300k"] {
             printLine("restore.300k / play.300k".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.2fx", restore / play))
@@ -190,19 +197,39 @@ struct Benchmarks {
          ("document.png", 9, { documentFile("png") }), ("document.save", 9, { documentFile("save") }), ("document.open", 9, { documentFile("open") }),
          ("ui.palette.open", 50, { toolsFrame(.paletteOpen) }), ("ui.palette.drag", 50, { toolsFrame(.paletteDrag) }),
          ("ui.editor.drag", 20, { toolsFrame(.editorDrag) }),
-         ("ui.editor.open", 20, { toolsFrame(.editorOpen) }), ("ui.editor.first", 10, { toolsFrame(.editorFirst) }), ("ui.outline", 200, { toolsFrame(.outline) }),
+         ("ui.editor.open", 20, { toolsFrame(.editorOpen) }), ("ui.outline", 200, { toolsFrame(.outline) }),
          ("ui.none", 200, { toolsFrame(.none) })] + layerCases()
     }
 
-    enum ToolsCase { case paletteOpen, paletteDrag, editorDrag, editorOpen, editorFirst, outline, none }
+    /// Cases spread over several frames, each run giving every frame's milliseconds and which
+    /// one opened the piece: the figure is the median over the runs of the slowest frame (an
+    /// average would hide it).
+    func frameCases() -> [(String, Int, () -> () -> (times: [Double], opening: Int))] {
+        [("ui.editor.first", 20, { editorFirstFrames(afterStart: false) }),
+         ("ui.editor.afterstart", 20, { editorFirstFrames(afterStart: true) })]
+    }
 
-    /// One frame of the window with the on-canvas tools over a painted canvas, at UI scale 1:
-    /// the palette closing and opening again (two frames, the sum: each damages its rectangle),
-    /// a drag on its hue ring, a light dragged in the shading editor (its half-resolution
-    /// hemisphere, as while dragging), the editor closing and opening again, the editor's first
-    /// opening in a window, the brush outline moved 3 px, or (`ui.none`) a frame with nothing to
-    /// do, the loop's floor.
-    private func toolsFrame(_ what: ToolsCase) -> () -> Void {
+    /// The median over `runs` (after two warm-ups) of each run's slowest frame, and of its
+    /// opening frame, its frame count and its total.
+    static func medianWorstFrame(runs: Int, _ body: () -> (times: [Double], opening: Int))
+        -> (worst: Double, opening: Double, frames: Double, total: Double) {
+        _ = body(); _ = body()
+        let all = (0..<runs).map { _ in body() }
+        func median(_ f: ((times: [Double], opening: Int)) -> Double) -> Double { percentile(all.map(f), 0.5) ?? 0 }
+        return (median { $0.times.max() ?? 0 }, median { $0.times[$0.opening] }, median { Double($0.times.count) },
+                median { $0.times.reduce(0, +) })
+    }
+
+    static func milliseconds(_ body: () -> Void) -> Double {
+        let d = ContinuousClock().measure(body)
+        return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+
+    enum ToolsCase { case paletteOpen, paletteDrag, editorDrag, editorOpen, outline, none }
+
+    /// A window of the canvas's size over a painted canvas with the on-canvas tools at UI scale
+    /// 1 and the status strip shown, its first frame drawn.
+    private func toolsWindow() -> (Session, OffscreenPresenter, Tools) {
         let session = Session(size: size, compute: compute)
         let presenter = OffscreenPresenter(size: size)
         let tools = Tools(windowSize: size, scale: 1)
@@ -210,12 +237,55 @@ struct Benchmarks {
         let wash = [UInt32](repeating: 0xC040_6080, count: size.area)
         session.handle(.command(.paste(PastedImage(file: "wash.png", x: 0, y: 0, size: size, pixels: wash))))
         tools.showStatus(StatusStrip(swatch: .black, fields: ["pen 8", "#000000", "layer 1/1", "100 %", "journal ok"]))
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
+        return (session, presenter, tools)
+    }
+
+    /// `ui.editor.first`: the editor's first opening in a window, at once (none of its hemisphere
+    /// computed before), as the app draws it: the opening frame, then the frames that go on
+    /// until the full hemisphere is shown (`Tools.catchUp` before each). `afterStart`
+    /// (`ui.editor.afterstart`): the frames after the window's start that prepare it, then the
+    /// same opening.
+    private func editorFirstFrames(afterStart: Bool) -> () -> (times: [Double], opening: Int) {
+        let (session, presenter, tools) = toolsWindow()
+        var frame = 0
+        return { [size] in
+            let fresh = Tools(windowSize: size, scale: 1)
+            session.overlay = fresh
+            fresh.prepareEditor(for: .mercurialPaint)  // as the window's start does, before its first frame
+            var times: [Double] = []
+            func draw() {
+                frame += 1
+                times.append(Self.milliseconds {
+                    fresh.catchUp()
+                    session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+                })
+            }
+            while afterStart && fresh.isCatchingUp { draw() }
+            let opening = times.count
+            fresh.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+            repeat { draw() } while fresh.isCatchingUp
+            session.overlay = tools
+            return (times, opening)
+        }
+    }
+
+    /// One frame of the window with the on-canvas tools over a painted canvas, at UI scale 1:
+    /// the palette closing and opening again (two frames, the sum: each damages its rectangle),
+    /// a drag on its hue ring, a light dragged in the shading editor (its half-resolution
+    /// hemisphere, as while dragging), the editor closing and opening again, the brush outline
+    /// moved 3 px, or (`ui.none`) a frame with nothing to do, the loop's floor.
+    private func toolsFrame(_ what: ToolsCase) -> () -> Void {
+        let (session, presenter, tools) = toolsWindow()
         var palette = Palette(color: Color(r: 200, g: 40, b: 40), recent: KeyMap.palette, kind: .pen, size: 8, scale: 1)
         if what == .paletteDrag { tools.showPalette(palette, atX: 600, y: 400) }
-        if what == .editorDrag || what == .editorOpen { tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1)) }
-        var fresh = tools
+        if what == .editorDrag || what == .editorOpen {
+            // As in a window some frames after its start: the editor prepared.
+            tools.prepareEditor(for: .mercurialPaint)
+            while tools.isCatchingUp { tools.catchUp() }
+            tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        }
         var frame = 0
-        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
         return {
             frame += 1
             switch what {
@@ -236,17 +306,12 @@ struct Benchmarks {
                 session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
                 frame += 1
                 tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
-            case .editorFirst:
-                // The first opening in a window: nothing of it drawn before (its base, the whole hemisphere).
-                fresh = Tools(windowSize: size, scale: 1)
-                session.overlay = fresh
-                fresh.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
             case .outline:
                 tools.showOutline(BrushOutline(x: 500 + Double(frame % 100) * 3, y: 500, radius: 8))
             case .none: break
             }
             session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
-            withExtendedLifetime(fresh) {}
+            withExtendedLifetime(tools) {}
         }
     }
 

@@ -129,7 +129,9 @@ import UI
             #expect(h.window.image.texture[Int(o.x) + 8 + x, Int(o.y) + 20 + y] == rough.image.texture[x / 2, y / 2])
         }
         h.input([.pointerUp(sample(o.x + 88, o.y + 100, t: 0.13))])
-        h.draw(frame: 4)
+        // At the release, the frames go on until the full hemisphere is shown.
+        let frames = drawUntilIdle(h, from: 4)
+        #expect(frames > 2 && frames < 30)
         let full = Hemisphere.image(shading: h.session.brush.shading, size: 160)
         for (x, y) in points {
             #expect(h.window.image.texture[Int(o.x) + 8 + x, Int(o.y) + 20 + y] == full.texture[x, y])
@@ -141,6 +143,42 @@ import UI
         #expect(!(try h.recorded()).contains { if case .pointerDown = $0.event { true } else { false } })
         h.input([h.key("l")])
         #expect(h.app.tools?.editor == nil)
+    }
+
+    /// Draws frames from `first` on until the app lets the clock pause; how many.
+    private func drawUntilIdle(_ h: Harness, from first: Int) -> Int {
+        var frame = first
+        while h.draw(frame: frame), frame < first + 100 { frame += 1 }
+        return frame - first + 1
+    }
+
+    @Test func theEditorIsPreparedInTheFramesAfterTheStartAndOpensWhole() throws {
+        let h = try harness()
+        let frames = drawUntilIdle(h, from: 2)
+        #expect(frames > 3 && frames < 30, "a bounded step a frame")
+        #expect(h.window.image.texture[640 - 8 - 312 + 4, 8 + 120] == 0xFFFF_FFFF, "nothing of it shown")
+        h.input([h.key("l")])
+        #expect(h.draw(frame: frames + 2) == false, "opened whole: no frame after it")
+        let o = try #require(h.app.tools?.editorOrigin)
+        let full = Hemisphere.image(shading: .mercurialPaint, size: 160)
+        for (x, y) in [(40, 120), (121, 45), (100, 130), (80, 80)] {
+            #expect(h.window.image.texture[Int(o.x) + 8 + x, Int(o.y) + 20 + y] == full.texture[x, y])
+        }
+    }
+
+    @Test func anEditorOpenedAtOnceIsRoughForAFewFramesThenWhole() throws {
+        let h = try harness()
+        h.input([h.key("l")])
+        #expect(h.draw(frame: 2), "frames go on after the opening")
+        let o = try #require(h.app.tools?.editorOrigin)
+        let rough = HemispherePreview(size: 40)
+        rough.render(.mercurialPaint)
+        let points = [(40, 120), (121, 45), (100, 130), (80, 80)]
+        for (x, y) in points { #expect(h.window.image.texture[Int(o.x) + 8 + x, Int(o.y) + 20 + y] == rough.image.texture[x / 4, y / 4]) }
+        let frames = drawUntilIdle(h, from: 3)
+        #expect(frames > 3 && frames < 30)
+        let full = Hemisphere.image(shading: .mercurialPaint, size: 160)
+        for (x, y) in points { #expect(h.window.image.texture[Int(o.x) + 8 + x, Int(o.y) + 20 + y] == full.texture[x, y]) }
     }
 
     @Test func aScreenshotHasNoneOfTheTools() throws {

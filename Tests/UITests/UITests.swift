@@ -35,6 +35,23 @@ private func expectGolden(_ image: TextureStorage<UInt32>, _ name: String, sourc
     expectSamePixels(png.pixels, golden.pixels, width: golden.width, name, sourceLocation: sourceLocation)
 }
 
+/// The pixels `tools` shows once the frames after its last change have done their work
+/// (`catchUp` before each, as the app calls it): the first frame's, then each later one's.
+private func settled(_ tools: Tools) -> TextureStorage<UInt32> {
+    let frame = canvas(tools.windowSize)
+    tools.draw(into: frame.texture, clip: frame.texture.bounds)
+    while tools.isCatchingUp {
+        tools.catchUp()
+        let damage = tools.takeDamage()
+        if !damage.isEmpty {
+            let under = canvas(tools.windowSize)
+            withExtendedLifetime(under) { frame.texture.copy(damage, from: under.texture) }
+            tools.draw(into: frame.texture, clip: damage)
+        }
+    }
+    return frame
+}
+
 private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { Color(hex: $0) }
 
 @Suite struct PaletteTests {
@@ -81,7 +98,69 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     func looksAsItDidAtEachScale(scale: Double) throws {
         let tools = Tools(windowSize: Size(width: Int(330 * scale), height: Int(260 * scale)), scale: scale)
         tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: scale))
-        try expectGolden(drawn(tools), "editor@\(Int(scale))x")
+        try expectGolden(settled(tools), "editor@\(Int(scale))x")
+    }
+
+    /// Where the hemisphere's top-left pixel is in `tools`' window, at scale 1.
+    private func sphereOrigin(_ tools: Tools) throws -> (x: Int, y: Int) {
+        let o = try #require(tools.editorOrigin)
+        return (Int(o.x) + 8, Int(o.y) + 20)
+    }
+    /// Points of the hemisphere (its own pixels, at scale 1) that no handle covers.
+    private let clearOfHandles = [(40, 120), (121, 45), (100, 130), (80, 80), (60, 20)]
+
+    @Test func theFirstOpeningShowsARoughHemisphereAtOnceThenTheFullOneAsAStraightRenderWould() throws {
+        let tools = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
+        tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        let first = drawn(tools)
+        let s = try sphereOrigin(tools)
+        let rough = HemispherePreview(size: 40)
+        rough.render(.mercurialPaint)
+        for (x, y) in clearOfHandles { #expect(first.texture[s.x + x, s.y + y] == rough.image.texture[x / 4, y / 4], "(\(x), \(y))") }
+        #expect(tools.isCatchingUp)
+        // The frames after it compute the full hemisphere a bounded step each and damage nothing
+        // until the one that shows it: only the hemisphere's area.
+        _ = tools.takeDamage()
+        var steps = 0, shown: [Rect] = []
+        while tools.isCatchingUp, steps < 100 {
+            tools.catchUp()
+            steps += 1
+            let d = tools.takeDamage()
+            if !d.isEmpty { shown.append(d); _ = drawn(tools) }
+        }
+        #expect(shown.count == 1 && steps > 4, "the full one in several steps, then one frame showing it")
+        #expect(shown.first.map { $0.width < 200 && $0.height < 200 } == true, "\(shown)")
+        // Then it is the editor a straight full render shows: the window prepared before opening.
+        let ahead = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
+        ahead.prepareEditor(for: .mercurialPaint)
+        while ahead.isCatchingUp { ahead.catchUp() }
+        #expect(ahead.takeDamage().isEmpty, "preparing shows nothing")
+        ahead.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        let full = drawn(ahead)
+        #expect(!ahead.isCatchingUp, "opened prepared, it is whole at once")
+        let straight = Hemisphere.image(shading: .mercurialPaint, size: 160)
+        for (x, y) in clearOfHandles { #expect(full.texture[s.x + x, s.y + y] == straight.texture[x, y], "(\(x), \(y))") }
+        expectSamePixels(settled(tools).pixels, full.pixels, width: 330, "first opening, settled")
+    }
+
+    @Test func aDragsReleaseKeepsItsRoughHemisphereUntilTheFullOneIsReady() throws {
+        let tools = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
+        let editor = ShadingEditor(shading: .mercurialPaint, scale: 1)
+        tools.prepareEditor(for: editor.shading)
+        while tools.isCatchingUp { tools.catchUp() }
+        tools.showEditor(editor)
+        _ = drawn(tools)
+        let moved = ShadingEditor(shading: editor.moving(light: 0, toX: 88, y: 100), scale: 1)
+        tools.showEditor(moved, dragging: true)
+        _ = drawn(tools)
+        #expect(!tools.isCatchingUp, "a drag's frames do their own work")
+        tools.showEditor(moved)  // the release
+        let released = drawn(tools), s = try sphereOrigin(tools)
+        let drag = HemispherePreview(size: 80)
+        drag.render(moved.shading)
+        for (x, y) in [(40, 120), (121, 45), (100, 130)] { #expect(released.texture[s.x + x, s.y + y] == drag.image.texture[x / 2, y / 2]) }
+        let full = settled(tools), straight = Hemisphere.image(shading: moved.shading, size: 160)
+        for (x, y) in [(40, 120), (121, 45), (100, 130)] { #expect(full.texture[s.x + x, s.y + y] == straight.texture[x, y]) }
     }
 
     @Test func handlesSitWhereTheirLightsFaceTheSphere() throws {
@@ -206,6 +285,46 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
         #expect(luma(t[70, 49]) < 200)
         #expect(luma(t[70 - 1, 50]) > 500)  // light ring just inside on dark paint
         #expect(luma(t[50, 50]) == luma(0xFFFF_FFFF) || luma(t[50, 50]) == luma(0xFF20_1810))  // the middle untouched
+    }
+}
+
+@Suite struct PainterTests {
+    /// The blend of `color` over `d` with `coverage`, as every painter shape does it, pixel by pixel.
+    private func blended(_ d: UInt32, _ color: Color, _ coverage: Double) -> UInt32 {
+        let k = UInt32(Double(color.a) * min(max(coverage, 0), 1) + 0.5)
+        guard k > 0 else { return d }
+        func ch(_ c: UInt8, _ shift: UInt32) -> UInt32 { ((UInt32(c) * k + (d >> shift & 0xFF) * (255 - k) + 127) / 255) << shift }
+        return ((k * 255 + (d >> 24) * (255 - k) + 127) / 255) << 24 | ch(color.r, 16) | ch(color.g, 8) | ch(color.b, 0)
+    }
+
+    /// A background of every kind of pixel: transparent, translucent, opaque, of many colours.
+    private func background() -> TextureStorage<UInt32> {
+        let t = TextureStorage<UInt32>(width: 40, height: 30, filledWith: 0)
+        for y in 0..<30 { for x in 0..<40 { t.texture[x, y] = UInt32(truncatingIfNeeded: (x * 2_654_435_761) ^ (y * 40_503)) & (x < 10 ? 0 : 0xFFFF_FFFF) } }
+        return t
+    }
+
+    @Test(arguments: [Box(x: 3, y: 2, width: 30, height: 20), Box(x: 2.3, y: 1.6, width: 30.9, height: 20.2),
+                      Box(x: -4.5, y: 5.5, width: 12.25, height: 0.5), Box(x: 5.2, y: 5.1, width: 0.4, height: 7), Box(x: 30.5, y: 20.5, width: 40, height: 40)])
+    func fillsAndGradientsAreThePerPixelBlend(box: Box) {
+        let clip = Rect(x: 1, y: 1, width: 36, height: 27)
+        for color in [Color(r: 32, g: 33, b: 36, a: 224), Color(r: 255, g: 255, b: 255), Color(r: 9, g: 200, b: 77, a: 3)] {
+            let t = background(), expected = background()
+            Painter(t.texture, clip: clip).fill(box, color)
+            let g = background()
+            let hue = { (u: Double) in Color(r: UInt8(u * 255), g: color.g, b: 255 - UInt8(u * 255), a: color.a) }
+            Painter(g.texture, clip: clip).gradient(box, alongX: hue)
+            let gExpected = background()
+            Painter(gExpected.texture, clip: clip).gradient(box) { u, _ in hue(u) }
+            for y in clip.ys {
+                for x in clip.xs {
+                    let cx = min(Double(x + 1), box.maxX) - max(Double(x), box.x), cy = min(Double(y + 1), box.maxY) - max(Double(y), box.y)
+                    if cx > 0 && cy > 0 { expected.texture[x, y] = blended(expected.texture[x, y], color, cx * cy) }
+                }
+            }
+            #expect(t.pixels == expected.pixels, "fill \(box) \(color)")
+            #expect(g.pixels == gExpected.pixels, "gradient \(box) \(color)")
+        }
     }
 }
 
