@@ -23,6 +23,8 @@ public final class Session {
 
     /// Events received since the last frame, played by the next.
     private var pending: [SessionEvent] = []
+    /// The events the last frame played: their storage, for the queue once no one holds them.
+    private var recycled: [SessionEvent] = []
     private let strokes: StrokeEngine
     private let stack = StackView()
     /// Canvas area whose presented image is stale.
@@ -143,15 +145,20 @@ public final class Session {
     @discardableResult
     public func draw(_ frame: FrameInfo, to presenter: Presenter) -> Frame {
         damage = damage.union(strokes.bakeIfDone(into: document))
+        // This frame's events are played where they were queued and handed out as played; the
+        // queue goes on in the storage the last frame handed out, once its caller let go of it
+        // (no allocation a frame: a replay draws a frame for every one or two samples).
         var events: [SessionEvent] = []
-        events.reserveCapacity(pending.count)
-        for event in pending {
+        swap(&events, &pending)
+        recycled.removeAll(keepingCapacity: true)
+        swap(&pending, &recycled)
+        for i in events.indices {
             // Each resolved just before it plays, after the ones before it.
-            let e = resolved(event)
+            let e = resolved(events[i])
+            events[i] = e
             play(e)
-            events.append(e)
         }
-        pending.removeAll(keepingCapacity: true)
+        recycled = events
         damage = damage.union(strokes.runFrame(on: compute))
         if let pulse {
             // While pulsing, every frame redraws the whole window.
