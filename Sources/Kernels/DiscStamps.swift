@@ -66,18 +66,23 @@ public final class DiscStamps {
         // Whole rows inside the clip, with room in the row for the zero padding: 16 bytes at a
         // time (max with the padding's zeros leaves those bytes as they are).
         if r.minX == area.minX, r.maxX == area.maxX, area.minX + s.stride <= mask.width {
-            for y in r.ys {
-                let from = source + (y - area.minY) &* s.stride, to = mask.row(y) + r.minX
+            // Pointers stepped row by row: the loop is a handful of instructions a row.
+            var from = UnsafeRawPointer(source + (r.minY - area.minY) &* s.stride)
+            var to = UnsafeMutableRawPointer(mask.row(r.minY) + r.minX)
+            let stride = s.stride, rowStride = mask.rowStride
+            for _ in 0..<r.height {
                 var i = 0
-                while i < s.stride {
+                repeat {
                     // Loaded first, so the max is over two values (one vector instruction), not
                     // bytes through pointers that might overlap.
-                    let a = UnsafeRawPointer(from + i).loadUnaligned(as: SIMD16<UInt8>.self)
-                    var b = UnsafeRawPointer(to + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                    let a = from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                    var b = to.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
                     for k in 0..<16 { b[k] = max(a[k], b[k]) }
-                    UnsafeMutableRawPointer(to + i).storeBytes(of: b, as: SIMD16<UInt8>.self)
+                    to.storeBytes(of: b, toByteOffset: i, as: SIMD16<UInt8>.self)
                     i &+= 16
-                }
+                } while i < stride
+                from += stride
+                to += rowStride
             }
             return
         }

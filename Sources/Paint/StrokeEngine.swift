@@ -119,8 +119,12 @@ final class StrokeEngine {
             m.add(s)
             return .empty
         case .pen(let stroke):
-            let p = stroke.stabilizer?.add(s) ?? s
-            let d = layer.commit { stroke.builder.add(p, into: &$0) }
+            let p = stroke.stabilizer == nil ? s : stroke.stabilizer?.add(s) ?? s
+            // The builder out of the stroke while it works: a local needs no exclusivity check
+            // at run time, a stored property changed across a call does.
+            var builder = stroke.builder
+            let d = layer.commit { builder.add(p, into: &$0) }
+            stroke.builder = builder
             stroke.last = s
             tailIsStale = true
             return d
