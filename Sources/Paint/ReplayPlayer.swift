@@ -49,7 +49,16 @@ public struct ReplayPlayer {
     }
 
     /// Plays the next events, in order.
-    public mutating func feed(_ events: some Sequence<Replay.TimedEvent>) {
+    public mutating func feed(_ events: [Replay.TimedEvent]) {
+        // Compiled here for arrays: a caller in another module would otherwise run the generic
+        // body, an iterator and a copy of each event through witness tables (a restore's chunks).
+        feedAll(events)
+    }
+
+    /// Plays the next events, in order.
+    public mutating func feed(_ events: some Sequence<Replay.TimedEvent>) { feedAll(events) }
+
+    private mutating func feedAll(_ events: some Sequence<Replay.TimedEvent>) {
         for e in events {
             let f = frames.frame(of: e)
             if f != frame {
