@@ -31,7 +31,7 @@ struct BenchCommand: ParsableCommand {
         compose of the damaged region), pen.8 and pen.32 (a 10,000-segment random-walk stroke \
         committed into the canvas), restore.300k (crash recovery of a 300,000-sample journal, parsing and playing overlapped \
         on two threads; parse.300k and play.300k: each half alone; `make bench` also runs C++ simdjson over the same journal \
-        and prints the ratio, and restore.300k / play.300k), \
+        and cairo drawing its strokes, and prints the ratios, and restore.300k / play.300k), \
         mercurial.frame (a batch of four, blur and threshold over the whole canvas), \
         mercurial.stroke (a typical frame, damaged region only), blur.full, emboss.full, pulse.frame \
         (a pulsing frame over a canvas with a stroke on it), view.zoom2 and view.zoom0.5 (the whole \
