@@ -297,7 +297,7 @@ public final class PaintApp: FrameLoopDelegate {
     private func handleWhilePlaying(_ event: InputEvent) {
         switch event {
         case .key(let key):
-            if case .quit? = KeyMap.action(for: key, brush: session.brush) { quit() } else { jumpToEnd = true }
+            if case .quit? = KeyMap.action(for: key, brush: session.upcomingBrush) { quit() } else { jumpToEnd = true }
         case .pointerDown:
             // The drag it begins draws nothing, even once the play has ended.
             jumpToEnd = true
@@ -326,7 +326,7 @@ public final class PaintApp: FrameLoopDelegate {
             switch mode {
             case .swallowing: break
             case .panning: view.pan(to: s.x, s.y)
-            case .palette(let grab): toolsInput?.dragPalette(grab, x: s.x, y: s.y, brush: session.brush)
+            case .palette(let grab): toolsInput?.dragPalette(grab, x: s.x, y: s.y, brush: session.upcomingBrush)
             case .editor(let grab): toolsInput?.previewShading(grab, x: s.x, y: s.y)
             case .idle, .drawing:
                 if view.isPanning { view.pan(to: s.x, s.y) } else { session.handle(.pointerMove(onCanvas(s))) }
@@ -352,7 +352,7 @@ public final class PaintApp: FrameLoopDelegate {
                 }
             case .wheelLeft: view.scroll(down: 0, right: -1)
             case .wheelRight: view.scroll(down: 0, right: 1)
-            case .right where down && mode != .drawing: toolsInput?.togglePalette(atX: s.x, y: s.y, brush: session.brush)
+            case .right where down && mode != .drawing: toolsInput?.togglePalette(atX: s.x, y: s.y, brush: session.upcomingBrush)
             case .right: break
             }
         case .modifiers(let mods, let t): pressure.modifiersChanged(mods, at: t)
@@ -376,7 +376,7 @@ public final class PaintApp: FrameLoopDelegate {
                 return
             }
             if key.name == "space" { spaceHeld = true }
-            switch KeyMap.action(for: key, brush: session.brush) {
+            switch KeyMap.action(for: key, brush: session.upcomingBrush) {
             case .command(let c)?: session.handle(.command(c))
             case .screenshot?: exportRequested = .picture
             case .saveDocument?: exportRequested = .document
@@ -389,7 +389,7 @@ public final class PaintApp: FrameLoopDelegate {
             case .resetView?: view.reset()
             case .pickColor?: setPicker(.armed)
             case .toggleTools?: tools.map { $0.setHidden(!$0.hidden) }
-            case .shadingEditor?: toolsInput?.toggleEditor(brush: session.brush)
+            case .shadingEditor?: toolsInput?.toggleEditor(brush: session.upcomingBrush)
             case nil: break
             }
         case .keyRelease(let key):
@@ -419,7 +419,7 @@ public final class PaintApp: FrameLoopDelegate {
             mode = .swallowing
         case .palette(let hit):
             mode = .palette(hit)
-            if let c = toolsInput?.press(hit, brush: session.brush) { session.handle(.command(c)) }
+            if let c = toolsInput?.press(hit, brush: session.upcomingBrush) { session.handle(.command(c)) }
         case .editor(let hit):
             mode = .editor(hit)
             toolsInput?.previewShading(hit, x: s.x, y: s.y)
@@ -428,11 +428,11 @@ public final class PaintApp: FrameLoopDelegate {
             view.beginPan(at: s.x, s.y)
         case .canvas:
             // The eraser end erases whatever brush is selected, for this stroke.
-            if s.tool == .eraser, session.brush.tip.kind != .eraser {
-                kindBeforeEraser = session.brush.tip.kind
+            if s.tool == .eraser, session.upcomingBrush.tip.kind != .eraser {
+                kindBeforeEraser = session.upcomingBrush.tip.kind
                 session.handle(.command(.brush(kind: .eraser)))
             }
-            if session.brush.tip.kind != .eraser { toolsInput?.strokeStarted(in: session.brush.color) }
+            if session.upcomingBrush.tip.kind != .eraser { toolsInput?.strokeStarted(in: session.upcomingBrush.color) }
             mode = .drawing
             session.handle(.pointerDown(onCanvas(s)))
         }
@@ -453,16 +453,16 @@ public final class PaintApp: FrameLoopDelegate {
                 session.handle(.command(.brush(kind: kind)))
             }
         case .palette:
-            if let c = toolsInput?.releasePalette(brush: session.brush) { session.handle(.command(c)) }
+            if let c = toolsInput?.releasePalette(brush: session.upcomingBrush) { session.handle(.command(c)) }
         case .editor:
-            if let c = toolsInput?.releaseEditor(brush: session.brush) { session.handle(.command(c)) }
+            if let c = toolsInput?.releaseEditor(brush: session.upcomingBrush) { session.handle(.command(c)) }
         }
         showOutline(at: s)
     }
 
     /// The brush's outline under the pointer, while no button is down.
     private func showOutline(at s: PointerSample) {
-        toolsInput?.outline(x: s.x, y: s.y, tip: session.brush.tip, pressure: pressure.outline(s), zoom: view.transform.zoom, shown: mode == .idle)
+        toolsInput?.outline(x: s.x, y: s.y, tip: session.upcomingBrush.tip, pressure: pressure.outline(s), zoom: view.transform.zoom, shown: mode == .idle)
     }
 
     /// Pastes the clipboard's image centred at `at` (canvas), as one undo step; its PNG is kept

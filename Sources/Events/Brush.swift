@@ -29,6 +29,19 @@ public struct Brush: Sendable, Equatable {
         if let stabilizer { self.stabilizer = min(max(stabilizer, 0), 1) }
     }
 
+    /// Applies what `command` changes of a brush (its tip, colour, stabilizer, shading or a
+    /// channel flip); false, and nothing changed, for any other command.
+    @discardableResult
+    public mutating func apply(_ command: Command) -> Bool {
+        switch command {
+        case .brush(let kind, let size, let color, let stabilizer): apply(kind: kind, size: size, color: color, stabilizer: stabilizer)
+        case .shading(let s): shading = s
+        case .channel(let c): flip(c)
+        default: return false
+        }
+        return true
+    }
+
     /// The steps `s` goes through: off, then three strengths.
     public static let stabilizerSteps = [0, 1.0 / 3, 2.0 / 3, 1]
 

@@ -107,6 +107,14 @@ public final class Session {
     /// Queues an event for the next frame.
     public func handle(_ event: SessionEvent) { pending.append(event) }
 
+    /// The brush as it will be once the queued events have played: what the next change is
+    /// made from (two size keys pressed before a frame double the size twice, not once).
+    public var upcomingBrush: Brush {
+        var b = brush
+        for case .command(let c) in pending { b.apply(c) }
+        return b
+    }
+
     /// True when a frame would change what is shown: the frame clock may pause otherwise. (An
     /// overlay that changed asks for a frame itself.)
     public var needsDraw: Bool {
@@ -290,12 +298,8 @@ public final class Session {
 
     private func run(_ command: Command) {
         switch command {
-        case .brush(let kind, let size, let color, let stabilizer):
-            brush.apply(kind: kind, size: size, color: color, stabilizer: stabilizer)
-        case .shading(let s):
-            brush.shading = s
-        case .channel(let c):
-            brush.flip(c)
+        case .brush, .shading, .channel:
+            brush.apply(command)
         case .undo, .redo, .clear, .paste, .layer:
             // Each of these changes the layers: a live stroke ends first, as one step of its own.
             endStroke(at: nil)

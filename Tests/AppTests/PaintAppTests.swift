@@ -261,6 +261,19 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         #expect(h.app.shouldStop)
     }
 
+    /// Each change is made from the brush as the changes queued before it leave it, not as the
+    /// last frame left it: two size keys before a frame double the size twice.
+    @Test func changesQueuedBeforeAFrameBuildOnEachOther() throws {
+        let h = try Harness()
+        h.input([h.key("bracketright"), h.key("bracketright")])
+        h.draw(frame: 1)
+        #expect(h.session.brush.tip == BrushTip(kind: .pen, size: 32))
+        h.input([h.key("bracketleft"), h.key("x"), h.key("bracketleft"), h.key("p")])
+        h.draw(frame: 2)
+        #expect(h.session.brush.tip == BrushTip(kind: .pen, size: 16), "the pixel pen's halving was its own")
+        #expect(h.session.brush.size(for: .pixel) == 4)
+    }
+
     @Test func theCloseButtonStops() throws {
         let h = try Harness()
         h.input([.close])
