@@ -669,7 +669,15 @@ public final class PaintApp: FrameLoopDelegate {
 
     /// Shows the status in the title (and wherever else it is shown) when it changed.
     private func updateTitle(status message: String?) {
-        let s = currentStatus(message: message)
+        var s = currentStatus(message: message)
+        // What the last action did stays said until another message replaces it or something
+        // else the status shows changes: a frame that brings nothing new (the clock kept
+        // ticking for the editor's preparation, say) does not wipe it.
+        if message == nil, let shown = shownStatus, shown.message != nil {
+            s.message = shown.message
+            if s == shown { return }
+            s.message = nil
+        }
         guard s != shownStatus else { return }
         if s.title != shownStatus?.title { window.setTitle(s.title) }
         shownStatus = s

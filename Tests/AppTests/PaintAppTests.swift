@@ -293,6 +293,22 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — layer 1/1 — 100 % — saved \(path)")
     }
 
+    /// A message stays said while frames go on with nothing new (the clock ticks for other
+    /// reasons: the editor's preparation, a pulse); something else changing replaces it.
+    @Test func aMessageOutlastsFramesThatBringNothingNew() throws {
+        let h = try Harness()
+        h.input([h.key("s", .control)])
+        h.draw(frame: 1)
+        let saved = try #require(h.window.titles.last)
+        #expect(saved.hasSuffix(".png"), "\(saved)")
+        h.draw(frame: 2)
+        h.draw(frame: 3)
+        #expect(h.window.titles.last == saved)
+        h.input([h.key("bracketright")])
+        h.draw(frame: 4)
+        #expect(h.window.titles.last == "Quicksilver — pen 16 #000000 pressure 0.50 (simulated) — layer 1/1 — 100 %")
+    }
+
     @Test func aFailedExportSaysSoInTheTitleAndOnStderr() throws {
         let h = try Harness()
         try FileManager.default.removeItem(atPath: h.folder)
