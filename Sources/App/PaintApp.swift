@@ -671,12 +671,15 @@ public final class PaintApp: FrameLoopDelegate {
     private func updateTitle(status message: String?) {
         var s = currentStatus(message: message)
         // What the last action did stays said until another message replaces it or something
-        // else the status shows changes: a frame that brings nothing new (the clock kept
-        // ticking for the editor's preparation, say) does not wipe it.
-        if message == nil, let shown = shownStatus, shown.message != nil {
-            s.message = shown.message
-            if s == shown { return }
-            s.message = nil
+        // else the status shows changes, the pressure aside (it moves with every sample of a
+        // pen, and with the modifier keys that simulate it: the Ctrl of Ctrl+V among them). A
+        // frame that brings nothing new (the clock kept ticking for the editor's preparation,
+        // say) does not wipe it either.
+        if message == nil, let shown = shownStatus, let kept = shown.message {
+            var same = s
+            same.message = kept
+            same.pressure = shown.pressure
+            if same == shown { s.message = kept }
         }
         guard s != shownStatus else { return }
         if s.title != shownStatus?.title { window.setTitle(s.title) }

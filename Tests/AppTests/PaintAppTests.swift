@@ -304,9 +304,15 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         h.draw(frame: 2)
         h.draw(frame: 3)
         #expect(h.window.titles.last == saved)
-        h.input([h.key("bracketright")])
-        h.draw(frame: 4)
-        #expect(h.window.titles.last == "Quicksilver — pen 16 #000000 pressure 0.50 (simulated) — layer 1/1 — 100 %")
+        // The pressure moving (here a pen's) changes the pressure shown, not the message.
+        let message = try #require(saved.components(separatedBy: " — ").last)
+        h.input([.pointerDown(PointerSample(x: 10, y: 10, pressure: 0.73, time: 0.1))])
+        h.draw(frame: 20)
+        let firmer = try #require(h.window.titles.last)
+        #expect(firmer.contains("pressure 0.73 (pen)") && firmer.hasSuffix(" — " + message), "\(firmer)")
+        h.input([.pointerUp(PointerSample(x: 12, y: 10, pressure: 0.73, time: 0.12)), h.key("bracketright")])
+        h.draw(frame: 21)
+        #expect(h.window.titles.last == "Quicksilver — pen 16 #000000 pressure 0.73 (pen) — layer 1/1 — 100 %")
     }
 
     @Test func aFailedExportSaysSoInTheTitleAndOnStderr() throws {
