@@ -3,7 +3,8 @@
 real window, and a second X client that moves the pointer with XTest and reads the screen with
 XGetImage until the new stroke pixel shows. Also the window's CPU time while drawing at 1 kHz.
 
-For each mode (the immediate ink path, and --no-low-latency: the frame path) it drags button 1
+For each mode (the immediate ink path with the on-canvas tools shown, then hidden, and
+--no-low-latency: the frame path) it drags button 1
 across the window in steps of 3 px, one step at a time at a hand's pace (an irregular 4–10 ms
 apart), timing each step from the XTest request to the first XGetImage that shows ink where the
 pen now is. Prints one line per mode: p50, p99, how many steps never showed (none should), and
@@ -129,7 +130,10 @@ def measure(extra):
 
 
 never_shown = 0
-for name, extra in [("ink.latency", []), ("ink.latency.frames", ["--no-low-latency"])]:
+# The window as it starts (the on-canvas tools shown: the brush outline follows the pointer
+# between strokes), the same with them hidden (Tab), and the frame path.
+for name, extra in [("ink.latency", []), ("ink.latency.tools-hidden", ["--hide-tools"]),
+                    ("ink.latency.frames", ["--no-low-latency"])]:
     p50, p99, missing, n, cpu = measure(extra)
     never_shown += missing
     print("%-26s p50 %6.2f ms  p99 %6.2f ms  missing %d of %d  CPU at 1 kHz %.0f %% of a core" % (name, p50, p99, missing, n + missing, 100 * cpu))
