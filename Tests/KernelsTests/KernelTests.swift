@@ -102,22 +102,31 @@ import Testing
     }
 
     /// Cached stamps are the discs drawn directly, for shapes on the stamps' grid, over more
-    /// shapes than the cache holds (so it empties and refills); a negative radius draws nothing.
+    /// shapes than the cache holds (so it empties and refills, twice), whole (16 bytes a row at a
+    /// time) and cut by a clip or the mask's edge (a byte at a time); a negative radius draws
+    /// nothing.
     @Test func cachedStampsAreTheDirectDiscs() {
         let stamps = DiscStamps()
         let viaCache = TextureStorage<UInt8>(width: 80, height: 80, filledWith: 0)
         let direct = TextureStorage<UInt8>(width: 80, height: 80, filledWith: 0)
+        let clips = [viaCache.texture.bounds, Rect(x: 30, y: 33, width: 25, height: 17), Rect(x: 0, y: 0, width: 43, height: 80)]
         var differing: [Int] = []
-        for i in 0..<700 {
+        // 8,000 shapes (about 13 MB of stamps, over three times the budget), then the first 4,000
+        // again: made before a refill, they must be made again, not read from stale memory.
+        for i in 0..<12000 {
             // On the stamps' grid: radius in 1/16 pixel (up to 31.4), centre in 1/4 pixel.
-            let radius = Double(4 + i % 500) / 16, x = 40 + Double(i % 4) * 0.25, y = 39 + Double(i / 4 % 4) * 0.25
+            let radius = Double(4 + i % 500) / 16, x = 40 + Double(i / 500 % 4) * 0.25, y = 39 + Double(i / 2000 % 4) * 0.25
+            let clip = clips[i / 16 % clips.count]
             viaCache.texture.fill(viaCache.texture.bounds, with: 0)
             direct.texture.fill(direct.texture.bounds, with: 0)
-            stamps.stamp(viaCache.texture, x: x, y: y, radius: radius, clip: viaCache.texture.bounds)
-            Coverage.stampDisc(direct.texture, x: x, y: y, radius: radius, clip: direct.texture.bounds)
+            // Something already there, which the max must keep where it is higher.
+            viaCache.texture.fill(Rect(x: 38, y: 0, width: 3, height: 80), with: 200)
+            direct.texture.fill(Rect(x: 38, y: 0, width: 3, height: 80), with: 200)
+            stamps.stamp(viaCache.texture, x: x, y: y, radius: radius, clip: clip)
+            Coverage.stampDisc(direct.texture, x: x, y: y, radius: radius, clip: clip)
             if viaCache.pixels != direct.pixels { differing.append(i) }
         }
-        #expect(differing.isEmpty, "shapes \(differing.prefix(5))")
+        #expect(differing.count == 0, "shapes \(differing.prefix(5))")
         viaCache.texture.fill(viaCache.texture.bounds, with: 0)
         stamps.stamp(viaCache.texture, x: 40, y: 40, radius: -3, clip: viaCache.texture.bounds)
         #expect(viaCache.pixels.allSatisfy { $0 == 0 })
