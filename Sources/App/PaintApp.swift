@@ -106,13 +106,21 @@ public final class PaintApp: FrameLoopDelegate {
     /// clock, and the player drawing them to the window. They reach neither the journal nor the
     /// recording: both already open with them (the continuation). Input is ignored meanwhile,
     /// but a key or a button jumps to the end (Ctrl+Q quits, once the play is played out).
-    private var playing: Playthrough?
-    private var player: ReplayPlayer?
-    /// The loop time when the play began; a jump to the end was asked for.
-    private var playStart: Double?
-    private var jumpToEnd = false
-    /// The start commands, played once the play has ended (a `continued` line follows the file's events).
-    private var afterPlay: [Command] = []
+    private var play: Play?
+
+    /// A `window --play` under way.
+    private struct Play {
+        var file: Playthrough
+        var player: ReplayPlayer
+        /// The loop time when the play began (nil until its first frame).
+        var start: Double?
+        /// A key or a click asked for the end.
+        var jumpToEnd = false
+        /// The start commands, played once the play has ended (a `continued` line follows the
+        /// file's events).
+        let afterwards: [Command]
+    }
+
     /// The loop frame the window's own clock starts after (its journal's times count from there).
     private var clockStart = 0
     /// The frame clock following the display's vertical blanks, where it reports them.
@@ -156,9 +164,7 @@ public final class PaintApp: FrameLoopDelegate {
         // In the frames after the start: the first `l` then costs what any frame of the editor does.
         toolsInput?.tools.prepareEditor(for: session.brush.shading)
         if let playing {
-            self.playing = playing
-            player = ReplayPlayer(session: session, presenter: window)
-            afterPlay = startCommands
+            play = Play(file: playing, player: ReplayPlayer(session: session, presenter: window), afterwards: startCommands)
         } else {
             for c in startCommands { session.handle(.command(c)) }
             queueViewIfMoved()
@@ -173,7 +179,7 @@ public final class PaintApp: FrameLoopDelegate {
     public func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
         if signals?.take() != nil { stopRequested = true }
         if wakeup?.take() == true { reportJournalHealth() }
-        if playing != nil {
+        if play != nil {
             for event in window.pendingEvents() { handleWhilePlaying(event) }
             journal?.tick(now: loop.now)
             recorder?.tick(now: loop.now)
@@ -202,7 +208,7 @@ public final class PaintApp: FrameLoopDelegate {
     }
 
     public func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
-        if playing != nil { return playFrame(frame, loop) }
+        if play != nil { return playFrame(frame, loop) }
         let start = loop.now
         if let since = predictedSince, start - since >= predictSeconds {
             session.predict(nil)
@@ -238,9 +244,9 @@ public final class PaintApp: FrameLoopDelegate {
     /// Ends the session: what is still queued is played (a stroke ended by a signal, say) and
     /// journaled, the journal is marked clean, the recording flushed, statistics printed.
     public func finish(_ loop: FrameLoop) {
-        if var p = playing {
-            player?.feed(p.takeRest())
-            playing = p
+        if var p = play {
+            p.player.feed(p.file.takeRest())
+            play = p
             endPlay()
         }
         let last = FrameInfo(index: lastFrame + 1, timestamp: loop.now, targetTimestamp: loop.now)
@@ -260,21 +266,21 @@ public final class PaintApp: FrameLoopDelegate {
 
     /// Plays the events of the file now due (all of them after a jump) and shows them.
     private func playFrame(_ frame: FrameInfo, _ loop: FrameLoop) -> Bool {
-        guard var p = playing else { return false }
+        guard var p = play else { return false }
         lastFrame = max(lastFrame, frame.index)
-        if playStart == nil {
+        if p.start == nil {
             // The canvas the file starts from, before its first events are due.
             session.draw(frame, to: window)
-            playStart = loop.now
+            p.start = loop.now
         }
-        let due = jumpToEnd ? p.takeRest() : p.take(at: loop.now - (playStart ?? loop.now))
-        playing = p
+        let due = p.jumpToEnd ? p.file.takeRest() : p.file.take(at: loop.now - (p.start ?? loop.now))
         if !due.isEmpty {
-            player?.feed(due)
+            p.player.feed(due)
             // Only whole frames of the player are due: this one's events are all in.
-            player?.flush()
+            p.player.flush()
         }
-        if p.isDone { endPlay() }
+        play = p
+        if p.file.isDone { endPlay() }
         updateTitle(status: nil)
         return true
     }
@@ -282,13 +288,12 @@ public final class PaintApp: FrameLoopDelegate {
     /// The play is over: the window's own session goes on from here, as if it had just
     /// opened on the played file, with its clock starting now.
     private func endPlay() {
-        player?.finish()
-        player = nil
-        playing = nil
+        guard var p = play else { return }
+        p.player.finish()
+        play = nil
         clockStart = lastFrame
         queuedView = session.viewTransform
-        for c in afterPlay { session.handle(.command(c)) }
-        afterPlay = []
+        for c in p.afterwards { session.handle(.command(c)) }
         queueViewIfMoved()
     }
 
@@ -297,13 +302,13 @@ public final class PaintApp: FrameLoopDelegate {
     private func handleWhilePlaying(_ event: InputEvent) {
         switch event {
         case .key(let key):
-            if case .quit? = KeyMap.action(for: key, brush: session.upcomingBrush) { quit() } else { jumpToEnd = true }
+            if case .quit? = KeyMap.action(for: key, brush: session.upcomingBrush) { quit() } else { play?.jumpToEnd = true }
         case .pointerDown:
             // The drag it begins draws nothing, even once the play has ended.
-            jumpToEnd = true
+            play?.jumpToEnd = true
             mode = .swallowing
         case .pointerUp: mode = .idle
-        case .button(_, isDown: true, _): jumpToEnd = true
+        case .button(_, isDown: true, _): play?.jumpToEnd = true
         case .resize:
             session.windowChanged()
             tools?.windowResized(to: window.size)
@@ -661,7 +666,7 @@ public final class PaintApp: FrameLoopDelegate {
     private func currentStatus(message: String?) -> Status {
         var prompt = colorEntry.prompt
         if picker != .off { prompt = "pick a colour: click on the canvas (Escape cancels)" }
-        if let playing { prompt = "playing \(playing.percent) % (a key or a click: to the end)" }
+        if let play { prompt = "playing \(play.file.percent) % (a key or a click: to the end)" }
         return Status(brush: session.brush, pressure: pressure.shown, layer: Status.describeLayer(session.document),
                       zoom: view.transform.percent, prompt: prompt, warning: journalWarning, message: message,
                       journaled: journal != nil)
