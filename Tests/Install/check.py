@@ -5,8 +5,11 @@ command, the bash, zsh and fish completions, and the installed binary's window o
 Xvfb carrying its icon (_NET_WM_ICON, equal to the installed PNGs) and its WM_CLASS.
 
 Usage: check.py PREFIX_DIR (the folder holding bin/ and share/)"""
-import json, os, re, shutil, struct, subprocess, sys, tempfile, time, zlib
+import json, os, re, shutil, subprocess, sys, tempfile, time
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tools"))
+from krita_blend import read_png  # noqa: E402  (PNG by hand, no PyPI package)
 
 root = os.path.abspath(sys.argv[1])
 share = os.path.join(root, "share")
@@ -26,38 +29,6 @@ def check(name, ok, detail=""):
 
 def run(args, **kw):
     return subprocess.run(args, capture_output=True, text=True, **kw)
-
-
-def png_rgba(path):
-    """Width, height and straight RGBA rows of an 8-bit RGBA, non-interlaced PNG (what rsvg writes)."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
-    pos, idat, ihdr = 8, b"", None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR": ihdr = struct.unpack(">IIBBBBB", body)
-        if kind == b"IDAT": idat += body
-        pos += 12 + length
-    w, h, depth, colour, _, _, interlace = ihdr
-    assert depth == 8 and colour == 6 and interlace == 0, "%s: not 8-bit RGBA" % path
-    raw, stride, rows, prev = zlib.decompress(idat), w * 4, [], bytearray(w * 4)
-    for y in range(h):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - 4] if i >= 4 else 0
-            b = prev[i]
-            c = prev[i - 4] if i >= 4 else 0
-            if f == 1: line[i] = (line[i] + a) & 255
-            elif f == 2: line[i] = (line[i] + b) & 255
-            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    return w, h, rows
 
 
 # The binary and its version: one constant, the same the metainfo's newest release names.
@@ -118,7 +89,7 @@ check("the SVG icon is an SVG", svg.tag == "{http://www.w3.org/2000/svg}svg")
 sizes = sorted(int(d.split("x")[0]) for d in os.listdir(os.path.join(share, "icons/hicolor")) if re.fullmatch(r"\d+x\d+", d))
 check("PNG sizes 16 to 256", sizes[0] == 16 and sizes[-1] == 256 and {16, 32, 48, 64, 128, 256} <= set(sizes), str(sizes))
 for s in sizes:
-    w, h, _ = png_rgba(os.path.join(share, "icons/hicolor/%dx%d/apps/quicksilver.png" % (s, s)))
+    w, h, _ = read_png(os.path.join(share, "icons/hicolor/%dx%d/apps/quicksilver.png" % (s, s)))
     check("icon %dx%d is %dx%d" % (s, s, s, s), (w, h) == (s, s), "%dx%d" % (w, h))
 
 # Man pages: one per command, from the command line's own description; each renders without a
@@ -193,9 +164,8 @@ if shutil.which("Xvfb") and shutil.which("xdotool") and shutil.which("xprop"):
                 i += 2 + w * h
             check("_NET_WM_ICON holds 16, 32, 48 and 64", sorted(icons) == [(16, 16), (32, 32), (48, 48), (64, 64)], str(sorted(icons)))
             for (w, h), argb in sorted(icons.items()):
-                _, _, rows = png_rgba(os.path.join(share, "icons/hicolor/%dx%d/apps/quicksilver.png" % (w, h)))
-                want = [(px[3] << 24) | (px[0] << 16) | (px[1] << 8) | px[2]
-                        for row in rows for px in (row[j:j + 4] for j in range(0, len(row), 4))]
+                _, _, rgba = read_png(os.path.join(share, "icons/hicolor/%dx%d/apps/quicksilver.png" % (w, h)))
+                want = [(rgba[j + 3] << 24) | (rgba[j] << 16) | (rgba[j + 1] << 8) | rgba[j + 2] for j in range(0, len(rgba), 4)]
                 check("_NET_WM_ICON %dx%d is the installed %dx%d PNG" % (w, h, w, h), argb == want,
                       "%d of %d pixels differ" % (sum(a != b for a, b in zip(argb, want)), len(want)))
     finally:
