@@ -48,15 +48,15 @@ public struct ReplayPlayer {
         Int(min(max(t * framesPerSecond, 0), 1e15).rounded(.down))
     }
 
-    /// Plays the next events, in order.
-    public mutating func feed(_ events: [Replay.TimedEvent]) {
-        // Compiled here for arrays: a caller in another module would otherwise run the generic
-        // body, an iterator and a copy of each event through witness tables (a restore's chunks).
-        feedAll(events)
-    }
+    // Plays the next events, in order. Concrete types rather than any sequence: the body is then
+    // compiled here for them, where a caller in another module would run the generic one, an
+    // iterator and a copy of each event through witness tables (a restore's chunks, a --play's).
 
     /// Plays the next events, in order.
-    public mutating func feed(_ events: some Sequence<Replay.TimedEvent>) { feedAll(events) }
+    public mutating func feed(_ events: [Replay.TimedEvent]) { feedAll(events) }
+
+    /// Plays the next events, in order.
+    public mutating func feed(_ events: ArraySlice<Replay.TimedEvent>) { feedAll(events) }
 
     private mutating func feedAll(_ events: some Sequence<Replay.TimedEvent>) {
         for e in events {

@@ -119,6 +119,8 @@ final class StrokeEngine {
             m.add(s)
             return .empty
         case .pen(let stroke):
+            // Looked at before it is changed: changing an optional property in place costs a
+            // run-time exclusivity check, which a stroke without a stabilizer need not pay.
             let p = stroke.stabilizer == nil ? s : stroke.stabilizer?.add(s) ?? s
             // The builder out of the stroke while it works: a local needs no exclusivity check
             // at run time, a stored property changed across a call does.
