@@ -7,15 +7,20 @@ public final class Tile: @unchecked Sendable {
     public let texture: Texture<UInt32>
 
     /// A transparent tile (zero pixels: calloc'd, so it costs nothing until written).
-    public init() {
-        guard let p = System.zeroedMemory(UInt32.self, count: Self.side * Self.side) else { fatalError("out of memory for a tile") }
-        texture = Texture(base: p, width: Self.side, height: Self.side, rowStride: Self.side)
+    public convenience init() {
+        self.init(System.zeroedMemory(UInt32.self, count: Self.side * Self.side))
     }
 
-    /// A copy of `other`.
+    /// A copy of `other`. Its memory is not zeroed first: every stroke's undo step copies the
+    /// tiles it changes, and clearing 16 KB only to overwrite it cost as much as the copy.
     public convenience init(copying other: Tile) {
-        self.init()
-        texture.base.update(from: other.texture.base, count: Self.side * Self.side)
+        self.init(System.memory(UInt32.self, count: Self.side * Self.side))
+        texture.base.initialize(from: other.texture.base, count: Self.side * Self.side)
+    }
+
+    private init(_ memory: UnsafeMutablePointer<UInt32>?) {
+        guard let memory else { fatalError("out of memory for a tile") }
+        texture = Texture(base: memory, width: Self.side, height: Self.side, rowStride: Self.side)
     }
 
     deinit { System.freeMemory(texture.base) }
