@@ -1,17 +1,35 @@
 import Geometry
 
 /// Walks curves and lines placing anti-aliased pen dabs every `spacing` pixels of arc length.
-/// `toNextDab` is the remainder carried from one call to the next.
+/// `toNextDab` is the remainder carried from one call to the next. The walks add up the area
+/// their dabs damage (`damage`), read once when the walker is done.
 struct PenWalker {
     let tip: BrushTip
     var toNextDab: Double
     /// The last dab's pressure, with its diameter and spacing (a square root saved per dab
     /// while the pressure holds).
     private var sized = (pressure: Double.nan, diameter: 0.0, spacing: 0.0)
+    /// Geometry outside this is not drawn (the sink's clip), as integers and as reals.
+    private let clip: Rect
+    private let clipMin: SIMD2<Double>, clipMax: SIMD2<Double>
+    /// The real box every dab drawn so far reaches into (its centre ± radius + 1); min > max
+    /// while there are none. Its covering pixels are the union of the dabs' own, since
+    /// rounding outwards is monotonic: one rounding per walk instead of four per dab.
+    private var reachMin = SIMD2<Double>(repeating: .infinity), reachMax = SIMD2<Double>(repeating: -.infinity)
 
-    init(tip: BrushTip, toNextDab: Double) {
+    init(tip: BrushTip, toNextDab: Double, clip: Rect) {
         self.tip = tip
         self.toNextDab = toNextDab
+        self.clip = clip
+        // An empty clip as an inverted box, which no dab and no curve fits in.
+        clipMin = clip.isEmpty ? SIMD2(repeating: .infinity) : SIMD2(Double(clip.minX), Double(clip.minY))
+        clipMax = clip.isEmpty ? SIMD2(repeating: -.infinity) : SIMD2(Double(clip.maxX), Double(clip.maxY))
+    }
+
+    /// The pixels the dabs drawn so far may have changed, within the clip.
+    var damage: Rect {
+        guard reachMin.x <= reachMax.x else { return .empty }
+        return Rect.covering(minX: reachMin.x, minY: reachMin.y, maxX: reachMax.x, maxY: reachMax.y).intersection(clip)
     }
 
     /// The largest flattening error allowed when a curve is cut into lines, in pixels.
@@ -20,72 +38,84 @@ struct PenWalker {
     private static let maxPieces = 1024
 
     /// Walks a quadratic Bézier from `a` to `b` with control point `c`.
-    mutating func quad(from a: StrokePoint, control c: StrokePoint, to b: StrokePoint, into sink: inout StrokeSink) -> Rect {
+    mutating func quad(from a: StrokePoint, control c: StrokePoint, to b: StrokePoint, into sink: inout StrokeSink) {
         // A uniform cut into n lines strays at most |a − 2c + b| / (4n²) from the curve.
         let bend = ((a.x - 2 * c.x + b.x) * (a.x - 2 * c.x + b.x) + (a.y - 2 * c.y + b.y) * (a.y - 2 * c.y + b.y)).squareRoot()
         let wanted = (bend / (4 * Self.flatness)).squareRoot().roundedUp
         let n = wanted.isFinite ? Int(min(max(wanted, 1), Double(Self.maxPieces))) : Self.maxPieces
-        var damage = Rect.empty
+        // The curve lies within the triangle a, c, b. With that inside the clip no piece needs
+        // clipping (`Clip.segment` would take each whole): most curves of most strokes.
+        let hullMin = SIMD2(min(a.x, c.x, b.x), min(a.y, c.y, b.y)), hullMax = SIMD2(max(a.x, c.x, b.x), max(a.y, c.y, b.y))
+        // (A NaN anywhere makes every piece's length NaN, which `line` skips either way.)
+        let clipped = any(hullMin .< clipMin) || any(hullMax .> clipMax)
         var previous = a
         for i in 1...n {
             let t = Double(i) / Double(n), u = 1 - t
             let p = StrokePoint(x: u * u * a.x + 2 * u * t * c.x + t * t * b.x,
                                 y: u * u * a.y + 2 * u * t * c.y + t * t * b.y,
                                 pressure: u * u * a.pressure + 2 * u * t * c.pressure + t * t * b.pressure)
-            damage = damage.union(line(from: previous, to: p, into: &sink))
+            line(from: previous, to: p, clipped: clipped, into: &sink)
             previous = p
         }
-        return damage
     }
 
     /// Walks a straight line. A zero-length line still paints a dab when one is due (a tap).
-    mutating func line(from a: StrokePoint, to b: StrokePoint, into sink: inout StrokeSink) -> Rect {
+    /// `clipped: false` promises the line lies within the clip.
+    mutating func line(from a: StrokePoint, to b: StrokePoint, clipped: Bool = true, into sink: inout StrokeSink) {
         let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
-        guard length.isFinite else { return .empty }
+        guard length.isFinite else { return }
         if length == 0 {
-            return toNextDab <= 0 ? dab(at: a, into: &sink) : .empty
+            if toNextDab <= 0 { dab(at: a, into: &sink) }
+            return
         }
-        // Only the part near the clip rectangle is walked; the rest just advances the remainder,
-        // so a line from 1e9 costs no more than its visible part.
-        let margin = tip.diameter(pressure: max(a.pressure, b.pressure)) / 2 + 2
-        guard let (t0, t1) = Clip.segment(a, b, to: sink.clip, margin: margin) else {
-            skip(length, spacingAt: b)
-            return .empty
+        var t0 = 0.0, t1 = 1.0
+        if clipped {
+            // Only the part near the clip rectangle is walked; the rest just advances the
+            // remainder, so a line from 1e9 costs no more than its visible part.
+            let margin = tip.diameter(pressure: max(a.pressure, b.pressure)) / 2 + 2
+            guard let range = Clip.segment(a, b, to: clip, margin: margin) else {
+                skip(length, spacingAt: b)
+                return
+            }
+            (t0, t1) = range
+            skip(length * t0, spacingAt: a)
         }
-        skip(length * t0, spacingAt: a)
         let from = StrokePoint.lerp(a, b, t0), to = StrokePoint.lerp(a, b, t1)
-        var damage = Rect.empty
         let inside = length * (t1 - t0)
         var travelled = 0.0
         while travelled + toNextDab <= inside {
             travelled += toNextDab
-            damage = damage.union(dab(at: StrokePoint.lerp(from, to, travelled / inside), into: &sink))
+            dab(at: StrokePoint.lerp(from, to, travelled / inside), into: &sink)
         }
         toNextDab -= inside - travelled
-        skip(length * (1 - t1), spacingAt: b)
-        return damage
+        if clipped { skip(length * (1 - t1), spacingAt: b) }
     }
 
     /// A dab exactly at the end of a stroke (or of its live tail), whatever the spacing left:
     /// the round cap then reaches a full radius beyond the last sample, as the first dab's does
     /// beyond the first.
     /// Nothing when the last dab is already there (a tap, or a walk that ended on a dab).
-    mutating func endDab(at p: StrokePoint, into sink: inout StrokeSink) -> Rect {
+    mutating func endDab(at p: StrokePoint, into sink: inout StrokeSink) {
         // Right after a dab the distance to the next is exactly the spacing.
-        guard toNextDab != BrushTip.spacing(diameter: tip.diameter(pressure: p.pressure)) else { return .empty }
-        return dab(at: p, into: &sink)
+        guard toNextDab != BrushTip.spacing(diameter: tip.diameter(pressure: p.pressure)) else { return }
+        dab(at: p, into: &sink)
     }
 
-    private mutating func dab(at p: StrokePoint, into sink: inout StrokeSink) -> Rect {
+    private mutating func dab(at p: StrokePoint, into sink: inout StrokeSink) {
         if p.pressure != sized.pressure {
             let d = tip.diameter(pressure: p.pressure)
             sized = (p.pressure, d, BrushTip.spacing(diameter: d))
         }
         let r = sized.diameter / 2
         toNextDab = sized.spacing
-        let box = Rect.covering(minX: p.x - r - 1, minY: p.y - r - 1, maxX: p.x + r + 1, maxY: p.y + r + 1).intersection(sink.clip)
-        if !box.isEmpty { sink.dab(x: p.x, y: p.y, radius: r) }
-        return box
+        // Drawn when the pixels its box covers meet the clip: for whole-pixel clip edges,
+        // ⌊low⌋ < max exactly when low < max, and ⌈high⌉ > min when high > min.
+        let centre = SIMD2(p.x, p.y)
+        let low = centre - r - 1, high = centre + r + 1
+        guard all(low .< clipMax), all(high .> clipMin) else { return }
+        sink.dab(x: p.x, y: p.y, radius: r)
+        reachMin = pointwiseMin(reachMin, low)
+        reachMax = pointwiseMax(reachMax, high)
     }
 
     /// Advances `distance` along the path without painting, keeping the dab phase.

@@ -32,8 +32,9 @@ public struct StrokeBuilder: Sendable {
         pixel = (PixelPen.cell(start.x), PixelPen.cell(start.y))
         switch tip.kind {
         case .pen, .eraser:
-            var walker = PenWalker(tip: tip, toNextDab: 0)
-            damage = damage.union(walker.line(from: start, to: start, into: &sink))
+            var walker = PenWalker(tip: tip, toNextDab: 0, clip: sink.clip)
+            walker.line(from: start, to: start, into: &sink)
+            damage = damage.union(walker.damage)
             toNextDab = walker.toNextDab
         case .pixel:
             damage = damage.union(PixelPen.stamp(x: pixel.x, y: pixel.y, tip: tip, pressure: start.pressure, into: &sink))
@@ -49,12 +50,12 @@ public struct StrokeBuilder: Sendable {
         switch tip.kind {
         case .pen, .eraser:
             let end = StrokePoint.mid(last, p)
-            var walker = PenWalker(tip: tip, toNextDab: toNextDab)
-            let damage = walker.quad(from: committedEnd, control: last, to: end, into: &sink)
+            var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip)
+            walker.quad(from: committedEnd, control: last, to: end, into: &sink)
             toNextDab = walker.toNextDab
             committedEnd = end
             last = p
-            return damage
+            return walker.damage
         case .pixel:
             let to = (PixelPen.cell(p.x), PixelPen.cell(p.y))
             let damage = PixelPen.line(from: pixel, to: to, pressures: (last.pressure, p.pressure), tip: tip, into: &sink)
@@ -71,12 +72,14 @@ public struct StrokeBuilder: Sendable {
     /// to `predicted` (a predicted continuation) when given.
     public func tail(into sink: inout StrokeSink, predictedTo predicted: StrokePoint? = nil) -> Rect {
         guard tip.kind.isSmooth else { return .empty }
-        var walker = PenWalker(tip: tip, toNextDab: toNextDab)
-        var drawn = walker.line(from: committedEnd, to: last, into: &sink).union(walker.endDab(at: last, into: &sink))
+        var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip)
+        walker.line(from: committedEnd, to: last, into: &sink)
+        walker.endDab(at: last, into: &sink)
         if let predicted {
-            drawn = drawn.union(walker.line(from: last, to: predicted, into: &sink)).union(walker.endDab(at: predicted, into: &sink))
+            walker.line(from: last, to: predicted, into: &sink)
+            walker.endDab(at: predicted, into: &sink)
         }
-        return drawn
+        return walker.damage
     }
 
     /// Ends the stroke at `p`: adds it, then commits the tail. Returns the damaged rectangle.
@@ -84,8 +87,10 @@ public struct StrokeBuilder: Sendable {
     public mutating func finish(at p: StrokePoint, into sink: inout StrokeSink) -> Rect {
         var damage = add(p, into: &sink)
         if tip.kind.isSmooth {
-            var walker = PenWalker(tip: tip, toNextDab: toNextDab)
-            damage = damage.union(walker.line(from: committedEnd, to: last, into: &sink)).union(walker.endDab(at: last, into: &sink))
+            var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip)
+            walker.line(from: committedEnd, to: last, into: &sink)
+            walker.endDab(at: last, into: &sink)
+            damage = damage.union(walker.damage)
             toNextDab = walker.toNextDab
             committedEnd = last
         }
