@@ -14,14 +14,17 @@ import Strokes
 /// order: the coalesced samples of that frame, none dropped. The window drives `draw` from its
 /// 60 Hz clock; `quicksilver render` drives it from a virtual one, so both give the same pixels.
 public final class Session {
-    /// Where compute passes run. Any context gives the same pixels; a restore plays on one with
-    /// a worker fewer, leaving a core to the thread that parses, then hands the window this one.
-    public var compute: ComputeContext
+    /// Where compute passes run. Any context gives the same pixels.
+    public let compute: ComputeContext
     public let document: Document
     public private(set) var brush = Brush()
     public let seed: Int64
 
     /// Events received since the last frame, played by the next.
+    ///
+    /// This and `recycled` are changed only through locals swapped in and out (`withPending`):
+    /// an array property changed in place across a call costs a run-time exclusivity check at
+    /// every access, and a replay queues every one of its events here.
     private var pending: [SessionEvent] = []
     /// The events the last frame played: their storage, for the queue once no one holds them.
     private var recycled: [SessionEvent] = []
@@ -105,13 +108,22 @@ public final class Session {
     public func dropHistory() { document.dropHistory() }
 
     /// Queues an event for the next frame.
-    public func handle(_ event: SessionEvent) { pending.append(event) }
+    public func handle(_ event: SessionEvent) { withPending { $0.append(event) } }
+
+    /// `body` given the queue as a local, put back after.
+    private func withPending<T>(_ body: (inout [SessionEvent]) -> T) -> T {
+        var queue: [SessionEvent] = []
+        swap(&queue, &pending)
+        defer { swap(&queue, &pending) }
+        return body(&queue)
+    }
 
     /// The brush as it will be once the queued events have played: what the next change is
     /// made from (two size keys pressed before a frame double the size twice, not once).
     public var upcomingBrush: Brush {
         var b = brush
-        for case .command(let c) in pending { b.apply(c) }
+        let queued = pending
+        for case .command(let c) in queued { b.apply(c) }
         return b
     }
 
@@ -156,10 +168,11 @@ public final class Session {
         // This frame's events are played where they were queued and handed out as played; the
         // queue goes on in the storage the last frame handed out, once its caller let go of it
         // (no allocation a frame: a replay draws a frame for every one or two samples).
-        var events: [SessionEvent] = []
+        var events: [SessionEvent] = [], storage: [SessionEvent] = []
         swap(&events, &pending)
-        recycled.removeAll(keepingCapacity: true)
-        swap(&pending, &recycled)
+        swap(&storage, &recycled)
+        storage.removeAll(keepingCapacity: true)
+        swap(&pending, &storage)
         for i in events.indices {
             // Each resolved just before it plays, after the ones before it.
             let e = resolved(events[i])
@@ -188,10 +201,12 @@ public final class Session {
     public func drawInk(to presenter: Presenter) -> Frame {
         guard !windowIsStale else { return Frame(played: [], presented: .empty) }
         var played: [SessionEvent] = []
-        while let event = pending.first, isInk(event) {
-            pending.removeFirst()
-            play(event)
-            played.append(event)
+        withPending { queue in
+            while let event = queue.first, isInk(event) {
+                queue.removeFirst()
+                play(event)
+                played.append(event)
+            }
         }
         guard !played.isEmpty else { return Frame(played: [], presented: .empty) }
         applyPrediction()
