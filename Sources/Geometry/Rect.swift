@@ -40,9 +40,17 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// The smallest integer rectangle holding the real-valued box, clamped so that absurd
     /// coordinates (±1e9 and beyond) cannot overflow `Int`.
     @inlinable public static func covering(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Rect {
-        func clampInt(_ v: Double) -> Int { Int(Swift.min(Swift.max(v, -1e12), 1e12)) }
-        return Rect(minX: clampInt(minX.roundedDown), minY: clampInt(minY.roundedDown),
-                    maxX: clampInt(maxX.roundedUp), maxY: clampInt(maxY.roundedUp))
+        // Clamped before rounding, which gives the same for whole-number bounds: the
+        // conversion's truncation then rounds, with no case for values beyond it.
+        func down(_ v: Double) -> Int {
+            let c = Swift.min(Swift.max(v, -1e12), 1e12), t = Int(c)
+            return Double(t) > c ? t - 1 : t
+        }
+        func up(_ v: Double) -> Int {
+            let c = Swift.min(Swift.max(v, -1e12), 1e12), t = Int(c)
+            return Double(t) < c ? t + 1 : t
+        }
+        return Rect(minX: down(minX), minY: down(minY), maxX: up(maxX), maxY: up(maxY))
     }
 
     @inlinable public var description: String { "(\(minX),\(minY))-(\(maxX),\(maxY))" }

@@ -54,9 +54,10 @@ public final class DiscStamps {
             Coverage.stampDisc(mask, x: x, y: y, radius: radius, clip: clip)
             return
         }
-        let qx = (x * 4).roundedToNearest, qy = (y * 4).roundedToNearest
-        let ix = Int((qx / 4).roundedDown), iy = Int((qy / 4).roundedDown)
-        let key = Key(radius16: Int((radius * 16).roundedToNearest), fx: Int(qx) - ix * 4, fy: Int(qy) - iy * 4)
+        let qx = Int((x * 4).roundedToNearest), qy = Int((y * 4).roundedToNearest)
+        // The whole pixel ⌊q / 4⌋ (an arithmetic shift floors negatives too) and the quarter.
+        let ix = qx >> 2, iy = qy >> 2
+        let key = Key(radius16: Int((radius * 16).roundedToNearest), fx: qx & 3, fy: qy & 3)
         let found = stamps[Self.slot(key)]
         let s = found.side > 0 ? found : make(key)
         let area = Rect(x: ix + s.dx, y: iy + s.dy, width: s.side, height: s.side)
@@ -70,15 +71,27 @@ public final class DiscStamps {
             var from = UnsafeRawPointer(source + (r.minY - area.minY) &* s.stride)
             var to = UnsafeMutableRawPointer(mask.row(r.minY) + r.minX)
             let stride = s.stride, rowStride = mask.rowStride
+            // Loaded first, so the max is over two values (one vector instruction), not bytes
+            // through pointers that might overlap.
+            @inline(__always) func max16(_ i: Int) {
+                let a = from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                var b = to.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                for k in 0..<16 { b[k] = max(a[k], b[k]) }
+                to.storeBytes(of: b, toByteOffset: i, as: SIMD16<UInt8>.self)
+            }
+            if stride == 16 {
+                // Discs up to radius 6, most pens: one vector a row, no inner loop.
+                for _ in 0..<r.height {
+                    max16(0)
+                    from += 16
+                    to += rowStride
+                }
+                return
+            }
             for _ in 0..<r.height {
                 var i = 0
                 repeat {
-                    // Loaded first, so the max is over two values (one vector instruction), not
-                    // bytes through pointers that might overlap.
-                    let a = from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                    var b = to.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                    for k in 0..<16 { b[k] = max(a[k], b[k]) }
-                    to.storeBytes(of: b, toByteOffset: i, as: SIMD16<UInt8>.self)
+                    max16(i)
                     i &+= 16
                 } while i < stride
                 from += stride

@@ -31,4 +31,22 @@ import Testing
             #expect(x.roundedToNearest == x.rounded(), "\(x)")
         }
     }
+
+    /// `Rect.covering` rounds after clamping to ±1e12: the same rectangle as libm's floor and
+    /// ceiling clamped afterwards, for every value (a dab's damage and a walk's are made by it).
+    @Test func coveringMatchesLibmThenClamp() {
+        func reference(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int { Int(min(max(v.rounded(rule), -1e12), 1e12)) }
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var values = Self.awkward.filter { $0.isFinite } + [1e12, -1e12, 1e12 + 0.5, -1e12 - 0.5, 1e12 - 0.5, -(1e12 - 0.5)]
+        for i in 0..<100_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let x = i < 50_000 ? Double(Int64(bitPattern: state) >> 40) / 7 : Double(bitPattern: state)
+            if x.isFinite { values.append(x) }
+        }
+        for v in values {
+            let r = Rect.covering(minX: v, minY: -v, maxX: v, maxY: -v)
+            #expect(r.minX == reference(v, .down) && r.minY == reference(-v, .down), "\(v)")
+            #expect(r.maxX == reference(v, .up) && r.maxY == reference(-v, .up), "\(v)")
+        }
+    }
 }
