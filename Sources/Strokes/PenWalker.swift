@@ -48,21 +48,50 @@ struct PenWalker {
         let hullMin = SIMD2(min(a.x, c.x, b.x), min(a.y, c.y, b.y)), hullMax = SIMD2(max(a.x, c.x, b.x), max(a.y, c.y, b.y))
         // (A NaN anywhere makes every piece's length NaN, which `line` skips either way.)
         let clipped = any(hullMin .< clipMin) || any(hullMax .> clipMax)
-        var previous = a
-        for i in 1...n {
+        func point(_ i: Int) -> StrokePoint {
             let t = Double(i) / Double(n), u = 1 - t
-            let p = StrokePoint(x: u * u * a.x + 2 * u * t * c.x + t * t * b.x,
-                                y: u * u * a.y + 2 * u * t * c.y + t * t * b.y,
-                                pressure: u * u * a.pressure + 2 * u * t * c.pressure + t * t * b.pressure)
-            line(from: previous, to: p, clipped: clipped, into: &sink)
-            previous = p
+            return StrokePoint(x: u * u * a.x + 2 * u * t * c.x + t * t * b.x,
+                               y: u * u * a.y + 2 * u * t * c.y + t * t * b.y,
+                               pressure: u * u * a.pressure + 2 * u * t * c.pressure + t * t * b.pressure)
+        }
+        guard !clipped else {
+            var previous = a
+            for i in 1...n {
+                let p = point(i)
+                line(from: previous, to: p, into: &sink)
+                previous = p
+            }
+            return
+        }
+        // All the pieces' ends and lengths first, then the walk along them: the divisions and
+        // square roots then overlap instead of each waiting on the dab test before it (whether
+        // a piece holds a dab is a coin toss the branch predictor loses half the time).
+        withUnsafeTemporaryAllocation(of: (point: StrokePoint, length: Double).self, capacity: n + 1) { pieces in
+            var previous = a
+            for i in 1...n {
+                let p = point(i)
+                pieces[i] = (p, Self.length(previous, p))
+                previous = p
+            }
+            previous = a
+            for i in 1...n {
+                line(from: previous, to: pieces[i].point, length: pieces[i].length, clipped: false, into: &sink)
+                previous = pieces[i].point
+            }
         }
     }
 
+    private static func length(_ a: StrokePoint, _ b: StrokePoint) -> Double {
+        ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+    }
+
     /// Walks a straight line. A zero-length line still paints a dab when one is due (a tap).
+    mutating func line(from a: StrokePoint, to b: StrokePoint, into sink: inout StrokeSink) {
+        line(from: a, to: b, length: Self.length(a, b), clipped: true, into: &sink)
+    }
+
     /// `clipped: false` promises the line lies within the clip.
-    mutating func line(from a: StrokePoint, to b: StrokePoint, clipped: Bool = true, into sink: inout StrokeSink) {
-        let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+    private mutating func line(from a: StrokePoint, to b: StrokePoint, length: Double, clipped: Bool, into sink: inout StrokeSink) {
         guard length.isFinite else { return }
         if length == 0 {
             if toNextDab <= 0 { dab(at: a, into: &sink) }
