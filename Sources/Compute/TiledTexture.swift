@@ -18,6 +18,9 @@ public final class Tile: @unchecked Sendable {
         texture.base.initialize(from: other.texture.base, count: Self.side * Self.side)
     }
 
+    /// A tile whose pixels are not set yet: for a caller that writes every one.
+    public static func unset() -> Tile { Tile(System.memory(UInt32.self, count: side * side)) }
+
     private init(_ memory: UnsafeMutablePointer<UInt32>?) {
         guard let memory else { fatalError("out of memory for a tile") }
         texture = Texture(base: memory, width: Self.side, height: Self.side, rowStride: Self.side)

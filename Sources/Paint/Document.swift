@@ -57,20 +57,36 @@ public final class Document {
     /// writes. Returns the change for the step, and the tiles to write, by index.
     func beginPixels(of layer: Layer, in rect: Rect, onlyExisting: Bool = false,
                      where needed: (Rect) -> Bool = { _ in true }) -> (change: History.Change?, tiles: [Int]) {
-        var indices: [Int] = [], saved: [Tile?] = []
+        let (change, tiles) = begin(layer, rect, onlyExisting: onlyExisting, copying: true, where: needed)
+        return (change, tiles.map(\.index))
+    }
+
+    /// As `beginPixels`, for a caller that writes every pixel of each tile it is given from the
+    /// tile it is given to read: a replaced tile is then not copied first, and the caller reads
+    /// the old one and writes the new one in one pass. Where nothing is kept for undo, or
+    /// there was no tile, the tile read is the one written.
+    func rewritePixels(of layer: Layer, in rect: Rect, onlyExisting: Bool,
+                       where needed: (Rect) -> Bool) -> (change: History.Change?, tiles: [(index: Int, source: Tile)]) {
+        begin(layer, rect, onlyExisting: onlyExisting, copying: false, where: needed)
+    }
+
+    private func begin(_ layer: Layer, _ rect: Rect, onlyExisting: Bool, copying: Bool,
+                       where needed: (Rect) -> Bool) -> (change: History.Change?, tiles: [(index: Int, source: Tile)]) {
+        var tiles: [(index: Int, source: Tile)] = [], saved: [Tile?] = []
         for i in layer.pixels.tileIndices(covering: rect) where needed(layer.pixels.rect(ofTile: i).intersection(rect)) {
             let old = layer.pixels.tiles[i]
             if old == nil, onlyExisting { continue }
-            indices.append(i)
             saved.append(old)
-            if history.keeps {
-                layer.pixels.tiles[i] = old.map { Tile(copying: $0) } ?? Tile()
-            } else if old == nil {
-                layer.pixels.tiles[i] = Tile()
+            let new = switch (old, history.keeps) {
+            case (let old?, true): copying ? Tile(copying: old) : Tile.unset()
+            case (let old?, false): old
+            case (nil, _): Tile()
             }
+            layer.pixels.tiles[i] = new
+            tiles.append((i, old ?? new))
         }
         damaged(layer, rect)
-        return (history.keeps && !indices.isEmpty ? .tiles(layer, indices: indices, tiles: saved) : nil, indices)
+        return (history.keeps && !tiles.isEmpty ? .tiles(layer, indices: tiles.map(\.index), tiles: saved) : nil, tiles)
     }
 
     /// Records one undo step of `changes` (nil ones skipped), made with `current` selected.

@@ -223,26 +223,38 @@ final class StrokeEngine {
 
     /// The pen stroke's coverage blended into the current layer's tiles where it covers any:
     /// premultiplied source-over, or for an eraser destination-out (tiles that have none stay
-    /// none).
+    /// none). A threadgroup per tile writes the whole new tile from the old one: blended where
+    /// the stroke's bounds cross it, copied around them (no copy of the tile beforehand).
     private func bake(_ brush: Brush, into document: Document, on compute: ComputeContext) {
         let bounds = layer.bounds.intersection(Rect(size: document.storageSize))
         guard !bounds.isEmpty else { return }
         let target = document.currentLayer
         let paints = brush.tip.kind != .eraser
-        let (change, indices) = document.beginPixels(of: target, in: bounds, onlyExisting: !paints) { layer.covers($0) }
+        let (change, tiles) = document.rewritePixels(of: target, in: bounds, onlyExisting: !paints) { layer.covers($0) }
         let stroke = kernelStroke(brush)
-        let pixels = target.pixels
-        var written = [Bool](repeating: false, count: pixels.tiles.count)
-        for i in indices { written[i] = true }
-        let chosen = written
-        compute.dispatchRows(over: bounds) { group in
-            for y in group.threadPositions.ys {
-                pixels.segments(row: y, xs: bounds.xs) { xs, p in
-                    guard let p, chosen[pixels.index(x: xs.lowerBound, y: y)] else { return }
-                    let row = p - xs.lowerBound
-                    ComposeKernel.blendRow(src: row, dst: row, committed: stroke.committed.row(y), tail: stroke.tail.row(y),
-                                           xs: xs, color: stroke.blendColor, paints: stroke.paints)
+        let pixels = target.pixels, side = Tile.side
+        compute.dispatchThreadgroups(Size(width: tiles.count, height: 1), threadsPerThreadgroup: Size(width: side, height: side),
+                                     grid: Rect(x: 0, y: 0, width: tiles.count * side, height: side)) { group in
+            let (index, source) = tiles[group.positionInGrid.x]
+            guard let written = pixels.tiles[index] else { return }
+            let tileRect = pixels.rect(ofTile: index)
+            let (x0, y0) = (tileRect.minX, tileRect.minY)
+            let blended = tileRect.intersection(bounds)
+            for ty in 0..<side {
+                let from = source.texture.row(ty), to = written.texture.row(ty), y = y0 + ty
+                let copied = from != to
+                guard blended.ys.contains(y) else {
+                    if copied { to.update(from: from, count: side) }
+                    continue
                 }
+                let lo = blended.minX - x0, hi = blended.maxX - x0
+                if copied {
+                    to.update(from: from, count: lo)
+                    (to + hi).update(from: from + hi, count: side - hi)
+                }
+                // Indexed by canvas x, as the masks are.
+                ComposeKernel.blendRow(src: from - x0, dst: to - x0, committed: stroke.committed.row(y), tail: stroke.tail.row(y),
+                                       xs: blended.xs, color: stroke.blendColor, paints: stroke.paints)
             }
         }
         document.record([change])
