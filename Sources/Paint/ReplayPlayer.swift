@@ -1,5 +1,6 @@
 import Clock
 import Compute
+import Geometry
 import ReplayFormat
 
 /// Plays a replay through a session on a virtual 60 Hz frame clock: an event at time t is
@@ -45,7 +46,7 @@ public struct ReplayPlayer {
 
     /// The frame an event at `t` seconds belongs to.
     public static func frameIndex(at t: Double) -> Int {
-        Int(min(max(t * framesPerSecond, 0), 1e15).rounded(.down))
+        Int(min(max(t * framesPerSecond, 0), 1e15).roundedDown)
     }
 
     // Plays the next events, in order. Concrete types rather than any sequence: the body is then

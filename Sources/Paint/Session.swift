@@ -42,7 +42,10 @@ public final class Session {
     private var predictionRequested = false
     /// The view filters: invert, and the pulsing background with the frame it started at.
     public private(set) var invert = false
-    public private(set) var pulse: Pulse?
+    /// (Read through `pulse`: a stored property others can see costs a run-time exclusivity
+    /// check at every access, and this one is read every frame.)
+    private var pulsing: Pulse?
+    public var pulse: Pulse? { pulsing }
     private var pulseStart: Int?
     private var shownBackground: Color?
 
@@ -130,7 +133,7 @@ public final class Session {
     /// True when a frame would change what is shown: the frame clock may pause otherwise. (An
     /// overlay that changed asks for a frame itself.)
     public var needsDraw: Bool {
-        !pending.isEmpty || !damage.isEmpty || windowIsStale || pulse != nil || strokes.isEmbossing
+        !pending.isEmpty || !damage.isEmpty || windowIsStale || pulsing != nil || strokes.isEmbossing
     }
 
     /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
@@ -175,17 +178,16 @@ public final class Session {
         swap(&pending, &storage)
         for i in events.indices {
             // Each resolved just before it plays, after the ones before it.
-            let e = resolved(events[i])
-            events[i] = e
-            play(e)
+            if let e = resolved(events[i]) { events[i] = e }
+            play(events[i])
         }
         recycled = events
         damage = damage.union(strokes.runFrame(on: compute))
-        if let pulse {
+        if let pulsing {
             // While pulsing, every frame redraws the whole window.
             let start = pulseStart ?? frame.index
             pulseStart = start
-            shownBackground = pulse.color(loc: Pulse.loc(frames: frame.index - start))
+            shownBackground = pulsing.color(loc: Pulse.loc(frames: frame.index - start))
             damage = document.bounds
         }
         applyPrediction()
@@ -277,11 +279,13 @@ public final class Session {
 
     // MARK: - Playing events
 
-    /// `event` as it is played and recorded: a layer key's step becomes what it does now.
-    private func resolved(_ event: SessionEvent) -> SessionEvent {
-        guard case .command(.layer(let op)) = event, case .step = op else { return event }
+    /// What `event` becomes as it is played and recorded, when that is not itself: a layer
+    /// key's step becomes what it does now.
+    private func resolved(_ event: SessionEvent) -> SessionEvent? {
+        guard case .command(.layer(let op)) = event, case .step = op else { return nil }
         return .command(.layer(document.resolved(op)))
     }
+
 
     private func play(_ event: SessionEvent) {
         if case .command = event {} else { strokes.forgetPrediction() }
@@ -330,15 +334,15 @@ public final class Session {
             invert = on ?? !invert
             windowIsStale = true
         case .pulse(let on, let hue, let centre, let range):
-            var p = pulse ?? Pulse()
+            var p = pulsing ?? Pulse()
             if let hue { p.hue = hue }
             if let centre { p.centre = centre }
             if let range { p.range = range }
-            if on ?? (pulse == nil) {
-                if pulse == nil { pulseStart = nil }
-                pulse = p
+            if on ?? (pulsing == nil) {
+                if pulsing == nil { pulseStart = nil }
+                pulsing = p
             } else {
-                pulse = nil
+                pulsing = nil
                 shownBackground = nil
             }
             windowIsStale = true
