@@ -42,11 +42,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     @inlinable public static func covering(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Rect {
         // Clamped before rounding, which gives the same for whole-number bounds: the
         // conversion's truncation then rounds, with no case for values beyond it.
-        func down(_ v: Double) -> Int {
+        @inline(__always) func down(_ v: Double) -> Int {
             let c = Swift.min(Swift.max(v, -1e12), 1e12), t = Int(c)
             return Double(t) > c ? t - 1 : t
         }
-        func up(_ v: Double) -> Int {
+        @inline(__always) func up(_ v: Double) -> Int {
             let c = Swift.min(Swift.max(v, -1e12), 1e12), t = Int(c)
             return Double(t) < c ? t + 1 : t
         }

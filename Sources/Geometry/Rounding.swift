@@ -23,4 +23,11 @@ extension Double {
         let t = Double(Int64(self)), f = self - t
         return f >= 0.5 ? t + 1 : f <= -0.5 ? t - 1 : t
     }
+
+    /// `Int(rounded())` for |x| < 2⁵², straight from the truncation (no conversion back and
+    /// forth): a dab's stamp is chosen by three of these.
+    @inlinable @inline(__always) public var roundedToNearestInt: Int {
+        let t = Int(self), f = self - Double(t)
+        return f >= 0.5 ? t &+ 1 : f <= -0.5 ? t &- 1 : t
+    }
 }

@@ -34,6 +34,8 @@ public final class DiscStamps {
     /// Every stamp's bytes, one after another; pages are touched only as stamps are made.
     private let pool: UnsafeMutablePointer<UInt8>
     private var poolUsed = 0
+    /// The last radius stamped, in pixels and in sixteenths.
+    private var last = (radius: Double.nan, radius16: 0)
 
     private static func slot(_ key: Key) -> Int { key.radius16 &* 16 &+ key.fx &* 4 &+ key.fy }
 
@@ -54,10 +56,12 @@ public final class DiscStamps {
             Coverage.stampDisc(mask, x: x, y: y, radius: radius, clip: clip)
             return
         }
-        let qx = Int((x * 4).roundedToNearest), qy = Int((y * 4).roundedToNearest)
+        let qx = (x * 4).roundedToNearestInt, qy = (y * 4).roundedToNearestInt
         // The whole pixel ⌊q / 4⌋ (an arithmetic shift floors negatives too) and the quarter.
         let ix = qx >> 2, iy = qy >> 2
-        let key = Key(radius16: Int((radius * 16).roundedToNearest), fx: qx & 3, fy: qy & 3)
+        // A stroke's dabs mostly share one radius.
+        if radius != last.radius { last = (radius, (radius * 16).roundedToNearestInt) }
+        let key = Key(radius16: last.radius16, fx: qx & 3, fy: qy & 3)
         let found = stamps[Self.slot(key)]
         let s = found.side > 0 ? found : make(key)
         let area = Rect(x: ix + s.dx, y: iy + s.dy, width: s.side, height: s.side)
