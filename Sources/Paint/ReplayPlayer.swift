@@ -1,5 +1,6 @@
 import Clock
 import Compute
+import Events
 import Geometry
 import ReplayFormat
 
@@ -59,15 +60,33 @@ public struct ReplayPlayer {
     /// Plays the next events, in order.
     public mutating func feed(_ events: ArraySlice<Replay.TimedEvent>) { feedAll(events) }
 
-    private mutating func feedAll(_ events: some Sequence<Replay.TimedEvent>) {
-        for e in events {
-            let f = frames.frame(of: e)
+    private mutating func feedAll(_ events: some Collection<Replay.TimedEvent>) {
+        var i = events.startIndex
+        guard i != events.endIndex else { return }
+        var f = frames.frame(of: events[i])
+        while true {
             if f != frame {
                 if !drawn { draw() }
                 frame = f
             }
-            session.handle(e.event)
-            drawn = false
+            // This frame's events, up to the first of a later frame.
+            var j = events.index(after: i), next: Int?
+            while j != events.endIndex {
+                let g = frames.frame(of: events[j])
+                if g != f { next = g; break }
+                j = events.index(after: j)
+            }
+            guard let next else {
+                // The frame may go on in the next events fed: queued, and drawn once they show
+                // that it is over.
+                for e in events[i..<j] { session.handle(e.event) }
+                drawn = false
+                return
+            }
+            // The frame is complete: played straight from here, nothing queued.
+            draw(playing: events[i..<j].lazy.map(\.event))
+            drawn = true
+            (i, f) = (j, next)
         }
     }
 
@@ -83,9 +102,19 @@ public struct ReplayPlayer {
     public mutating func finish() { flush() }
 
     private func draw() {
-        let t = Double(frame) / Self.framesPerSecond
-        session.draw(FrameInfo(index: frame, timestamp: t, targetTimestamp: t + 1 / Self.framesPerSecond), to: presenter)
+        session.draw(frameInfo, to: presenter)
         afterFrame?(frame)
+    }
+
+    /// Draws the current frame with `events` played after the queued ones.
+    private func draw(playing events: some Sequence<SessionEvent>) {
+        session.draw(frameInfo, playing: events, to: presenter)
+        afterFrame?(frame)
+    }
+
+    private var frameInfo: FrameInfo {
+        let t = Double(frame) / Self.framesPerSecond
+        return FrameInfo(index: frame, timestamp: t, targetTimestamp: t + 1 / Self.framesPerSecond)
     }
 
     /// Plays all of `events` and draws the last frame.

@@ -168,20 +168,41 @@ public final class Session {
     @discardableResult
     public func draw(_ frame: FrameInfo, to presenter: Presenter) -> Frame {
         damage = damage.union(strokes.bakeIfDone(into: document))
-        // This frame's events are played where they were queued and handed out as played; the
-        // queue goes on in the storage the last frame handed out, once its caller let go of it
-        // (no allocation a frame: a replay draws a frame for every one or two samples).
+        let events = playQueued()
+        return Frame(played: events, presented: finishFrame(frame, to: presenter))
+    }
+
+    /// Runs one frame whose events are the queued ones, then `events`: as if `events` had been
+    /// queued, without queuing each (a replay's frames, a few events each, for hours). Returns the
+    /// window rectangle presented; the played events are the caller's.
+    @discardableResult
+    func draw(_ frame: FrameInfo, playing events: some Sequence<SessionEvent>, to presenter: Presenter) -> Rect {
+        damage = damage.union(strokes.bakeIfDone(into: document))
+        _ = playQueued()
+        for event in events { play(resolved(event) ?? event) }
+        return finishFrame(frame, to: presenter)
+    }
+
+    /// Plays the queued events, each resolved just before it plays, after the ones before it;
+    /// returns them as played. They are played where they were queued; the queue goes on in the
+    /// storage the last frame handed out, once its caller let go of it (no allocation a frame).
+    private func playQueued() -> [SessionEvent] {
         var events: [SessionEvent] = [], storage: [SessionEvent] = []
         swap(&events, &pending)
         swap(&storage, &recycled)
         storage.removeAll(keepingCapacity: true)
         swap(&pending, &storage)
         for i in events.indices {
-            // Each resolved just before it plays, after the ones before it.
             if let e = resolved(events[i]) { events[i] = e }
             play(events[i])
         }
         recycled = events
+        return events
+    }
+
+    /// The end of every frame: the mercurial brush's samples sprayed, the pulse, the prediction,
+    /// and what changed presented.
+    private func finishFrame(_ frame: FrameInfo, to presenter: Presenter) -> Rect {
         damage = damage.union(strokes.runFrame(on: compute))
         if let pulsing {
             // While pulsing, every frame redraws the whole window.
@@ -191,7 +212,7 @@ public final class Session {
             damage = document.bounds
         }
         applyPrediction()
-        return Frame(played: events, presented: present(to: presenter))
+        return present(to: presenter)
     }
 
     /// The immediate ink path: plays the queued events now, as long as they are samples of a pen,
