@@ -190,7 +190,7 @@ public final class Session {
         var events: [SessionEvent] = [], storage: [SessionEvent] = []
         swap(&events, &pending)
         swap(&storage, &recycled)
-        storage.removeAll(keepingCapacity: true)
+        if !storage.isEmpty { storage.removeAll(keepingCapacity: true) }
         swap(&pending, &storage)
         for i in events.indices {
             if let e = resolved(events[i]) { events[i] = e }
@@ -304,8 +304,13 @@ public final class Session {
     /// key's step becomes what it does now.
     private func resolved(_ event: SessionEvent) -> SessionEvent? {
         guard case .command(.layer(let op)) = event, case .step = op else { return nil }
-        return .command(.layer(document.resolved(op)))
+        return resolved(op)
     }
+
+    // Kept out of the loops that play events: inlined there, its reads of the layer stack were
+    // hoisted ahead of the test for a step and paid an exclusivity check for every event.
+    @inline(never)
+    private func resolved(_ step: LayerOp) -> SessionEvent { .command(.layer(document.resolved(step))) }
 
 
     private func play(_ event: SessionEvent) {

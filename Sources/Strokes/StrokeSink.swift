@@ -21,14 +21,15 @@ public struct StrokeSink: Sendable {
     public private(set) var dabs: [Dab] = []
     public private(set) var spans: [Span] = []
 
-    public init(clip: Rect) { self.clip = clip }
+    @inlinable public init(clip: Rect) { self.clip = clip }
 
     public mutating func dab(x: Double, y: Double, radius: Double) { dabs.append(Dab(x: x, y: y, radius: radius)) }
     public mutating func span(y: Int, x0: Int, x1: Int) { spans.append(Span(y: y, x0: x0, x1: x1)) }
 
     /// Empties the batch, keeping its storage for the next.
     public mutating func removeAll() {
-        dabs.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
+        // (Emptying an empty array still costs a call.)
+        if !dabs.isEmpty { dabs.removeAll(keepingCapacity: true) }
+        if !spans.isEmpty { spans.removeAll(keepingCapacity: true) }
     }
 }
