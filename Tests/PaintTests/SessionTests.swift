@@ -5,6 +5,7 @@ import Geometry
 import Foundation
 import Kernels
 import Paint
+import ReplayFormat
 import Strokes
 import Testing
 import TestSupport
@@ -218,5 +219,82 @@ let black: UInt32 = 0xFF00_0000
         let oneFrame = try render(strokeReplay(points, width: 360, height: 200, brush: brush, dt: 0))
         expectSame(uneven, oneFrame, "the same samples, batched differently")
         #expect(oneFrame[Int(last.0), Int(last.1)] == black, "the stroke reaches its last sample")
+    }
+}
+
+/// The bake writes each tile it changes from the old one in one pass, and a replay's frames are
+/// played straight from the events fed: what either must keep.
+@Suite struct BakeAndFeedTests {
+    /// A stroke over `size` made of `points`, then the session.
+    static func session(historyBytes: Int) -> Session {
+        Session(size: Size(width: 128, height: 128), compute: ComputeContext(threads: 1), historyBytes: historyBytes)
+    }
+
+    static func stroke(_ points: [(Double, Double)], size: Int, color: Color, into session: Session, frame: Int) {
+        session.handle(.command(.brush(kind: .pen, size: size, color: color)))
+        session.handle(.pointerDown(StrokeSample(x: points[0].0, y: points[0].1, pressure: 0.5)))
+        for p in points.dropFirst() { session.handle(.pointerMove(StrokeSample(x: p.0, y: p.1, pressure: 0.5))) }
+        session.handle(.pointerUp(StrokeSample(x: points[points.count - 1].0, y: points[points.count - 1].1, pressure: 0.5)))
+        session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 0, height: 0)))
+    }
+
+    @Test func aBakeKeepsEveryOtherPixelOfTheTilesItWritesAndUndoGetsThemBack() {
+        // A wash over all four tiles, then a small stroke inside the first: the rest of that tile
+        // (left, right, above and below the small stroke's bounds) must come through the bake.
+        let wash = Color(r: 200, g: 40, b: 90, a: 160)
+        let zigzag: [(Double, Double)] = (0..<12).map { i -> (Double, Double) in (Double(4 + i * 10), i % 2 == 0 ? 10 : 118) }
+        var shown: [[UInt32]] = []
+        for historyBytes in [64 << 20, 0] {
+            let session = Self.session(historyBytes: historyBytes)
+            Self.stroke(zigzag, size: 40, color: wash, into: session, frame: 0)
+            let before = session.snapshot()
+            Self.stroke([(28, 30), (36, 34)], size: 3, color: Color(r: 0, g: 0, b: 0), into: session, frame: 1)
+            let after = session.snapshot()
+            // The small stroke reaches at most 3 px (radius) plus its rim beyond its samples.
+            let reach = Rect(minX: 28 - 6, minY: 30 - 6, maxX: 36 + 7, maxY: 34 + 7)
+            var changedOutside = 0, changedInside = 0
+            for y in 0..<128 {
+                for x in 0..<128 where after[x, y] != before[x, y] {
+                    if reach.contains(x: x, y: y) { changedInside += 1 } else { changedOutside += 1 }
+                }
+            }
+            #expect(changedOutside == 0, "pixels the stroke does not reach are kept (history \(historyBytes))")
+            #expect(changedInside > 20, "the stroke is drawn")
+            shown.append(after.pixels)
+            if historyBytes > 0 {
+                session.handle(.command(.undo))
+                session.draw(FrameInfo(index: 2, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 0, height: 0)))
+                #expect(zip(session.snapshot().pixels, before.pixels).filter { $0 != $1 }.isEmpty, "undo gives back every pixel of the tiles")
+            }
+        }
+        #expect(zip(shown[0], shown[1]).filter { $0 != $1 }.isEmpty, "written in place (no undo kept) or into new tiles: the same pixels")
+    }
+
+    @Test(arguments: [1, 2, 3, 5, 16])
+    func aReplayFedInPiecesPlaysAsOneFeed(piece: Int) throws {
+        // Several events a frame, so that pieces end inside frames as well as between them.
+        var text = strokeReplay(wave(count: 90, x0: 5, dx: 2, y0: 50, amplitude: 35, period: 6), dt: 0.006)
+        text += "{\"t\": 0.6, \"type\": \"undo\"}\n{\"t\": 0.6, \"type\": \"redo\"}\n"
+        for (i, p) in wave(count: 30, x0: 40, dx: 4, y0: 40, amplitude: 20, period: 3).enumerated() {
+            text += "{\"t\": \(0.7 + Double(i) * 0.007), \"type\": \"\(i == 0 ? "down" : i == 29 ? "up" : "move")\", \"x\": \(p.0), \"y\": \(p.1)}\n"
+        }
+        let replay = try ReplayParser.parse(text)
+        func played(_ feed: (inout ReplayPlayer) -> Void) -> [UInt32] {
+            let session = Session(size: replay.header.size, compute: ComputeContext(threads: 1))
+            var player = ReplayPlayer(session: session, presenter: OffscreenPresenter(size: Size(width: 0, height: 0)))
+            feed(&player)
+            player.finish()
+            return session.snapshot().pixels
+        }
+        let whole = played { $0.feed(replay.events) }
+        let pieces = played { player in
+            var i = 0
+            while i < replay.events.count {
+                player.feed(replay.events[i..<min(i + piece, replay.events.count)])
+                i += piece
+            }
+        }
+        #expect(zip(whole, pieces).filter { $0 != $1 }.count == 0, "the same pixels, whatever the pieces")
+        #expect(whole.contains { $0 != 0xFFFF_FFFF })
     }
 }
