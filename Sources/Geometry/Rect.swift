@@ -11,7 +11,9 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
     @inlinable public init(size: Size) { self.init(minX: 0, minY: 0, maxX: size.width, maxY: size.height) }
 
-    public static let empty = Rect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+    /// (Computed, not stored: a stored one is reached through a once-only initialisation check,
+    /// and the dab path asks for it per sample.)
+    @inlinable public static var empty: Rect { Rect(minX: 0, minY: 0, maxX: 0, maxY: 0) }
 
     @inlinable public var width: Int { Swift.max(0, maxX - minX) }
     @inlinable public var height: Int { Swift.max(0, maxY - minY) }

@@ -68,10 +68,18 @@ final class StrokeLayer {
         var local = StrokeSink(clip: clip)
         swap(&local, &batch)
         local.clip = clip
+        // Only what `body` adds is drawn. The batch is emptied once it holds a few thousand
+        // shapes rather than after every sample: emptying an array costs as much as a stamp.
+        let (firstDab, firstSpan) = (local.dabs.count, local.spans.count)
         let damage = body(&local)
-        for d in local.dabs { stamps.stamp(mask, x: d.x, y: d.y, radius: d.radius, clip: clip) }
-        for s in local.spans { Coverage.fillSpan(mask, y: s.y, x0: s.x0, x1: s.x1) }
-        local.removeAll()
+        local.dabs.withUnsafeBufferPointer { dabs in
+            for d in dabs[firstDab...] { stamps.stamp(mask, x: d.x, y: d.y, radius: d.radius, clip: clip) }
+        }
+        for i in firstSpan..<local.spans.count {
+            let s = local.spans[i]
+            Coverage.fillSpan(mask, y: s.y, x0: s.x0, x1: s.x1)
+        }
+        if local.dabs.count + local.spans.count > 4096 { local.removeAll() }
         swap(&local, &batch)
         return damage
     }
