@@ -178,7 +178,7 @@ public final class Session {
     @discardableResult
     func draw(_ frame: FrameInfo, playing events: some Sequence<SessionEvent>, to presenter: Presenter) -> Rect {
         damage = damage.union(strokes.bakeIfDone(into: document))
-        _ = playQueued()
+        if !pending.isEmpty { _ = playQueued() }
         for event in events { play(resolved(event) ?? event) }
         return finishFrame(frame, to: presenter)
     }
