@@ -43,9 +43,12 @@ public final class ComputeContext: Sendable {
     /// - Parameters:
     ///   - threadgroupsPerGrid: how many groups in x and y; derive it with `threadgroups(covering:)`.
     ///   - threadsPerThreadgroup: the group's size (16x16 by default).
+    ///   - workingThreads: how many of the grid's threads do the costly part, when far fewer than
+    ///     all (a tile per group, blended only where a stroke crosses it and copied elsewhere):
+    ///     it, not the grid, decides whether the pass is worth waking the workers for.
     public func dispatchThreadgroups(
         _ threadgroupsPerGrid: Size, threadsPerThreadgroup: Size,
-        grid: Rect, _ kernel: @Sendable (Threadgroup) -> Void
+        grid: Rect, workingThreads: Int? = nil, _ kernel: @Sendable (Threadgroup) -> Void
     ) {
         let groups = threadgroupsPerGrid.area
         guard groups > 0, !grid.isEmpty else { return }
@@ -57,7 +60,7 @@ public final class ComputeContext: Sendable {
             kernel(Threadgroup(positionInGrid: (gx, gy), threadPositions: full.intersection(grid)))
         }
         let workers = Swift.min(threadCount, groups)
-        if workers <= 1 || grid.area < inlineThreshold {
+        if workers <= 1 || (workingThreads ?? grid.area) < inlineThreshold {
             for g in 0..<groups { run(g) }
             return
         }

@@ -233,8 +233,11 @@ final class StrokeEngine {
         let (change, tiles) = document.rewritePixels(of: target, in: bounds, onlyExisting: !paints) { layer.covers($0) }
         let stroke = kernelStroke(brush)
         let pixels = target.pixels, side = Tile.side
+        // The blend over the bounds is the work (the rest is copying): a stroke of a few thousand
+        // pixels is baked on this thread, where waking the workers cost a tenth of a replay.
         compute.dispatchThreadgroups(Size(width: tiles.count, height: 1), threadsPerThreadgroup: Size(width: side, height: side),
-                                     grid: Rect(x: 0, y: 0, width: tiles.count * side, height: side)) { group in
+                                     grid: Rect(x: 0, y: 0, width: tiles.count * side, height: side),
+                                     workingThreads: bounds.area) { group in
             let (index, source) = tiles[group.positionInGrid.x]
             guard let written = pixels.tiles[index] else { return }
             let tileRect = pixels.rect(ofTile: index)

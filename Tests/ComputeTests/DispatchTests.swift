@@ -1,5 +1,7 @@
 import Compute
 import Geometry
+import Glibc
+import Synchronization
 import Testing
 
 /// A texture with a sentinel border, so writes outside the dispatched region are caught.
@@ -32,6 +34,25 @@ private final class Bordered {
                     if tex[x, y] != expected { return }
                 }
             }
+        }
+    }
+
+    /// The workers are woken by the threads that do the work, when the caller says how many:
+    /// a grid of 64 tiles whose work is a few pixels runs on the calling thread, the same grid
+    /// with its work everywhere on the workers (and every group runs once either way).
+    @Test func workingThreadsDecideWhetherTheWorkersAreWoken() {
+        let caller = pthread_self()
+        for (working, inline) in [(1_000, true), (nil, false)] as [(Int?, Bool)] {
+            let compute = ComputeContext(threads: 2, inlineThreshold: 16_384)
+            let runs = Mutex([Int](repeating: 0, count: 64)), away = Atomic<Int>(0)
+            compute.dispatchThreadgroups(Size(width: 64, height: 1), threadsPerThreadgroup: Size(width: 64, height: 64),
+                                         grid: Rect(x: 0, y: 0, width: 64 * 64, height: 64), workingThreads: working) { g in
+                runs.withLock { $0[g.positionInGrid.x] += 1 }
+                usleep(200)  // long enough that woken workers would take some of the groups
+                if pthread_equal(pthread_self(), caller) == 0 { away.add(1, ordering: .relaxed) }
+            }
+            #expect(runs.withLock { $0 } == [Int](repeating: 1, count: 64))
+            if inline { #expect(away.load(ordering: .relaxed) == 0, "all on the calling thread") }
         }
     }
 
