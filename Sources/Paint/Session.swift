@@ -312,7 +312,6 @@ public final class Session {
     @inline(never)
     private func resolved(_ step: LayerOp) -> SessionEvent { .command(.layer(document.resolved(step))) }
 
-
     private func play(_ event: SessionEvent) {
         if case .command = event {} else { strokes.forgetPrediction() }
         switch event {

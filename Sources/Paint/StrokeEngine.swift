@@ -124,9 +124,7 @@ final class StrokeEngine {
             m.add(s)
             return .empty
         case .pen(let stroke):
-            // The stabilizer and the builder are taken out of the stroke while they work, and put
-            // back: a stored property changed in place across a call costs a run-time
-            // exclusivity check at every access, a local none (`PenStroke`).
+            // The stabilizer and the builder taken out while they work, and put back (`PenStroke`).
             var p = s
             if var stabilizer = stroke.stabilizer.take() {
                 p = stabilizer.add(s)

@@ -66,17 +66,17 @@ struct PenWalker {
         // All the pieces' ends and lengths first, then the walk along them: the divisions and
         // square roots then overlap instead of each waiting on the dab test before it (whether
         // a piece holds a dab is a coin toss the branch predictor loses half the time).
-        withUnsafeTemporaryAllocation(of: (point: StrokePoint, length: Double).self, capacity: n + 1) { pieces in
+        withUnsafeTemporaryAllocation(of: (point: StrokePoint, length: Double).self, capacity: n) { pieces in
             var previous = a
-            for i in 1...n {
-                let p = point(i)
+            for i in 0..<n {
+                let p = point(i + 1)
                 pieces[i] = (p, Self.length(previous, p))
                 previous = p
             }
             previous = a
-            for i in 1...n {
-                line(from: previous, to: pieces[i].point, length: pieces[i].length, clipped: false, into: &sink)
-                previous = pieces[i].point
+            for piece in pieces {
+                line(from: previous, to: piece.point, length: piece.length, clipped: false, into: &sink)
+                previous = piece.point
             }
         }
     }

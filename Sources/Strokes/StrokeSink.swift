@@ -28,8 +28,7 @@ public struct StrokeSink: Sendable {
 
     /// Empties the batch, keeping its storage for the next.
     public mutating func removeAll() {
-        // (Emptying an empty array still costs a call.)
-        if !dabs.isEmpty { dabs.removeAll(keepingCapacity: true) }
-        if !spans.isEmpty { spans.removeAll(keepingCapacity: true) }
+        dabs.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
     }
 }

@@ -225,11 +225,12 @@ let black: UInt32 = 0xFF00_0000
 /// The bake writes each tile it changes from the old one in one pass, and a replay's frames are
 /// played straight from the events fed: what either must keep.
 @Suite struct BakeAndFeedTests {
-    /// A stroke over `size` made of `points`, then the session.
+    /// A blank 128x128 canvas (2x2 tiles) keeping `historyBytes` of undo steps.
     static func session(historyBytes: Int) -> Session {
         Session(size: Size(width: 128, height: 128), compute: ComputeContext(threads: 1), historyBytes: historyBytes)
     }
 
+    /// One pen stroke through `points`, played and baked in frame `frame`.
     static func stroke(_ points: [(Double, Double)], size: Int, color: Color, into session: Session, frame: Int) {
         session.handle(.command(.brush(kind: .pen, size: size, color: color)))
         session.handle(.pointerDown(StrokeSample(x: points[0].0, y: points[0].1, pressure: 0.5)))
