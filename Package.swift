@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                             "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "UI"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
-        .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes"]),
+        .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events"]),
         // The libFuzzer targets' bodies, and an executable for each (`make fuzz` builds them with libFuzzer).
         .target(name: "Fuzzing", dependencies: ["CDeflate", "CX11", "Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                 "PNGFile", "X11Window"]),
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "OpenRasterTests", dependencies: ["Geometry", "Files", "PNGFile", "OpenRaster", "TestSupport"], exclude: ["Support"]),
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "UI", "TestSupport"]),
-        .testTarget(name: "UITests", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "PNGFile", "UI", "TestSupport"]),
+        .testTarget(name: "UITests", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "PNGFile", "UI", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
         // Depends on the executable so that `swift test` builds the binary it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver", "TestSupport"], exclude: ["Support"]),

@@ -34,18 +34,18 @@ public struct ColorEntry: Sendable, Equatable {
         }
         if key.mods.contains(.control) { return .passed }   // Ctrl+Q still quits
         refused = nil
-        switch key.name {
-        case "Escape":
+        switch key.key {
+        case .escape:
             digits = nil
             return .cancelled
-        case "Return", "KP_Enter":
+        case .enter:
             guard typed.count == 6 || typed.count == 8, let color = Color(hex: "#" + typed) else {
                 refused = "needs 6 or 8 digits"
                 return .typed
             }
             digits = nil
             return .accepted(color)
-        case "BackSpace":
+        case .backspace:
             digits = String(typed.dropLast())
             return .typed
         default:

@@ -3,128 +3,154 @@ import Input
 import Kernels
 import Strokes
 
-/// What a key does in the window. Session commands are recorded and replayed; the rest
-/// (screenshot, quit) act on the app.
+/// What a key does in the window. Session commands are recorded and replayed; the rest act on
+/// the app (`PointerRouter` and `PaintApp` carry them out).
 public enum KeyAction: Equatable, Sendable {
     case command(Command)
+    /// The brush size halved (−1) or doubled (+1), within `BrushTip.sizes`.
+    case sizeStep(Int)
+    /// The stabilizer's next strength (off after the strongest).
+    case nextStabilizer
     case screenshot
-    case quit
+    /// The layered document saved as OpenRaster.
+    case saveDocument
     /// The canvas, as a screenshot would save it, onto the clipboard.
     case copy
     /// The clipboard's image onto the canvas, centred at the pointer.
     case paste
+    case quit
     /// Arms the colour picker: the next button-1 press takes the colour under it.
     case pickColor
     /// Zoom in (+1) or out (−1) by a factor of two around the pointer.
     case zoom(Int)
     /// Back to 100 %, the canvas's corner at the window's.
     case resetView
-    /// The layered document saved as OpenRaster (Ctrl+Shift+S).
-    case saveDocument
-    /// Every piece of on-canvas UI hidden, or shown again (Tab).
+    /// Every piece of on-canvas UI hidden, or shown again.
     case toggleTools
-    /// MercurialPaint's shading editor opened or closed (`l`).
+    /// MercurialPaint's shading editor opened or closed.
     case shadingEditor
 }
 
-/// The window's key bindings, in one table so the README and `--help` describe what the code does.
+/// A key with the modifiers that must be held for it.
+public struct Chord: Hashable, Sendable {
+    public var key: Key
+    public var mods: Modifiers
+    public init(_ key: Key, _ mods: Modifiers = []) { self.key = key; self.mods = mods }
+}
+
+/// One line of the key help: the keys as a person reads them, what they do, and the chords
+/// that do it (none for what is not a key binding: a drag, a held modifier, typing a colour).
+public struct KeyBinding: Sendable {
+    public let keys: String
+    public let does: String
+    public let chords: [(Chord, KeyAction)]
+
+    init(_ keys: String, _ does: String, _ chords: [(Chord, KeyAction)] = []) {
+        self.keys = keys; self.does = does; self.chords = chords
+    }
+}
+
+/// The window's keys and pointer gestures, in one table: `action(for:)` reads it, and `--help`,
+/// the man page (generated from `--help`) and docs/usage.md (a test checks it) are written from
+/// it, so what they say is what the code does.
 public enum KeyMap {
     /// The palette on 1–9.
     public static let palette: [Color] = [
         "#000000", "#ffffff", "#e53935", "#fb8c00", "#fdd835", "#43a047", "#1e88e5", "#8e24aa", "#757575",
     ].compactMap { Color(hex: $0) }
 
-    /// Help text: one line per binding.
-    public static let help = """
-    Keys:
-      [ / ]            halve / double the brush size (1…512)
-      p / x / m / e    pen / pixel pen / mercurial brush / eraser (each keeps its own size)
-      r / g / b        flip the red / green / blue channel of the colour
-      # rrggbb Return  set any colour (#rrggbbaa with alpha); Escape cancels
-      c                pick a colour: the next click takes the colour under the pointer
-      right click      the pop-up palette at the pointer: hue ring, saturation/value, recent colours,
-                       brush kind and size (a click outside, Escape or another right click closes it)
-      l                the mercurial brush's shading editor: drag the four lights, their hue and
-                       brightness, the shininess (applies to mercurial strokes drawn after)
-      Tab              hide / show every on-canvas tool (palette, outline, status strip, editor)
-      s                stabilizer: off → 1/3 → 2/3 → full → off (the pen follows a steadied path)
-      i                invert view on / off
-      o                pulsing background on / off
-      1 … 9            palette: black, white, red, orange, yellow, green, blue, purple, grey
-      Shift (held)     press hard (pressure 1.0); Control (held): light touch (0.2)
-      Ctrl+Z           undo;  Ctrl+Shift+Z or Ctrl+Y: redo
-      Delete           clear the current layer (undoable)
-      Insert           new layer above the current one (also Ctrl+Shift+N)
-      Page Up / Down   select the layer above / below
-      Ctrl+Page Up/Dn  move the current layer up / down
-      Shift+Delete     delete the current layer
-      Ctrl+E           merge the current layer down
-      v                show / hide the current layer
-      , / .            the current layer's opacity −10 % / +10 %
-      n / Shift+N      the current layer's blend mode: next / previous (normal, multiply, screen, …)
-      + / -            zoom in / out around the pointer (×2, 1/8 … 32); Ctrl+wheel too
-      0                100 %, the canvas's top-left corner in the window's
-      middle drag      pan (or Space held while dragging); the wheel pans too (Shift: sideways)
-      Ctrl+S           save a screenshot PNG (the layers flattened)
-      Ctrl+Shift+S     save the document with its layers (OpenRaster .ora: MyPaint, Krita, GIMP)
-      Ctrl+C           copy the canvas to the clipboard (image/png, as Ctrl+S saves it)
-      Ctrl+V           paste the clipboard's image, centred at the pointer (one undo step)
-      Ctrl+Q           quit
-    """
+    private static func c(_ ch: Character, _ mods: Modifiers = []) -> Chord { Chord(.char(ch), mods) }
 
-    /// The action for a key press given the current brush, or nil for an unbound key.
-    public static func action(for key: KeyPress, brush: Brush) -> KeyAction? {
-        let ctrl = key.mods.contains(.control), shift = key.mods.contains(.shift)
-        if let action = layerAction(key.name, ctrl: ctrl, shift: shift) { return action }
-        switch (key.name, ctrl) {
-        case ("z", true), ("Z", true): return .command(shift ? .redo : .undo)
-        case ("y", true): return .command(.redo)
-        case ("s", true), ("S", true): return shift ? .saveDocument : .screenshot
-        case ("c", true): return .copy
-        case ("v", true): return .paste
-        case ("q", true): return .quit
-        case (_, true): return nil
-        case ("bracketleft", false): return .command(.brush(size: max(BrushTip.sizes.lowerBound, brush.tip.size / 2)))
-        case ("bracketright", false): return .command(.brush(size: min(BrushTip.sizes.upperBound, brush.tip.size * 2)))
-        case ("p", false): return .command(.brush(kind: .pen))
-        case ("x", false): return .command(.brush(kind: .pixel))
-        case ("m", false): return .command(.brush(kind: .mercurial))
-        case ("e", false): return .command(.brush(kind: .eraser))
-        case ("c", false): return .pickColor
-        case ("Tab", false), ("ISO_Left_Tab", false): return .toggleTools
-        case ("l", false): return .shadingEditor
-        case ("s", false): return .command(.brush(stabilizer: brush.nextStabilizer))
-        case ("i", false): return .command(.invert(nil))
-        case ("o", false): return .command(.pulse(on: nil))
-        case ("r", false): return .command(.channel(.r))
-        case ("g", false): return .command(.channel(.g))
-        case ("b", false): return .command(.channel(.b))
-        case ("Delete", false): return .command(shift ? .layer(.delete) : .clear)
-        case ("plus", false), ("equal", false), ("KP_Add", false): return .zoom(1)
-        case ("minus", false), ("KP_Subtract", false): return .zoom(-1)
-        case ("0", false), ("KP_0", false), ("KP_Insert", false): return .resetView
-        case (let name, false):
-            guard name.count == 1, let digit = Int(name), (1...9).contains(digit) else { return nil }
-            return .command(.brush(color: palette[digit - 1]))
-        }
+    public static let bindings: [KeyBinding] = [
+        KeyBinding("[ / ]", "halve / double the brush size (1…512)", [(c("["), .sizeStep(-1)), (c("]"), .sizeStep(1))]),
+        KeyBinding("p / x / m / e", "pen (anti-aliased, smoothed) / pixel pen (Bresenham line, midpoint circle) / mercurial brush "
+            + "(liquid metal) / eraser; each keeps its own size",
+            [(c("p"), .command(.brush(kind: .pen))), (c("x"), .command(.brush(kind: .pixel))),
+             (c("m"), .command(.brush(kind: .mercurial))), (c("e"), .command(.brush(kind: .eraser)))]),
+        KeyBinding("r / g / b", "flip the red / green / blue channel of the colour",
+            [(c("r"), .command(.channel(.r))), (c("g"), .command(.channel(.g))), (c("b"), .command(.channel(.b)))]),
+        KeyBinding("# rrggbb Return", "set any colour (#rrggbbaa with alpha): the status shows what is typed, BackSpace takes a digit "
+            + "back, Escape cancels"),
+        KeyBinding("c", "pick a colour: the next click takes the colour under the pointer (Escape disarms)", [(c("c"), .pickColor)]),
+        KeyBinding("right click", "the pop-up palette at the pointer: hue ring, saturation/value square, recent colours, brush kind "
+            + "and size (a click outside, Escape or another right click closes it)"),
+        KeyBinding("l", "the mercurial brush's shading editor: drag the four lights, their hue and brightness, the shininess",
+            [(c("l"), .shadingEditor)]),
+        KeyBinding("Tab", "hide / show every on-canvas tool (palette, outline, status strip, editor)",
+            [(Chord(.tab), .toggleTools), (Chord(.tab, .shift), .toggleTools)]),
+        KeyBinding("s", "stabilizer: off → 1/3 → 2/3 → full → off (the pen follows a steadied path)", [(c("s"), .nextStabilizer)]),
+        KeyBinding("i", "invert view on / off (exports capture it)", [(c("i"), .command(.invert(nil)))]),
+        KeyBinding("o", "pulsing background on / off (white → hue → black and back)", [(c("o"), .command(.pulse(on: nil)))]),
+        KeyBinding("1 … 9", "palette: black, white, red, orange, yellow, green, blue, purple, grey",
+            (1...9).map { (c(Character(String($0))), .command(.brush(color: palette[$0 - 1]))) }),
+        KeyBinding("Shift (held)", "press hard (pressure 1.0); Control held: a light touch (0.2); neither: 0.5"),
+        KeyBinding("Ctrl+Z", "undo (one step: a stroke, a clear, a paste or a layer operation)", [(c("z", .control), .command(.undo))]),
+        KeyBinding("Ctrl+Shift+Z, Ctrl+Y", "redo", [(c("z", [.control, .shift]), .command(.redo)), (c("y", .control), .command(.redo))]),
+        KeyBinding("Delete", "clear the current layer", [(Chord(.delete), .command(.clear))]),
+        KeyBinding("Insert, Ctrl+Shift+N", "a new layer above the current one, made current",
+            [(Chord(.insert), .command(.layer(.new(name: nil)))), (c("n", [.control, .shift]), .command(.layer(.new(name: nil))))]),
+        KeyBinding("Page Up / Page Down", "select the layer above / below",
+            [(Chord(.pageUp), .command(.layer(.step(.select(1))))), (Chord(.pageDown), .command(.layer(.step(.select(-1)))))]),
+        KeyBinding("Ctrl+Page Up / Down", "move the current layer up / down",
+            [(Chord(.pageUp, .control), .command(.layer(.move(1)))), (Chord(.pageDown, .control), .command(.layer(.move(-1))))]),
+        KeyBinding("Shift+Delete", "delete the current layer (never the last)", [(Chord(.delete, .shift), .command(.layer(.delete)))]),
+        KeyBinding("Ctrl+E", "merge the current layer down (with its mode and opacity)", [(c("e", .control), .command(.layer(.mergeDown)))]),
+        KeyBinding("v", "show / hide the current layer", [(c("v"), .command(.layer(.step(.visibility))))]),
+        KeyBinding(", / .", "the current layer's opacity −10 % / +10 %",
+            [(c(","), .command(.layer(.step(.opacity(-1))))), (c("."), .command(.layer(.step(.opacity(1)))))]),
+        KeyBinding("n / Shift+N", "the current layer's blend mode: next / previous (normal, multiply, screen, overlay, …)",
+            [(c("n"), .command(.layer(.step(.mode(1))))), (c("n", .shift), .command(.layer(.step(.mode(-1)))))]),
+        KeyBinding("+ / -", "zoom in / out around the pointer (×2, 1/8 … 32); Ctrl+wheel too",
+            [(c("+"), .zoom(1)), (c("="), .zoom(1)), (Chord(.keypad("+")), .zoom(1)), (c("-"), .zoom(-1)), (Chord(.keypad("-")), .zoom(-1))]),
+        KeyBinding("0", "100 %, the canvas's top-left corner in the window's", [(c("0"), .resetView), (Chord(.keypad("0")), .resetView)]),
+        KeyBinding("middle drag", "pan (or Space held while dragging); the wheel pans too (Shift: sideways)"),
+        KeyBinding("Ctrl+S", "save a screenshot PNG (the layers flattened), never overwriting", [(c("s", .control), .screenshot)]),
+        KeyBinding("Ctrl+Shift+S", "save the document with its layers (OpenRaster .ora: MyPaint, Krita, GIMP)",
+            [(c("s", [.control, .shift]), .saveDocument)]),
+        KeyBinding("Ctrl+C", "copy the canvas to the clipboard (image/png, as Ctrl+S saves it)", [(c("c", .control), .copy)]),
+        KeyBinding("Ctrl+V", "paste the clipboard's image, centred at the pointer (one undo step)", [(c("v", .control), .paste)]),
+        KeyBinding("Ctrl+Q", "quit", [(c("q", .control), .quit)]),
+    ]
+
+    /// Every chord's action. A key with Shift held that is not bound with Shift does what it
+    /// does without (Shift+[ is [, Ctrl+Shift+C is Ctrl+C).
+    private static let table: [Chord: KeyAction] = {
+        var t: [Chord: KeyAction] = [:]
+        for b in bindings { for (chord, action) in b.chords { t[chord] = action } }
+        return t
+    }()
+
+    /// The action of a key press, or nil for an unbound key.
+    public static func action(for key: KeyPress) -> KeyAction? {
+        if let a = table[Chord(key.key, key.mods)] { return a }
+        guard key.mods.contains(.shift) else { return nil }
+        return table[Chord(key.key, key.mods.subtracting(.shift))]
     }
 
-    /// The keys that act on the stack of layers.
-    private static func layerAction(_ name: String, ctrl: Bool, shift: Bool) -> KeyAction? {
-        switch (name, ctrl) {
-        case ("Insert", false): return .command(.layer(.new(name: nil)))
-        case ("n", true) where shift, ("N", true) where shift: return .command(.layer(.new(name: nil)))
-        case ("Prior", false), ("Page_Up", false): return .command(.layer(.step(.select(1))))
-        case ("Next", false), ("Page_Down", false): return .command(.layer(.step(.select(-1))))
-        case ("Prior", true), ("Page_Up", true): return .command(.layer(.move(1)))
-        case ("Next", true), ("Page_Down", true): return .command(.layer(.move(-1)))
-        case ("e", true): return .command(.layer(.mergeDown))
-        case ("v", false): return .command(.layer(.step(.visibility)))
-        case ("comma", false): return .command(.layer(.step(.opacity(-1))))
-        case ("period", false): return .command(.layer(.step(.opacity(1))))
-        case ("n", false): return .command(.layer(.step(.mode(shift ? -1 : 1))))
-        case ("N", false): return .command(.layer(.step(.mode(-1))))
-        default: return nil
+    /// The help `--help` and the man page show: one binding a line (long ones wrapped).
+    public static var help: String {
+        var lines = ["Keys:"]
+        for b in bindings {
+            var words = b.does.split(separator: " ").map(String.init), line = "  " + b.keys.padding(toLength: 19, withPad: " ", startingAt: 0)
+            if b.keys.count > 18 { line = "  " + b.keys + " " }
+            var first = true
+            while !words.isEmpty {
+                let word = words.removeFirst()
+                if !first, line.count + 1 + word.count > 100 {
+                    lines.append(line)
+                    line = String(repeating: " ", count: 21) + word
+                } else {
+                    line += (first ? "" : " ") + word
+                }
+                first = false
+            }
+            lines.append(line)
         }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The same table in Markdown, as docs/usage.md holds it.
+    public static var markdown: String {
+        (["| keys | does |", "|---|---|"] + bindings.map { "| \($0.keys) | \($0.does) |" }).joined(separator: "\n")
     }
 }

@@ -5,7 +5,7 @@ import Strokes
 /// Decides the pressure of every pointer sample, in one place: the device's own when it has
 /// one, else simulated from the modifier keys (`PressureSimulator`). What it returns is what the
 /// session draws with, the journal keeps and a recording stores, so replays are exact.
-public struct Pressure: Sendable {
+public struct Pressure: Sendable, Equatable {
     private var simulator = PressureSimulator()
     /// The last decided sample's pressure came from its device (a tablet's pen).
     public private(set) var fromDevice = false

@@ -6,7 +6,7 @@ import Strokes
 /// exponentially, reaching 95 % of the change in 80 ms, so a stroke swells and tapers smoothly
 /// when a key goes down or up mid-stroke. Driven only by the event times it is given, so the
 /// same events always give the same pressures.
-public struct PressureSimulator: Sendable {
+public struct PressureSimulator: Sendable, Equatable {
     public static let hard = 1.0, light = 0.2, normal = BrushTip.nominalPressure
     /// Time constant: three of them (95 %) make the 80 ms ease.
     public static let timeConstant = 0.080 / 3

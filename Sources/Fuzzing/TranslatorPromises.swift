@@ -127,7 +127,7 @@ struct TranslatorPromises {
             return problem(with: s, inStroke: false)
         case .key(let k), .keyRelease(let k):
             guard isKey else { return "a key from no key event" }
-            if k.name.isEmpty || !k.x.isFinite || !k.y.isFinite { return "a key \(k)" }
+            if !k.x.isFinite || !k.y.isFinite { return "a key \(k)" }
             return problem(time: k.time)
         case .modifiers(_, let time):
             return isKey ? problem(time: time) : "modifiers from no key event"

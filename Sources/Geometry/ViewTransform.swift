@@ -18,6 +18,14 @@ public struct ViewTransform: Hashable, Sendable, CustomStringConvertible {
         self.x = x; self.y = y
     }
 
+    /// The view a session opens with: 100 % when the canvas fits the window, else the largest
+    /// zoom out (1/2, 1/4, 1/8) that shows it whole; the canvas's corner at the window's.
+    public static func opening(canvas: Size, window: Size) -> ViewTransform {
+        var scale = 0
+        while scale > scales.lowerBound, canvas.width > window.width << -scale || canvas.height > window.height << -scale { scale -= 1 }
+        return ViewTransform(scale: scale, x: 0, y: 0)
+    }
+
     /// The zoom factor: 2^scale.
     public var zoom: Double { scale >= 0 ? Double(1 << scale) : 1 / Double(1 << -scale) }
 

@@ -145,6 +145,7 @@ public final class Journal: @unchecked Sendable {
             }
             pastedFiles = opening.pictures.map(\.name)
         } else {
+            session.settle()
             opening = Opening(header: header, snapshot: session.hasPaint ? .document(session.documentImage(), merged: session.snapshot()) : nil)
             let brush: Brush? = if case .recording = kind, session.brush == Brush() { nil } else { session.brush }
             opening.lines = Self.stateLines(of: session, brush: brush, header: header)
@@ -317,6 +318,7 @@ public final class Journal: @unchecked Sendable {
         bytesSinceSnapshot = 0
         generation += 1
         // Pixels are copied here, on the frame loop; encoding and writing happen on the queue.
+        session.settle()
         let image = session.documentImage()
         var header = firstHeader
         header.size = image.size
@@ -339,9 +341,10 @@ public final class Journal: @unchecked Sendable {
     private static func stateLines(of session: Session, brush: Brush?, header: Replay.Header) -> [String] {
         var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.document.visibleSize).dropFirst())
         var events: [SessionEvent] = []
-        if session.invert { events.append(.command(.invert(true))) }
-        if let p = session.pulse { events.append(.command(.pulse(on: true, hue: p.hue, centre: p.centre, range: p.range))) }
-        if session.viewTransform != .identity { events.append(.view(session.viewTransform)) }
+        let view = session.view
+        if view.invert { events.append(.command(.invert(true))) }
+        if let p = view.pulse { events.append(.command(.pulse(on: true, hue: p.hue, centre: p.centre, range: p.range))) }
+        if view.transform != .identity { events.append(.view(view.transform)) }
         lines += events.map { Replay.line(for: Replay.TimedEvent(t: 0, event: $0)) }
         return lines
     }

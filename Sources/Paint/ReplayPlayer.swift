@@ -98,8 +98,12 @@ public struct ReplayPlayer {
         drawn = true
     }
 
-    /// Draws the frame of the last events.
-    public mutating func finish() { flush() }
+    /// Draws the frame of the last events, and bakes a last mercurial stroke's emboss: the
+    /// session is then as the replay leaves it, ready to be read.
+    public mutating func finish() {
+        flush()
+        session.settle()
+    }
 
     private func draw() {
         session.draw(frameInfo, to: presenter)

@@ -5,10 +5,14 @@ import Geometry
 import Kernels
 import Strokes
 
-/// One painting session: events in, frames out. It plays each frame's events on three parts:
+/// One painting session: events in, frames out. It plays each frame's events on four parts:
 /// the `Document` (the layer stack and its history: what is drawn), the `StrokeEngine` (the live
-/// stroke, baked into the current layer when it ends) and the `StackView` (what the compose
-/// kernel reads of the stack), and presents what changed.
+/// stroke, baked into the current layer when it ends), the `StackView` (what the compose kernel
+/// reads of the stack) and the `View` (how the window shows it all), and presents what changed.
+///
+/// Reading it changes nothing: a finished mercurial stroke whose emboss is still computing is
+/// baked by the frame that finds it done, by anything that changes the layers, or by `settle()`,
+/// which a caller about to read the layers (an export, a journal's snapshot) calls first.
 ///
 /// Input is queued by `handle(_:)` and played by `draw(_:to:)`, once per frame, in arrival
 /// order: the coalesced samples of that frame, none dropped. The window drives `draw` from its
@@ -32,22 +36,8 @@ public final class Session {
     private let stack = StackView()
     /// Canvas area whose presented image is stale.
     private var damage: Rect
-    /// The whole window is stale (the view moved, the window was resized or exposed).
-    private var windowIsStale = true
-    /// How the window shows the canvas.
-    public private(set) var viewTransform = ViewTransform.identity
-    /// The window's on-canvas tools, drawn over every frame it presents (never in a snapshot).
-    public weak var overlay: Overlay?
-    private var requestedPrediction: (x: Double, y: Double)?
-    private var predictionRequested = false
-    /// The view filters: invert, and the pulsing background with the frame it started at.
-    public private(set) var invert = false
-    /// (Read through `pulse`: a stored property others can see costs a run-time exclusivity
-    /// check at every access, and this one is read every frame.)
-    private var pulsing: Pulse?
-    public var pulse: Pulse? { pulsing }
-    private var pulseStart: Int?
-    private var shownBackground: Color?
+    /// How the window shows the session.
+    public private(set) var view = View()
 
     /// What a frame did: the events it played, in order (what the window records and journals),
     /// and the rectangle it presented (empty when nothing changed).
@@ -66,10 +56,15 @@ public final class Session {
         damage = Rect(size: size)
     }
 
+    /// Waits for a finished mercurial stroke's emboss and bakes it into its layer (as the frame
+    /// that finds it done would): call before reading the layers (`documentImage`, `snapshot`,
+    /// `color(at:)`), so that what is read does not depend on how long the emboss took.
+    public func settle() { damage = damage.union(strokes.settle(into: document)) }
+
     /// The layers' pixels and attributes as they stand (a journal's snapshot, a saved file).
-    /// The live stroke is not included.
+    /// The live stroke is not included; call `settle()` first.
     public func documentImage() -> DocumentImage {
-        damage = damage.union(strokes.settle(into: document))
+        assert(!strokes.isEmbossing, "settle() first")
         return DocumentImage(document)
     }
 
@@ -79,22 +74,20 @@ public final class Session {
         strokes.grow(to: document.storageSize)
         strokes.clip = document.bounds
         damage = document.bounds
-        windowIsStale = true
+        view.windowIsStale = true
     }
 
     /// True when the document is not a blank one: more than one layer, any pixel drawn, or a
     /// layer's attributes changed.
     public var hasPaint: Bool {
-        damage = damage.union(strokes.settle(into: document))
         let layers = document.layers
         return layers.count > 1 || layers[0].pixels.tiles.contains { $0 != nil } || layers[0].attributes != LayerAttributes(name: "Layer 1")
     }
 
     /// The colour at canvas point (x, y), opaque: the layers there over the background (no
-    /// filter). Nil outside the canvas. Call between frames: it reads the layers as the last
-    /// frame left them.
+    /// filter). Nil outside the canvas. Call between frames (after `settle()`): it reads the
+    /// layers as the last frame left them.
     public func color(at x: Double, _ y: Double) -> Color? {
-        damage = damage.union(strokes.settle(into: document))
         guard x.isFinite, y.isFinite, case let (cx, cy) = (Int(x.rounded(.down)), Int(y.rounded(.down))),
               document.bounds.contains(x: cx, y: cy) else { return nil }
         syncStack()
@@ -110,8 +103,17 @@ public final class Session {
     /// Forgets every undo and redo step (a compacted journal cannot replay them).
     public func dropHistory() { document.dropHistory() }
 
-    /// Queues an event for the next frame.
-    public func handle(_ event: SessionEvent) { withPending { $0.append(event) } }
+    /// Queues an event for the next frame. A view that follows a view is queued in its place:
+    /// a drag moves the view a hundred times a second, and only where it ends up shows.
+    public func handle(_ event: SessionEvent) {
+        withPending { queue in
+            if case .view = event, let last = queue.last, case .view = last {
+                queue[queue.count - 1] = event
+            } else {
+                queue.append(event)
+            }
+        }
+    }
 
     /// `body` given the queue as a local, put back after.
     private func withPending<T>(_ body: (inout [SessionEvent]) -> T) -> T {
@@ -130,10 +132,18 @@ public final class Session {
         return b
     }
 
+    /// The view's transform as it will be once the queued events have played: what the next
+    /// pointer sample is mapped through, and the next zoom or drag starts from.
+    public var upcomingView: ViewTransform {
+        let queued = pending
+        for case .view(let t) in queued.reversed() { return t }
+        return view.transform
+    }
+
     /// True when a frame would change what is shown: the frame clock may pause otherwise. (An
     /// overlay that changed asks for a frame itself.)
     public var needsDraw: Bool {
-        !pending.isEmpty || !damage.isEmpty || windowIsStale || pulsing != nil || strokes.isEmbossing
+        !pending.isEmpty || !damage.isEmpty || view.windowIsStale || view.pulse != nil || strokes.isEmbossing
     }
 
     /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
@@ -149,20 +159,23 @@ public final class Session {
 
     /// Shows the live pen stroke going on to (x, y) (canvas pixels) beyond its last sample, from
     /// the next frame (or ink present) on, until a sample comes; nil shows none.
-    public func predict(_ point: (x: Double, y: Double)?) {
-        requestedPrediction = point
-        predictionRequested = true
-    }
+    public func predict(_ point: (x: Double, y: Double)?) { view.prediction = (point, true) }
 
     /// The prediction asked for, once this frame's samples have been played.
     private func applyPrediction() {
-        guard predictionRequested else { return }
-        predictionRequested = false
-        strokes.predict(requestedPrediction)
+        guard view.prediction.asked else { return }
+        view.prediction.asked = false
+        strokes.predict(view.prediction.point)
     }
 
     /// The window changed size or must be shown again whole: the next frame redraws it all.
-    public func windowChanged() { windowIsStale = true }
+    public func windowChanged() { view.windowIsStale = true }
+
+    /// The window's on-canvas tools, drawn over every frame it presents (never in a snapshot).
+    public var overlay: Overlay? {
+        get { view.overlay }
+        set { view.overlay = newValue }
+    }
 
     /// Runs one frame: plays the queued events, then composes and presents the damaged region.
     @discardableResult
@@ -204,13 +217,8 @@ public final class Session {
     /// and what changed presented.
     private func finishFrame(_ frame: FrameInfo, to presenter: Presenter) -> Rect {
         damage = damage.union(strokes.runFrame(on: compute))
-        if let pulsing {
-            // While pulsing, every frame redraws the whole window.
-            let start = pulseStart ?? frame.index
-            pulseStart = start
-            shownBackground = pulsing.color(loc: Pulse.loc(frames: frame.index - start))
-            damage = document.bounds
-        }
+        // While pulsing, every frame redraws the whole canvas.
+        if view.pulseFrame(frame.index) { damage = document.bounds }
         applyPrediction()
         return present(to: presenter)
     }
@@ -222,7 +230,7 @@ public final class Session {
     /// window must be redrawn whole. Returns what it played and presented.
     @discardableResult
     public func drawInk(to presenter: Presenter) -> Frame {
-        guard !windowIsStale else { return Frame(played: [], presented: .empty) }
+        guard !view.windowIsStale else { return Frame(played: [], presented: .empty) }
         var played: [SessionEvent] = []
         withPending { queue in
             while let event = queue.first, isInk(event) {
@@ -247,9 +255,9 @@ public final class Session {
 
     /// The stack view brought up to date with the document's changes.
     private func syncStack() {
-        let (changed, whole) = stack.update(document, background: shownBackground ?? document.background, on: compute)
+        let (changed, whole) = stack.update(document, background: view.shownBackground ?? document.background, on: compute)
         damage = damage.union(changed)
-        if whole { windowIsStale = true }
+        if whole { view.windowIsStale = true }
     }
 
     /// Composes and presents what is stale; returns the window rectangle presented.
@@ -260,15 +268,12 @@ public final class Session {
         guard !window.isEmpty else { return .empty }
         syncStack()
         damage = damage.union(strokes.redrawTail())
-        let tools = overlay?.takeDamage() ?? .empty
-        let region = windowIsStale ? window
-            : viewTransform.windowRect(covering: damage.intersection(document.bounds)).union(tools).intersection(window)
+        let region = view.region(window: window, canvasDamage: damage, canvas: document.bounds)
         damage = .empty
-        windowIsStale = false
         guard !region.isEmpty else { return .empty }
         let target = presenter.frameTarget()
-        compose(region, into: target, transform: viewTransform)
-        overlay?.draw(into: target, clip: region)
+        compose(region, into: target, transform: view.transform)
+        view.overlay?.draw(into: target, clip: region)
         presenter.present(region)
         return region
     }
@@ -276,8 +281,9 @@ public final class Session {
     /// What the session shows now (the layers plus the live stroke, with the view filters), as a
     /// new image of the canvas's size: the same bytes the window presents at 100 %, for export
     /// and `quicksilver render`. A predicted tail is the window's alone: the picture has none.
+    /// Call `settle()` first.
     public func snapshot() -> Snapshot {
-        damage = damage.union(strokes.settle(into: document))
+        assert(!strokes.isEmbossing, "settle() first")
         syncStack()
         let size = document.visibleSize
         let pixels = strokes.withoutPrediction { () -> [UInt32] in
@@ -295,7 +301,7 @@ public final class Session {
     /// Composes `region` (of `target`) of what the session shows, seen through `transform` (the
     /// canvas at 100 % in the top-left corner by default). The stack must be in sync.
     public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity) {
-        stack.kernel(document, stroke: strokes.overlay, invert: invert, output: target, transform: transform).run(over: region, on: compute)
+        stack.kernel(document, stroke: strokes.overlay, invert: view.invert, output: target, transform: transform).run(over: region, on: compute)
     }
 
     // MARK: - Playing events
@@ -328,17 +334,14 @@ public final class Session {
         case .resize(let size):
             if document.resize(to: size) { strokes.grow(to: document.storageSize) }
             strokes.clip = document.bounds
-            windowIsStale = true
+            view.windowIsStale = true
         case .view(let transform):
-            viewTransform = transform
-            windowIsStale = true
+            view.transform = transform
+            view.windowIsStale = true
         }
     }
 
     private func endStroke(at p: StrokePoint?) { damage = damage.union(strokes.end(at: p, into: document, on: compute)) }
-
-    /// A finished mercurial stroke's emboss baked in, before anything else changes the layers.
-    private func settle() { damage = damage.union(strokes.settle(into: document)) }
 
     private func run(_ command: Command) {
         switch command {
@@ -354,23 +357,9 @@ public final class Session {
         case .continued:
             endStroke(at: nil)
             settle()
-            pulseStart = nil
-        case .invert(let on):
-            invert = on ?? !invert
-            windowIsStale = true
-        case .pulse(let on, let hue, let centre, let range):
-            var p = pulsing ?? Pulse()
-            if let hue { p.hue = hue }
-            if let centre { p.centre = centre }
-            if let range { p.range = range }
-            if on ?? (pulsing == nil) {
-                if pulsing == nil { pulseStart = nil }
-                pulsing = p
-            } else {
-                pulsing = nil
-                shownBackground = nil
-            }
-            windowIsStale = true
+            _ = view.apply(command)
+        case .invert, .pulse:
+            _ = view.apply(command)
         }
     }
 

@@ -1,4 +1,5 @@
 import Geometry
+import Strokes
 
 /// The footprint of the brush under the pointer: a dark ring with a light one inside it, so it
 /// reads on any paint, of the radius the brush would paint at (in window pixels: its size at
@@ -8,6 +9,17 @@ public struct BrushOutline: Equatable, Sendable {
     public var radius: Double
 
     public init(x: Double, y: Double, radius: Double) { self.x = x; self.y = y; self.radius = radius }
+
+    /// The outline of `tip` at `pressure` under window point (x, y), at `zoom`: the radius each
+    /// kind paints at (the pixel pen's whole pixels, the mercurial brush's spray reach).
+    public init(x: Double, y: Double, tip: BrushTip, pressure: Double, zoom: Double) {
+        let canvasRadius = switch tip.kind {
+        case .pen, .eraser: tip.diameter(pressure: pressure) / 2
+        case .pixel: Double(Int(tip.diameter(pressure: pressure) / 2)) + 0.5
+        case .mercurial: Double(tip.size) * pressure
+        }
+        self.init(x: x, y: y, radius: canvasRadius * zoom)
+    }
 
     /// Never smaller than this: a 1-pixel brush still shows where it is.
     static let smallest = 3.0

@@ -5,7 +5,7 @@ import Strokes
 /// The pop-up palette (Krita's, after a right click): a hue ring around a saturation/value
 /// square (the HSV hexcone), the last colours used on a ring outside it, and under them the
 /// four brush kinds and the size. Laid out at a UI scale in its own coordinates, its centre at
-/// (`centre`, `centre`); `Tools` places it at the pointer.
+/// (`centre`, `centre`); `PaletteWidget` places it at the pointer.
 public struct Palette: Equatable, Sendable {
     /// The colour shown, as hue, saturation and value (kept apart so a grey keeps its hue).
     public var hue: Double, saturation: Double, value: Double

@@ -3,8 +3,10 @@
 // window pixels. No toolkit: a few anti-aliased primitives (`Painter`), a 5x7 bitmap font
 // (`Font`), and one type per piece.
 //
-// Start at `Tools`: the `Overlay` the session draws, holding the pieces, their damage, and the
-// one hit-test the app routes pointer events by. Each piece lays itself out at a UI scale (1 at
-// 96 dpi, 2 at 192), draws into a cached sprite when its state changes (`Sprite`), and answers
-// "what is under this point" with a value, never by acting: the app turns answers into the
-// same commands its keys send, so the journal sees a colour or a shading, never a click.
+// Start at `Widgets`: the `Overlay` the session draws, a z-ordered list of `Widget`s with one
+// hit test the app's pointer router routes presses by, one way to draw and one damage. Each
+// widget (`PaletteWidget`, `ShadingEditorWidget`, `StatusStripWidget`, `OutlineWidget`) keeps
+// its place and sprite; the value it shows (`Palette`, `ShadingEditor`, …) lays itself out at a UI
+// scale (1 at 96 dpi, 2 at 192) and draws into a sprite cached while it is unchanged. A widget
+// never acts on the session: it turns a press into the same commands the keys send, so the
+// journal sees a colour or a shading, never a click.

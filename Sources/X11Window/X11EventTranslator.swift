@@ -17,7 +17,7 @@ import Input
 ///   without pressure yet waits, with the motion after it, for the first non-zero reading (at
 ///   most a frame, 17 ms), so a stroke starts without a blot. A device unplugged mid-stroke ends
 ///   the stroke where it was.
-/// - KeyPress / KeyRelease → `.key` / `.keyRelease` (keysym name of the unshifted key, what it
+/// - KeyPress / KeyRelease → `.key` / `.keyRelease` (the unshifted key as a typed `Key`, what it
 ///   types, the pointer's position); Shift/Control press or release also → `.modifiers` (the
 ///   state after the change). An autorepeated key reports its presses only.
 /// - Expose (last of a series) → `.expose`; a ConfigureNotify with a new size → `.resize`;
@@ -25,7 +25,7 @@ import Input
 ///
 /// Times are seconds since the first reported event's X timestamp (server milliseconds,
 /// wrapping at 2³²); events without a timestamp carry the latest one. Pure: no request goes to
-/// the X server from here (a keysym's name is Xlib's own table), so tests feed it synthetic
+/// the X server from here (keysyms become `Key`s by `KeySymbols`' arithmetic), so tests feed it synthetic
 /// events (and Fuzzing's `X11EventsTarget`, which is why it is `package`).
 package struct X11EventTranslator {
     /// The window whose events these are (a ConfigureNotify of another window is ignored).
@@ -189,8 +189,8 @@ package struct X11EventTranslator {
             let (sym, text) = key(ev.xkey)
             let time = seconds(ev.xkey.time)
             var mods = modifiers(ev.xkey.state)   // the state before this key
-            if let name = Self.name(of: sym) {
-                let press = KeyPress(name: name, mods: mods, time: time, x: Double(ev.xkey.x), y: Double(ev.xkey.y), text: text)
+            if sym != 0 /* NoSymbol */ {
+                let press = KeyPress(KeySymbols.key(sym), mods: mods, time: time, x: Double(ev.xkey.x), y: Double(ev.xkey.y), text: text)
                 out.append(ev.type == KeyPress ? .key(press) : .keyRelease(press))
             }
             let modifierKeys: [(KeySym, KeySym, Modifiers)] = [
@@ -223,25 +223,6 @@ package struct X11EventTranslator {
         default:
             break
         }
-    }
-
-    /// A keysym's name ("a", "bracketleft", "Delete", "U0416"); nil for NoSymbol.
-    static func name(of keysym: KeySym) -> String? {
-        guard keysym != 0 /* NoSymbol */ else { return nil }
-        guard let s = XKeysymToString(keysym) else { return "0x" + String(keysym, radix: 16) }
-        let name = String(cString: s)
-        // Xlib's names are its own, except the one it makes up for a Unicode keysym it has no name
-        // for: that one it allocates, and a caller that keeps only static names leaks it.
-        if let made = unicodeName(of: keysym), name == made { XFree(s) }
-        return name
-    }
-
-    /// The name Xlib makes up for a Unicode keysym: "U" and the code point in 4 hex digits, or 8
-    /// above U+FFFF.
-    private static func unicodeName(of keysym: KeySym) -> String? {
-        guard (0x0100_0100...0x0110_FFFF).contains(keysym) else { return nil }
-        let point = keysym & 0xFF_FFFF, hex = String(point, radix: 16, uppercase: true)
-        return "U" + String(repeating: "0", count: (point > 0xFFFF ? 8 : 4) - hex.count) + hex
     }
 
     private func modifiers(_ state: UInt32) -> Modifiers {

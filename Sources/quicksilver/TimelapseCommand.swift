@@ -91,6 +91,8 @@ struct TimelapseCommand: ParsableCommand {
         /// Writes frames until `count` are written, all showing the session as it is now.
         func catchUp(to count: Int, _ session: Session) {
             guard failure == nil, written < count else { return }
+            // A finished stroke's emboss is in its frame however long it took to compute.
+            session.settle()
             let frame = scaler.frame(session.snapshot().pixels)
             do {
                 while written < count {

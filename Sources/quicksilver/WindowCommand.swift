@@ -105,7 +105,7 @@ struct WindowCommand: ParsableCommand {
         if undoMegabytes < 1 { throw ValidationError("--undo-megabytes must be at least 1") }
         if sessionsMegabytes < 1 { throw ValidationError("--sessions-megabytes must be at least 1") }
         if !(0...25).contains(predictMs) { throw ValidationError("--predict-ms must be in 0…25") }
-        if let uiScale, !(Tools.scales.contains(uiScale) && (uiScale * 2).rounded() == uiScale * 2) {
+        if let uiScale, !(Widgets.scales.contains(uiScale) && (uiScale * 2).rounded() == uiScale * 2) {
             throw ValidationError("--ui-scale must be 1, 1.5, 2, … 4")
         }
         if play && file == nil { throw ValidationError("--play needs a session or replay FILE (.jsonl)") }
@@ -205,9 +205,9 @@ struct WindowCommand: ParsableCommand {
                            exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
                            startCommands: opening,
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
-                           predictMilliseconds: predictMs, uiScale: uiScale ?? Tools.scale(forDPI: window.resourceDPI),
+                           predictMilliseconds: predictMs, uiScale: uiScale ?? Widgets.scale(forDPI: window.resourceDPI),
                            playing: started.unplayed.map { Playthrough(events: $0, speed: speed) })
-        if hideTools { app.tools?.setHidden(true) }
+        if hideTools { app.widgets?.setHidden(true) }
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
         startUp.stop()

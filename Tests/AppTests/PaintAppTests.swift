@@ -135,8 +135,8 @@ final class Harness {
         app.finish(loop)
     }
 
-    func key(_ name: String, _ mods: Modifiers = [], at t: Double = 0) -> InputEvent {
-        .key(KeyPress(name: name, mods: mods, time: t))
+    func key(_ key: Key, _ mods: Modifiers = [], at t: Double = 0) -> InputEvent {
+        .key(KeyPress(key, mods: mods, time: t))
     }
 
     /// The recording's event lines, parsed (once what was handed to its writer is written).
@@ -165,7 +165,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         let h = try Harness()
         #expect(h.input([.pointerDown(sample(20, 20, t: 0)), .pointerMove(sample(40, 30, t: 0.004))]), "input asks for a frame")
         h.draw(frame: 3)
-        h.input([.pointerMove(sample(60, 40, t: 0.05)), .pointerUp(sample(80, 50, t: 0.06)), h.key("bracketright")])
+        h.input([.pointerMove(sample(60, 40, t: 0.05)), .pointerUp(sample(80, 50, t: 0.06)), h.key("]")])
         h.draw(frame: 7)
         h.app.finish(h.loop)
         let recorded = try h.recorded()
@@ -190,7 +190,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         let h = try Harness()
         h.input([.pointerDown(sample(20, 20, t: 0)), .pointerUp(sample(40, 30, t: 0.004))])
         h.draw(frame: 5)
-        h.input([h.key("bracketright")])
+        h.input([h.key("]")])
         _ = h.app.frameLoop(h.loop, draw: FrameInfo(index: 3, timestamp: 3.0 / 60, targetTimestamp: 4.0 / 60))
         h.app.finish(h.loop)
         #expect(try h.recorded().map(\.t) == [5.5, 5.5, 5.5].map { $0 / 60 })
@@ -222,8 +222,8 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         let h = try Harness()
         h.input([.pointerDown(sample(20, 30, t: 0)), .pointerUp(sample(180, 30, t: 0.01))])
         h.draw(frame: 1)
-        h.input([h.key("Insert"), h.key("3"), .pointerDown(sample(20, 60, t: 0.1)), .pointerUp(sample(180, 60, t: 0.11)),
-                 h.key("n"), h.key("n", [.control, .shift]), h.key("Prior"), h.key("Next"), h.key("comma"), h.key("comma")])
+        h.input([h.key(.insert), h.key("3"), .pointerDown(sample(20, 60, t: 0.1)), .pointerUp(sample(180, 60, t: 0.11)),
+                 h.key("n"), h.key("n", [.control, .shift]), h.key(.pageUp), h.key(.pageDown), h.key(","), h.key(",")])
         h.draw(frame: 2)
         let d = h.session.document
         #expect(d.layers.map(\.name) == ["Layer 1", "Layer 2", "Layer 3"] && d.current == 1)
@@ -233,7 +233,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         h.draw(frame: 3)
         #expect(h.window.titles.last?.contains("— layer 2/3 (multiply, 80 %, hidden) —") == true)
         #expect(h.session.snapshot()[100, 60] == 0xFFFF_FFFF, "the hidden layer's red stroke is not shown")
-        h.input([h.key("v"), h.key("Next"), h.key("Delete", [.shift]), h.key("e", .control)])
+        h.input([h.key("v"), h.key(.pageDown), h.key(.delete, [.shift]), h.key("e", .control)])
         h.draw(frame: 4)
         #expect(d.layers.map(\.name) == ["Layer 2", "Layer 3"] && d.current == 0, "layer 1 deleted; nothing below layer 2 to merge into")
         let shown = h.session.snapshot()
@@ -251,7 +251,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
     @Test func keysBecomeCommandsAndTheTitleFollows() throws {
         let h = try Harness()
         #expect(h.window.titles.last == "Quicksilver — pen 8 #000000 pressure 0.50 (simulated) — layer 1/1 — 100 %")
-        h.input([h.key("bracketright"), h.key("x"), h.key("3")])
+        h.input([h.key("]"), h.key("x"), h.key("3")])
         h.draw(frame: 1)
         #expect(h.session.brush.tip == BrushTip(kind: .pixel, size: 8), "each kind keeps its own size")
         #expect(h.session.brush.size(for: .pen) == 16)
@@ -265,10 +265,10 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
     /// last frame left it: two size keys before a frame double the size twice.
     @Test func changesQueuedBeforeAFrameBuildOnEachOther() throws {
         let h = try Harness()
-        h.input([h.key("bracketright"), h.key("bracketright")])
+        h.input([h.key("]"), h.key("]")])
         h.draw(frame: 1)
         #expect(h.session.brush.tip == BrushTip(kind: .pen, size: 32))
-        h.input([h.key("bracketleft"), h.key("x"), h.key("bracketleft"), h.key("p")])
+        h.input([h.key("["), h.key("x"), h.key("["), h.key("p")])
         h.draw(frame: 2)
         #expect(h.session.brush.tip == BrushTip(kind: .pen, size: 16), "the pixel pen's halving was its own")
         #expect(h.session.brush.size(for: .pixel) == 4)
@@ -310,7 +310,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         h.draw(frame: 20)
         let firmer = try #require(h.window.titles.last)
         #expect(firmer.contains("pressure 0.73 (pen)") && firmer.hasSuffix(" — " + message), "\(firmer)")
-        h.input([.pointerUp(PointerSample(x: 12, y: 10, pressure: 0.73, time: 0.12)), h.key("bracketright")])
+        h.input([.pointerUp(PointerSample(x: 12, y: 10, pressure: 0.73, time: 0.12)), h.key("]")])
         h.draw(frame: 21)
         #expect(h.window.titles.last == "Quicksilver — pen 16 #000000 pressure 0.73 (pen) — layer 1/1 — 100 %")
     }
@@ -385,8 +385,9 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
 }
 
 @Suite struct ColorTests {
-    private func typed(_ text: String, _ name: String? = nil, mods: Modifiers = []) -> KeyPress {
-        KeyPress(name: name ?? text, mods: mods, time: 0, text: text)
+    /// A key press typing `text`: the key of its character unless another is named.
+    private func typed(_ text: String, _ key: Key? = nil, mods: Modifiers = []) -> KeyPress {
+        KeyPress(key ?? text.first.map { .char($0) } ?? .other(0), mods: mods, time: 0, text: text)
     }
 
     @Test func typingAColour() {
@@ -397,8 +398,8 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         #expect(entry.prompt == "colour #12ab9f_ (Return sets it, Escape cancels)")
         #expect(entry.key(typed("g")) == .typed, "refused, still typing")
         #expect(entry.prompt == "colour #12ab9f_ ('g' is not a hex digit)")
-        #expect(entry.key(typed("", "Shift_L")) == .typed && entry.refused == nil, "a modifier types nothing")
-        #expect(entry.key(typed("\r", "Return")) == .accepted(Color(r: 0x12, g: 0xab, b: 0x9f)))
+        #expect(entry.key(typed("", .shift)) == .typed && entry.refused == nil, "a modifier types nothing")
+        #expect(entry.key(typed("\r", .enter)) == .accepted(Color(r: 0x12, g: 0xab, b: 0x9f)))
         #expect(!entry.isTyping)
     }
 
@@ -407,21 +408,21 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         _ = entry.key(typed("#"))
         for c in "ff000080" { _ = entry.key(typed(String(c))) }
         #expect(entry.key(typed("0")) == .typed && entry.digits == "ff000080", "a ninth digit is refused")
-        #expect(entry.key(typed("\r", "Return")) == .accepted(Color(r: 255, g: 0, b: 0, a: 0x80)))
+        #expect(entry.key(typed("\r", .enter)) == .accepted(Color(r: 255, g: 0, b: 0, a: 0x80)))
         _ = entry.key(typed("#"))
         for c in "1234" { _ = entry.key(typed(String(c))) }
-        #expect(entry.key(typed("\r", "Return")) == .typed && entry.prompt?.contains("needs 6 or 8 digits") == true)
-        _ = entry.key(typed("\u{8}", "BackSpace"))
+        #expect(entry.key(typed("\r", .enter)) == .typed && entry.prompt?.contains("needs 6 or 8 digits") == true)
+        _ = entry.key(typed("\u{8}", .backspace))
         #expect(entry.digits == "123")
-        #expect(entry.key(typed("\u{1b}", "Escape")) == .cancelled && !entry.isTyping)
+        #expect(entry.key(typed("\u{1b}", .escape)) == .cancelled && !entry.isTyping)
     }
 
     @Test func theTypedColourIsABrushColourAndDigitsDoNotReachThePalette() throws {
         let h = try Harness()
-        h.input(["#", "0", "0", "8", "0", "f", "f"].map { .key(KeyPress(name: $0 == "#" ? "3" : $0, mods: $0 == "#" ? .shift : [], time: 0, text: $0)) })
+        h.input(Array("#008 0ff".filter { $0 != " " }).map { (c: Character) in .key(KeyPress(.char(c == "#" ? "3" : c), mods: c == "#" ? .shift : [], time: 0, text: String(c))) })
         h.draw(frame: 1)
         #expect(h.window.titles.last?.hasSuffix("— colour #0080ff_ (Return sets it, Escape cancels)") == true)
-        h.input([.key(KeyPress(name: "Return", time: 0, text: "\r"))])
+        h.input([.key(KeyPress(.enter, time: 0, text: "\r"))])
         h.draw(frame: 2)
         h.app.finish(h.loop)
         #expect(h.session.brush.color == Color(r: 0, g: 0x80, b: 0xff))
@@ -431,14 +432,14 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
     @Test func thePickerTakesTheColourUnderTheNextClickAndDrawsNothing() throws {
         let h = try Harness()
         // A red line at y = 60, then the picker over it.
-        h.input([.key(KeyPress(name: "3", time: 0, text: "3")), .pointerDown(sample(20, 60, t: 0)), .pointerUp(sample(180, 60, t: 0.01)),
-                 .key(KeyPress(name: "1", time: 0, text: "1")), .key(KeyPress(name: "c", time: 0, text: "c"))])
+        h.input([.key(KeyPress("3", time: 0, text: "3")), .pointerDown(sample(20, 60, t: 0)), .pointerUp(sample(180, 60, t: 0.01)),
+                 .key(KeyPress("1", time: 0, text: "1")), .key(KeyPress("c", time: 0, text: "c"))])
         h.draw(frame: 1)
         #expect(h.window.crosshair && h.window.titles.last?.contains("pick a colour") == true)
         let before = h.session.layerPixels
         // The click, and a key right after it: the key waits for the pick, so order is kept.
         h.input([.pointerDown(sample(100, 60, t: 0.1)), .pointerMove(sample(150, 70, t: 0.11)), .pointerUp(sample(150, 70, t: 0.12)),
-                 .key(KeyPress(name: "bracketright", time: 0.13, text: "]"))])
+                 .key(KeyPress("]", time: 0.13, text: "]"))])
         h.draw(frame: 2)
         h.draw(frame: 3)
         #expect(!h.window.crosshair)
@@ -449,9 +450,9 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         #expect(commands.suffix(2) == [.brush(color: Color(r: 0xe5, g: 0x39, b: 0x35)), .brush(size: 16)])
         // Escape disarms.
         let g = try Harness()
-        g.input([.key(KeyPress(name: "c", time: 0, text: "c"))])
+        g.input([.key(KeyPress("c", time: 0, text: "c"))])
         #expect(g.window.crosshair, "armed")
-        g.input([.key(KeyPress(name: "Escape", time: 0, text: "\u{1b}"))])
+        g.input([.key(KeyPress(.escape, time: 0, text: "\u{1b}"))])
         #expect(!g.window.crosshair)
     }
 }
@@ -461,7 +462,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         let h = try Harness()
         var titles: [String] = []
         for frame in 1...4 {
-            h.input([.key(KeyPress(name: "s", time: 0, text: "s"))])
+            h.input([.key(KeyPress("s", time: 0, text: "s"))])
             h.draw(frame: frame)
             titles.append(h.window.titles.last ?? "")
         }
@@ -515,7 +516,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         // wakes the paused clock; the rest comes at 30 ms and is seen at frame 2's deadline.
         h.runInRealLoop([
             (20 * ms, Array(stroke.prefix(2)), true),
-            (30 * ms, stroke.dropFirst(2) + [.pointerUp(sample(180, 60, t: 0.012)), h.key("bracketright")], false),
+            (30 * ms, stroke.dropFirst(2) + [.pointerUp(sample(180, 60, t: 0.012)), h.key("]")], false),
         ])
         #expect(h.app.inkPresents == 2, "the stroke took the ink path")
         #expect(h.window.image.texture[160, 70] == 0xFF00_0000)
@@ -534,7 +535,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
     func randomSchedulesInTheRealLoopRestoreToTheCanvasTheWindowDrew(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
         let h = try Harness(lowLatency: true)
-        let keys = ["bracketleft", "bracketright", "1", "3", "p", "x", "m", "e", "s", "Delete", "z"]
+        let keys: [Key] = ["[", "]", "1", "3", "p", "x", "m", "e", "s", .delete, "z"]
         var arrivals: [(atNS: Int64, events: [InputEvent], wakes: Bool)] = []
         var at: Int64 = 20_000_000, x = 100.0, y = 60.0, down = false
         for _ in 0..<400 {
@@ -542,8 +543,8 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
             let t = Double(at) / 1e9
             let event: InputEvent
             if !down && rng.next() % 4 == 0 {
-                let name = keys[Int(rng.next() % UInt64(keys.count))]
-                event = h.key(name, name == "z" ? [.control] : [], at: t)
+                let key = keys[Int(rng.next() % UInt64(keys.count))]
+                event = h.key(key, key == "z" ? [.control] : [], at: t)
             } else if !down {
                 (event, down) = (.pointerDown(sample(x, y, t: t)), true)
             } else if rng.next() % 40 == 0 {
@@ -657,14 +658,14 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
 
     @Test func zoomKeysZoomAroundThePointerAndStrokesLandOnTheCanvas() throws {
         let h = try Harness()
-        h.input([.key(KeyPress(name: "equal", mods: .shift, time: 0, x: 100, y: 60))])   // "+"
+        h.input([.key(KeyPress("=", mods: .shift, time: 0, x: 100, y: 60))])   // "+"
         #expect(h.draw(frame: 1) == false)
         #expect(h.window.titles.last?.hasSuffix("— 200 %") == true)
         // Canvas (100, 60) stays under the pointer: a drag there starts at canvas (100, 60), and
         // 50 window pixels are 25 canvas pixels.
         h.input([.pointerDown(sample(100, 60, t: 0.1)), .pointerMove(sample(150, 60, t: 0.11)), .pointerUp(sample(150, 60, t: 0.12))])
         h.draw(frame: 2)
-        h.input([h.key("minus"), h.key("minus")])
+        h.input([h.key("-"), h.key("-")])
         h.draw(frame: 3)
         #expect(h.window.titles.last?.hasSuffix("— 50 %") == true)
         h.input([h.key("0")])
@@ -682,17 +683,17 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
 
     @Test func panningMovesTheCanvasWithTheHandAtAnyZoom() throws {
         let h = try Harness()
-        h.input([.key(KeyPress(name: "plus", time: 0, x: 0, y: 0))])
+        h.input([.key(KeyPress("+", time: 0, x: 0, y: 0))])
         h.draw(frame: 1)
         h.input([.button(.middle, isDown: true, sample(10, 10, t: 0.1)), .pointerMove(sample(60, 30, t: 0.2)),
                  .pointerMove(sample(110, 10, t: 0.3)), .button(.middle, isDown: false, sample(110, 10, t: 0.3))])
         h.draw(frame: 2)
-        #expect(h.session.viewTransform == ViewTransform(scale: 1, x: 100, y: 0), "a 100 px drag moves the canvas 100 px")
+        #expect(h.session.view.transform == ViewTransform(scale: 1, x: 100, y: 0), "a 100 px drag moves the canvas 100 px")
         // Space held: button 1 pans instead of drawing.
-        h.input([.key(KeyPress(name: "space", time: 0.4)), .pointerDown(sample(0, 0, t: 0.4)), .pointerMove(sample(-30, 40, t: 0.5)),
-                 .pointerUp(sample(-30, 40, t: 0.5)), .keyRelease(KeyPress(name: "space", time: 0.6))])
+        h.input([.key(KeyPress(" ", time: 0.4)), .pointerDown(sample(0, 0, t: 0.4)), .pointerMove(sample(-30, 40, t: 0.5)),
+                 .pointerUp(sample(-30, 40, t: 0.5)), .keyRelease(KeyPress(" ", time: 0.6))])
         h.draw(frame: 3)
-        #expect(h.session.viewTransform == ViewTransform(scale: 1, x: 70, y: 40))
+        #expect(h.session.view.transform == ViewTransform(scale: 1, x: 70, y: 40))
         #expect(!h.session.layerPixels.contains(0xFF00_0000), "nothing was drawn")
         // The wheel: down shows what is below, Shift sideways, Control zooms around the pointer.
         h.input([.button(.wheelDown, isDown: true, sample(5, 5, t: 0.7)), .button(.wheelUp, isDown: true, sample(5, 5, t: 0.7, [.shift])),
@@ -700,13 +701,13 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         h.draw(frame: 4)
         // (70, 40) → down 64: (70, −24); sideways: (134, −24); then ×2 around (70, 40), where
         // canvas (−32, 32) is: it stays there.
-        #expect(h.session.viewTransform == ViewTransform(scale: 2, x: 198, y: -88))
+        #expect(h.session.view.transform == ViewTransform(scale: 2, x: 198, y: -88))
     }
 
     @Test func theOpeningViewShowsABigCanvasWhole() {
-        #expect(ViewControl.opening(canvas: Size(width: 400, height: 300), window: Size(width: 400, height: 300)).transform == .identity)
-        #expect(ViewControl.opening(canvas: Size(width: 1000, height: 500), window: Size(width: 400, height: 300)).transform.scale == -2)
-        #expect(ViewControl.opening(canvas: Size(width: 16384, height: 16384), window: Size(width: 800, height: 600)).transform.scale == -3)
+        #expect(ViewTransform.opening(canvas: Size(width: 400, height: 300), window: Size(width: 400, height: 300)) == .identity)
+        #expect(ViewTransform.opening(canvas: Size(width: 1000, height: 500), window: Size(width: 400, height: 300)).scale == -2)
+        #expect(ViewTransform.opening(canvas: Size(width: 16384, height: 16384), window: Size(width: 800, height: 600)).scale == -3)
     }
 }
 
@@ -718,7 +719,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
 
     @Test func ctrlCPutsTheCanvasOnTheClipboardExactlyAsCtrlSSavesIt() throws {
         let h = try Harness()
-        h.input([.key(KeyPress(name: "plus", time: 0, x: 50, y: 50)), .pointerDown(sample(30, 30, t: 0)),
+        h.input([.key(KeyPress("+", time: 0, x: 50, y: 50)), .pointerDown(sample(30, 30, t: 0)),
                  .pointerUp(sample(170, 90, t: 0.01)), h.key("c", .control), h.key("s", .control)])
         h.draw(frame: 1)
         let copied = try #require(h.window.clipboard)
@@ -730,7 +731,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
 
     @Test func ctrlVPastesCentredAtThePointerAsOneUndoStepAndKeepsThePicture() throws {
         let h = try Harness()
-        h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 100, y: 60))])
+        h.input([.key(KeyPress("v", mods: .control, time: 0, x: 100, y: 60))])
         #expect(h.window.pasteRequests == 1)
         h.input([.paste(.image(try png(Size(width: 20, height: 10), 0xFFFF_0000)))])
         h.draw(frame: 1)
@@ -760,7 +761,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         let h = try Harness()
         // A folder where the picture would go: no file can be renamed over it, root or not.
         try FileManager.default.createDirectory(atPath: h.journal.path + ".paste-1.png", withIntermediateDirectories: false)
-        h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 100, y: 60))])
+        h.input([.key(KeyPress("v", mods: .control, time: 0, x: 100, y: 60))])
         h.input([.paste(.image(try png(Size(width: 20, height: 10), 0xFFFF_0000)))])
         h.draw(frame: 1)
         #expect(h.window.titles.last?.hasSuffix("— the paste could not be kept, so it was not made") == true)
@@ -772,10 +773,10 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
 
     @Test func noImageOnTheClipboardIsSaidInTheTitleAndChangesNothing() throws {
         let h = try Harness()
-        h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 10, y: 10)), .paste(.nothing("the clipboard holds no image"))])
+        h.input([.key(KeyPress("v", mods: .control, time: 0, x: 10, y: 10)), .paste(.nothing("the clipboard holds no image"))])
         h.draw(frame: 1)
         #expect(h.window.titles.last?.hasSuffix("— the clipboard holds no image") == true)
-        h.input([.key(KeyPress(name: "v", mods: .control, time: 0, x: 10, y: 10)), .paste(.image(Array("not a png".utf8)))])
+        h.input([.key(KeyPress("v", mods: .control, time: 0, x: 10, y: 10)), .paste(.image(Array("not a png".utf8)))])
         h.draw(frame: 2)
         #expect(h.window.titles.last?.contains("the clipboard's image cannot be read") == true)
         #expect(h.session.layerPixels.allSatisfy { $0 == 0 })

@@ -129,7 +129,7 @@ import TestSupport
 
         /// Ctrl+Z, a frame, then the end of the session; the journal as written.
         func undoAndFinish() throws -> String {
-            frame([.key(KeyPress(name: "z", mods: [.control], time: 0))])
+            frame([.key(KeyPress("z", mods: [.control], time: 0))])
             frame()
             app.finish(loop)
             return try String(contentsOfFile: journalPath, encoding: .utf8)
@@ -188,7 +188,7 @@ import TestSupport
     @Test func aKeyJumpsToTheEnd() throws {
         let (opened, played) = try openedAndPlayedPartway()
         #expect(played.window.image.pixels != opened.window.image.pixels)
-        played.frame([.key(KeyPress(name: "a", mods: [], time: 0))])
+        played.frame([.key(KeyPress("a", mods: [], time: 0))])
         #expect(!played.title.contains("playing"))
         played.frame()
         #expect(played.window.image.pixels == opened.window.image.pixels)

@@ -172,7 +172,7 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         let replay = try ReplayParser.parse(lines.joined(separator: "\n") + "\n")
         let session = Session(size: replay.header.size, compute: ComputeContext(threads: 1))
         ReplayPlayer.play(replay.events, session: session, presenter: OffscreenPresenter(size: replay.header.size))
-        #expect(session.viewTransform == ViewTransform(scale: 2, x: -50, y: 3))
+        #expect(session.view.transform == ViewTransform(scale: 2, x: -50, y: 3))
         expectSamePixels(session.snapshot().pixels, plain.pixels, width: plain.width, "a view event changes no canvas pixel")
     }
 }

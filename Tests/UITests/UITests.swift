@@ -1,4 +1,5 @@
 import Compute
+import Events
 import Foundation
 import Geometry
 import Kernels
@@ -19,7 +20,7 @@ private func canvas(_ size: Size) -> TextureStorage<UInt32> {
 }
 
 /// The pixels `tools` draws over a fresh canvas, the whole window.
-private func drawn(_ tools: Tools) -> TextureStorage<UInt32> {
+private func drawn(_ tools: Widgets) -> TextureStorage<UInt32> {
     let frame = canvas(tools.windowSize)
     tools.draw(into: frame.texture, clip: frame.texture.bounds)
     return frame
@@ -37,7 +38,7 @@ private func expectGolden(_ image: TextureStorage<UInt32>, _ name: String, sourc
 
 /// The pixels `tools` shows once the frames after its last change have done their work
 /// (`catchUp` before each, as the app calls it): the first frame's, then each later one's.
-private func settled(_ tools: Tools) -> TextureStorage<UInt32> {
+private func settled(_ tools: Widgets) -> TextureStorage<UInt32> {
     let frame = canvas(tools.windowSize)
     tools.draw(into: frame.texture, clip: frame.texture.bounds)
     while tools.isCatchingUp {
@@ -57,8 +58,8 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
 @Suite struct PaletteTests {
     @Test(arguments: [1.0, 2.0])
     func looksAsItDidAtEachScale(scale: Double) throws {
-        let tools = Tools(windowSize: Size(width: Int(320 * scale), height: Int(360 * scale)), scale: scale)
-        tools.showPalette(Palette(color: Color(r: 229, g: 57, b: 53), recent: recent, kind: .pen, size: 8, scale: scale),
+        let tools = Widgets.standard(windowSize: Size(width: Int(320 * scale), height: Int(360 * scale)), scale: scale)
+        tools.palette?.show(Palette(color: Color(r: 229, g: 57, b: 53), recent: recent, kind: .pen, size: 8, scale: scale),
                           atX: 160 * scale, y: 150 * scale)
         try expectGolden(drawn(tools), "palette@\(Int(scale))x")
     }
@@ -96,22 +97,22 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
 @Suite struct ShadingEditorTests {
     @Test(arguments: [1.0, 2.0])
     func looksAsItDidAtEachScale(scale: Double) throws {
-        let tools = Tools(windowSize: Size(width: Int(330 * scale), height: Int(260 * scale)), scale: scale)
-        tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: scale))
+        let tools = Widgets.standard(windowSize: Size(width: Int(330 * scale), height: Int(260 * scale)), scale: scale)
+        tools.editor?.show(ShadingEditor(shading: .mercurialPaint, scale: scale))
         try expectGolden(settled(tools), "editor@\(Int(scale))x")
     }
 
     /// Where the hemisphere's top-left pixel is in `tools`' window, at scale 1.
-    private func sphereOrigin(_ tools: Tools) throws -> (x: Int, y: Int) {
-        let o = try #require(tools.editorOrigin)
+    private func sphereOrigin(_ tools: Widgets) throws -> (x: Int, y: Int) {
+        let o = try #require(tools.editor?.origin)
         return (Int(o.x) + 8, Int(o.y) + 20)
     }
     /// Points of the hemisphere (its own pixels, at scale 1) that no handle covers.
     private let clearOfHandles = [(40, 120), (121, 45), (100, 130), (80, 80), (60, 20)]
 
     @Test func theFirstOpeningShowsARoughHemisphereAtOnceThenTheFullOneAsAStraightRenderWould() throws {
-        let tools = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
-        tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        let tools = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1)
+        tools.editor?.show(ShadingEditor(shading: .mercurialPaint, scale: 1))
         let first = drawn(tools)
         let s = try sphereOrigin(tools)
         let rough = HemispherePreview(size: 40)
@@ -131,11 +132,11 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
         #expect(shown.count == 1 && steps > 4, "the full one in several steps, then one frame showing it")
         #expect(shown.first.map { $0.width < 200 && $0.height < 200 } == true, "\(shown)")
         // Then it is the editor a straight full render shows: the window prepared before opening.
-        let ahead = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
-        ahead.prepareEditor(for: .mercurialPaint)
+        let ahead = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1)
+        ahead.editor?.prepare(for: Shading.mercurialPaint)
         while ahead.isCatchingUp { ahead.catchUp() }
         #expect(ahead.takeDamage().isEmpty, "preparing shows nothing")
-        ahead.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        ahead.editor?.show(ShadingEditor(shading: .mercurialPaint, scale: 1))
         let full = drawn(ahead)
         #expect(!ahead.isCatchingUp, "opened prepared, it is whole at once")
         let straight = Hemisphere.image(shading: .mercurialPaint, size: 160)
@@ -144,17 +145,17 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func aDragsReleaseKeepsItsRoughHemisphereUntilTheFullOneIsReady() throws {
-        let tools = Tools(windowSize: Size(width: 330, height: 260), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1)
         let editor = ShadingEditor(shading: .mercurialPaint, scale: 1)
-        tools.prepareEditor(for: editor.shading)
+        tools.editor?.prepare(for: editor.shading)
         while tools.isCatchingUp { tools.catchUp() }
-        tools.showEditor(editor)
+        tools.editor?.show(editor)
         _ = drawn(tools)
         let moved = ShadingEditor(shading: editor.moving(light: 0, toX: 88, y: 100), scale: 1)
-        tools.showEditor(moved, dragging: true)
+        tools.editor?.show(moved, dragging: true)
         _ = drawn(tools)
         #expect(!tools.isCatchingUp, "a drag's frames do their own work")
-        tools.showEditor(moved)  // the release
+        tools.editor?.show(moved)  // the release
         let released = drawn(tools), s = try sphereOrigin(tools)
         let drag = HemispherePreview(size: 80)
         drag.render(moved.shading)
@@ -193,54 +194,54 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 }
 
-@Suite struct ToolsTests {
+@Suite struct WidgetsTests {
     @Test func damagesWhereAPieceWasAndIs() {
-        let tools = Tools(windowSize: Size(width: 400, height: 300), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 400, height: 300), scale: 1)
         #expect(tools.takeDamage().isEmpty)
-        tools.showOutline(BrushOutline(x: 100, y: 100, radius: 10))
+        tools.outline?.show(BrushOutline(x: 100, y: 100, radius: 10))
         #expect(tools.takeDamage() == Rect(x: 88, y: 88, width: 24, height: 24))
-        tools.showOutline(BrushOutline(x: 100, y: 100, radius: 10))
+        tools.outline?.show(BrushOutline(x: 100, y: 100, radius: 10))
         #expect(tools.takeDamage().isEmpty)  // nothing moved
-        tools.showOutline(BrushOutline(x: 150, y: 100, radius: 10))
+        tools.outline?.show(BrushOutline(x: 150, y: 100, radius: 10))
         #expect(tools.takeDamage() == Rect(minX: 88, minY: 88, maxX: 162, maxY: 112))
-        tools.showPalette(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 200, y: 150)
+        tools.palette?.show(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 200, y: 150)
         let palette = tools.takeDamage()
         // Centred at the pointer, but moved down to keep its top inside the window.
         #expect(palette == Rect(x: 60, y: 0, width: 280, height: 340))
-        tools.showPalette(nil)
+        tools.palette?.show(nil)
         #expect(tools.takeDamage() == palette)
     }
 
     @Test func aLightMovedRoundTheSphereDamagesOnlyTheSphere() throws {
-        let tools = Tools(windowSize: Size(width: 640, height: 480), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 640, height: 480), scale: 1)
         let editor = ShadingEditor(shading: .mercurialPaint, scale: 1)
-        tools.showEditor(editor)
+        tools.editor?.show(editor)
         let panel = tools.takeDamage()
         #expect(panel == Rect(x: 640 - 8 - 312, y: 8, width: 312, height: 236))
-        tools.showEditor(ShadingEditor(shading: editor.moving(light: 0, toX: 88, y: 100), scale: 1), dragging: true)
+        tools.editor?.show(ShadingEditor(shading: editor.moving(light: 0, toX: 88, y: 100), scale: 1), dragging: true)
         let moved = tools.takeDamage()
         #expect(moved == Rect(minX: panel.minX, minY: 8 + 20 - 9, maxX: panel.minX + 8 + 160 + 9, maxY: 8 + 20 + 160 + 9))  // within the panel
-        let e = try #require(tools.editor)
-        tools.showEditor(ShadingEditor(shading: e.setting(.hue(light: 1, 0.5)), scale: 1))
+        let e = try #require(tools.editor?.editor)
+        tools.editor?.show(ShadingEditor(shading: e.setting(.hue(light: 1, 0.5)), scale: 1))
         #expect(tools.takeDamage() == panel, "a hue changes its bar and marker too")
     }
 
     @Test func aPressIsRoutedToThePieceUnderIt() {
-        let tools = Tools(windowSize: Size(width: 640, height: 480), scale: 1)
-        tools.showEditor(ShadingEditor(shading: .mercurialPaint, scale: 1))
-        #expect(tools.hit(640 - 8 - 312 + 10, 8 + 2) == .editor(.panel))
+        let tools = Widgets.standard(windowSize: Size(width: 640, height: 480), scale: 1)
+        tools.editor?.show(ShadingEditor(shading: .mercurialPaint, scale: 1))
+        #expect(tools.hit(640 - 8 - 312 + 10, 8 + 2) == .widget(.shadingEditor))
         #expect(tools.hit(100, 300) == .canvas)
-        tools.showPalette(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 200, y: 200)
-        #expect(tools.hit(200, 200) == .palette(.saturationValue(saturation: 0.5, value: 0.5)))
-        #expect(tools.hit(630, 470) == .outsidePalette)  // the palette is open: a press elsewhere closes it
+        tools.palette?.show(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 200, y: 200)
+        #expect(tools.hit(200, 200) == .widget(.palette))
+        #expect(tools.hit(630, 470) == .outside(.palette))  // the palette is open: a press elsewhere closes it
         tools.setHidden(true)
         #expect(tools.hit(200, 200) == .canvas)
     }
 
     @Test func drawsOnlyWithinTheClipAndNothingWhenHidden() {
-        let tools = Tools(windowSize: Size(width: 320, height: 360), scale: 1)
-        tools.showPalette(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 160, y: 150)
-        tools.showStatus(StatusStrip(swatch: .black, fields: ["pen 8", "layer 1/1", "100 %"]))
+        let tools = Widgets.standard(windowSize: Size(width: 320, height: 360), scale: 1)
+        tools.palette?.show(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 160, y: 150)
+        tools.status?.show(StatusStrip(swatch: .black, fields: ["pen 8", "layer 1/1", "100 %"]))
         let frame = canvas(tools.windowSize), before = frame.pixels
         let clip = Rect(x: 100, y: 100, width: 50, height: 40)
         tools.draw(into: frame.texture, clip: clip)
@@ -258,8 +259,8 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func theStatusStripSaysItInTheCorner() throws {
-        let tools = Tools(windowSize: Size(width: 400, height: 60), scale: 1)
-        tools.showStatus(StatusStrip(swatch: Color(r: 229, g: 57, b: 53), fields: ["pen 8", "layer 1/2", "100 %", "journal ok"],
+        let tools = Widgets.standard(windowSize: Size(width: 400, height: 60), scale: 1)
+        tools.status?.show(StatusStrip(swatch: Color(r: 229, g: 57, b: 53), fields: ["pen 8", "layer 1/2", "100 %", "journal ok"],
                                      notice: "journal NOT SAVED (disk full), retrying", warning: true))
         try expectGolden(drawn(tools), "status@1x")
         // Its corner is at the window's bottom-left, 6 pixels in.
@@ -275,8 +276,8 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func theOutlineIsDarkOutsideAndLightInside() {
-        let tools = Tools(windowSize: Size(width: 100, height: 100), scale: 1)
-        tools.showOutline(BrushOutline(x: 50, y: 50, radius: 20))
+        let tools = Widgets.standard(windowSize: Size(width: 100, height: 100), scale: 1)
+        tools.outline?.show(BrushOutline(x: 50, y: 50, radius: 20))
         let frame = canvas(tools.windowSize)  // white left, dark right
         tools.draw(into: frame.texture, clip: frame.texture.bounds)
         let t = frame.texture

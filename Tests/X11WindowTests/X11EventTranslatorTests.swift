@@ -91,7 +91,7 @@ import Testing
             .button(.middle, isDown: false, PointerSample(x: 7, y: 8, time: 0.002)),
             .hover(PointerSample(x: 9, y: 9, time: 0.003)),
             .button(.wheelDown, isDown: true, PointerSample(x: 9, y: 9, time: 0.004, mods: .control)),
-            .key(KeyPress(name: "plus", time: 0.005, x: 33, y: 44, text: "+")),
+            .key(KeyPress(.char("+"), time: 0.005, x: 33, y: 44, text: "+")),
         ])
     }
 
@@ -112,40 +112,30 @@ import Testing
             key(KeyPress, XK_z, state: ControlMask, time: 50),
         ], &t)
         #expect(out == [
-            .key(KeyPress(name: "bracketleft", time: 0, text: "[")),
-            .key(KeyPress(name: "Shift_L", time: 0.01)), .modifiers(.shift, time: 0.01),
-            .key(KeyPress(name: "Shift_R", mods: .shift, time: 0.02)), .modifiers(.shift, time: 0.02),
-            .keyRelease(KeyPress(name: "Shift_L", mods: .shift, time: 0.03)), .modifiers(.shift, time: 0.03),
-            .keyRelease(KeyPress(name: "Shift_R", mods: .shift, time: 0.04)), .modifiers([], time: 0.04),
-            .key(KeyPress(name: "z", mods: .control, time: 0.05, text: "z")),
+            .key(KeyPress(.char("["), time: 0, text: "[")),
+            .key(KeyPress(.shift, time: 0.01)), .modifiers(.shift, time: 0.01),
+            .key(KeyPress(.shift, mods: .shift, time: 0.02)), .modifiers(.shift, time: 0.02),
+            .keyRelease(KeyPress(.shift, mods: .shift, time: 0.03)), .modifiers(.shift, time: 0.03),
+            .keyRelease(KeyPress(.shift, mods: .shift, time: 0.04)), .modifiers([], time: 0.04),
+            .key(KeyPress(.char("z"), mods: .control, time: 0.05, text: "z")),
         ])
     }
 
-    @Test func unicodeKeysymsAreNamedAsXlibNamesThem() {
-        #expect(X11EventTranslator.name(of: 0x100_0416) == "U0416")
-        #expect(X11EventTranslator.name(of: 0x101_F600) == "U0001F600")
-        #expect(X11EventTranslator.name(of: 0x100_0531) == "Armenian_AYB", "one Xlib has a name for keeps it")
-    }
-
-    /// Found by make fuzz (LeakSanitizer): Xlib allocates the name it makes up for a Unicode keysym,
-    /// and every key press of one leaked it. glibc gives a thread the small block it freed last
-    /// back for its next allocation of that size, once its cache of such blocks has room (made
-    /// here by holding a few): a name freed leaves its block to the next name, a name leaked never
-    /// does. The runtime's own allocations make a trial miss now and then, hence a majority.
-    @Test func theNameXlibMakesUpForAUnicodeKeysymIsFreed() {
-        let held = (0..<16).map { _ in malloc(6) }
-        defer { held.forEach { free($0) } }
-        let unicode: KeySym = 0x100_0416
-        var reused = 0
-        for _ in 0..<100 {
-            let block = XKeysymToString(unicode)
-            XFree(block)
-            _ = X11EventTranslator.name(of: unicode)
-            let next = XKeysymToString(unicode)
-            XFree(next)
-            if next == block { reused += 1 }
-        }
-        #expect(reused >= 50, "the name's block was taken again in only \(reused) of 100 trials")
+    /// Keysyms become typed keys by their values alone: Latin-1 and Unicode ones their
+    /// characters, the keypad's by what they type with Num Lock on (its 0 is one key either way),
+    /// Shift+Tab the Tab key, anything unbound a key of its own code.
+    @Test func keysymsAreTypedKeys() {
+        let cases: [(Int32, Key)] = [
+            (XK_a, .char("a")), (XK_bracketleft, .char("[")), (XK_space, .char(" ")), (XK_numbersign, .char("#")),
+            (0x100_0416, .char("Ж")), (0x101_F600, .char("😀")), (XK_adiaeresis, .char("ä")),
+            (XK_Escape, .escape), (XK_Return, .enter), (XK_KP_Enter, .enter), (XK_BackSpace, .backspace),
+            (XK_Tab, .tab), (XK_ISO_Left_Tab, .tab), (XK_Delete, .delete), (XK_Insert, .insert),
+            (XK_Prior, .pageUp), (XK_Next, .pageDown), (XK_F1, .function(1)), (XK_F12, .function(12)),
+            (XK_KP_Add, .keypad("+")), (XK_KP_Subtract, .keypad("-")), (XK_KP_0, .keypad("0")), (XK_KP_Insert, .keypad("0")),
+            (XK_Shift_L, .shift), (XK_Shift_R, .shift), (XK_Control_L, .control), (XK_Control_R, .control),
+            (XK_Alt_L, .other(UInt32(XK_Alt_L))), (XK_Cyrillic_a, .other(UInt32(XK_Cyrillic_a))),
+        ]
+        for (sym, key) in cases { #expect(KeySymbols.key(KeySym(sym)) == key, "keysym 0x\(String(sym, radix: 16))") }
     }
 
     @Test func exposeResizeAndClose() {

@@ -1,0 +1,370 @@
+import Events
+import Geometry
+import Input
+import Kernels
+import Strokes
+import UI
+
+/// What the window's input means, as one value: (state, input event) → (state, actions). Pure:
+/// no session, no widget and no window in it; what it needs of them comes in a `Context`, and
+/// what it decides goes out as `RouterAction`s, which `PaintApp` carries out. Its tests drive it
+/// with events alone (Tests/AppTests/PointerRouterTests.swift).
+///
+/// Every mode the pointer and keyboard can be in is one case of `Mode`: at most one at a time.
+/// Besides it the router keeps only what outlives a mode: whether Space is held, and each
+/// sample's pressure (`Pressure`, the one place that decides it).
+public struct PointerRouter: Sendable, Equatable {
+    public enum Mode: Equatable, Sendable {
+        /// No button down: the pointer hovers (the brush outline follows it) and keys act.
+        case idle
+        /// Button 1 draws a stroke. `restoring`: the stylus's eraser end erases, and this is the
+        /// brush kind to go back to when it lifts.
+        case drawing(restoring: BrushKind?)
+        /// A drag moves the view.
+        case panning(Pan)
+        /// `c` armed the colour picker: the next press takes the colour under it.
+        case pickArmed
+        /// The press was at this canvas point: the colour is taken at the next frame, once all
+        /// before it has been played; the input after it waits in `held` until then.
+        case picking(x: Double, y: Double, held: [InputEvent])
+        /// A colour is being typed (`#` …).
+        case typingColor(ColorEntry)
+        /// Button 1 went down on a widget: the drag and the release are the widget's.
+        case inWidget(WidgetID)
+        /// A press that only closed something: it draws nothing, to its release.
+        case swallowing
+    }
+
+    /// A panning drag: what holds it, where it started (window pixels), the view then.
+    public struct Pan: Equatable, Sendable {
+        public enum Hand: Equatable, Sendable {
+            /// The middle button.
+            case middle
+            /// Button 1 with Space held.
+            case space
+        }
+        public var hand: Hand
+        public var x: Int, y: Int
+        public var from: ViewTransform
+    }
+
+    public private(set) var mode = Mode.idle
+    /// Space is held: a button-1 press pans instead of drawing.
+    public private(set) var spaceHeld = false
+    /// Decides each sample's pressure.
+    public private(set) var pressure = Pressure()
+
+    public init() {}
+
+    /// What the router reads of the world to decide: the brush and the view as the queued
+    /// events will leave them, and what lies under a window point.
+    public struct Context {
+        public var brush: Brush
+        public var view: ViewTransform
+        public var hit: (Double, Double) -> Widgets.Target
+        /// A `window --play` is under way: any key or click asks for its end.
+        public var playing: Bool
+        public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false,
+                    hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
+            self.brush = brush; self.view = view; self.hit = hit; self.playing = playing
+        }
+    }
+
+    /// The prompt the status shows for the mode: a colour being typed, the picker armed.
+    public var prompt: String? {
+        switch mode {
+        case .typingColor(let entry): entry.prompt
+        case .pickArmed, .picking: "pick a colour: click on the canvas (Escape cancels)"
+        default: nil
+        }
+    }
+
+    /// True while button 1 draws.
+    public var isDrawing: Bool { if case .drawing = mode { true } else { false } }
+
+    /// True while the brush outline may show (no button down, nothing armed).
+    var showsOutline: Bool { mode == .idle }
+
+    /// Routes one input event.
+    public mutating func route(_ event: InputEvent, _ context: Context) -> [RouterAction] {
+        if case .picking(let x, let y, var held) = mode {
+            held.append(event)
+            mode = .picking(x: x, y: y, held: held)
+            return []
+        }
+        if context.playing { return routeWhilePlaying(event) }
+        switch event {
+        case .pointerDown(let s): return press(s, context)
+        case .pointerMove(let s): return move(s, context)
+        case .pointerUp(let s): return release(s, context)
+        case .hover(let s): return [outline(at: s)]
+        case .leave: return [.hideOutline]
+        case .button(let button, let down, let s): return self.button(button, down, s, context)
+        case .key(let key): return self.key(key, context)
+        case .keyRelease(let key):
+            if key.key == Key.space { spaceHeld = false }
+            return []
+        case .modifiers(let mods, let t):
+            pressure.modifiersChanged(mods, at: t)
+            return []
+        case .resize(let size, _): return [.windowResized(size)]
+        case .expose: return [.expose]
+        case .close: return [.app(.quit)]
+        case .paste(let answer): return [.app(.pasted(answer))]
+        }
+    }
+
+    /// The pick at the frame is made: the input held back since its press, to route again in order.
+    public mutating func pickMade() -> [InputEvent] {
+        guard case .picking(_, _, let held) = mode else { return [] }
+        mode = .idle
+        return held
+    }
+
+    /// The canvas point under a pick's press, if a pick waits for the frame.
+    public var pendingPick: (x: Double, y: Double)? {
+        if case .picking(let x, let y, _) = mode { (x, y) } else { nil }
+    }
+
+    // MARK: - Button 1
+
+    private mutating func press(_ s: PointerSample, _ c: Context) -> [RouterAction] {
+        var out: [RouterAction] = [.hideOutline]
+        switch mode {
+        case .pickArmed:
+            let at = c.view.canvasPoint(x: s.x, y: s.y)
+            mode = .picking(x: at.x, y: at.y, held: [])
+            return out
+        case .typingColor:
+            // A click leaves the entry, as it leaves a text field.
+            mode = .idle
+            out.append(.statusChanged)
+        case .idle: break
+        case .drawing, .panning, .inWidget, .swallowing, .picking: return []
+        }
+        switch c.hit(s.x, s.y) {
+        case .outside(let id):
+            mode = .swallowing
+            out.append(.closeWidget(id))
+        case .widget(let id):
+            mode = .inWidget(id)
+            out.append(.widget(id, .press, x: s.x, y: s.y))
+        case .canvas where spaceHeld:
+            mode = .panning(Pan(hand: .space, x: whole(s.x), y: whole(s.y), from: c.view))
+        case .canvas:
+            var kind = c.brush.tip.kind, restoring: BrushKind?
+            // The eraser end erases whatever brush is selected, for this stroke.
+            if s.tool == .eraser, kind != .eraser {
+                restoring = kind
+                kind = .eraser
+                out.append(.session(.command(.brush(kind: .eraser)), at: s.time))
+            }
+            if kind != .eraser { out.append(.strokeStarted(c.brush.color)) }
+            mode = .drawing(restoring: restoring)
+            out.append(.session(.pointerDown(onCanvas(s, c)), at: s.time))
+        }
+        return out
+    }
+
+    private mutating func move(_ s: PointerSample, _ c: Context) -> [RouterAction] {
+        switch mode {
+        case .panning(let pan): [.session(.view(pan.from.moved(by: whole(s.x) - pan.x, whole(s.y) - pan.y)), at: s.time)]
+        case .inWidget(let id): [.widget(id, .drag, x: s.x, y: s.y)]
+        case .drawing: [.session(.pointerMove(onCanvas(s, c)), at: s.time)]
+        case .idle, .pickArmed, .picking, .typingColor, .swallowing: []
+        }
+    }
+
+    private mutating func release(_ s: PointerSample, _ c: Context) -> [RouterAction] {
+        var out: [RouterAction] = []
+        switch mode {
+        case .drawing(let restoring):
+            out.append(.session(.pointerUp(onCanvas(s, c)), at: s.time))
+            if let restoring { out.append(.session(.command(.brush(kind: restoring)), at: s.time)) }
+        case .inWidget(let id): out.append(.widget(id, .release, x: s.x, y: s.y))
+        case .panning(let pan) where pan.hand == .space: break
+        case .swallowing: break
+        case .panning, .idle, .pickArmed, .picking, .typingColor: return []
+        }
+        mode = .idle
+        out.append(outline(at: s))
+        return out
+    }
+
+    /// The brush's outline under a sample, where it shows.
+    private func outline(at s: PointerSample) -> RouterAction {
+        showsOutline ? .outline(x: s.x, y: s.y, pressure: pressure.outline(s)) : .hideOutline
+    }
+
+    /// A sample as the session draws it: its pressure decided, its position on the canvas.
+    private mutating func onCanvas(_ s: PointerSample, _ c: Context) -> StrokeSample {
+        var sample = pressure.decide(s)
+        (sample.x, sample.y) = c.view.canvasPoint(x: sample.x, y: sample.y)
+        return sample
+    }
+
+    private func whole(_ v: Double) -> Int { Int(v.rounded(.down)) }
+
+    // MARK: - Other buttons
+
+    private mutating func button(_ button: PointerButton, _ down: Bool, _ s: PointerSample, _ c: Context) -> [RouterAction] {
+        switch button {
+        case .middle where down:
+            guard mode == .idle else { return [] }
+            mode = .panning(Pan(hand: .middle, x: whole(s.x), y: whole(s.y), from: c.view))
+            return [.hideOutline]
+        case .middle:
+            guard case .panning(let pan) = mode, pan.hand == .middle else { return [] }
+            mode = .idle
+            return [outline(at: s)]
+        case .wheelUp, .wheelDown:
+            let steps = button == .wheelUp ? 1 : -1
+            if s.mods.contains(.control) { return [.session(.view(zoomed(c.view, by: steps, s.x, s.y)), at: s.time)] }
+            return [.session(.view(scrolled(c.view, down: s.mods.contains(.shift) ? 0 : -steps,
+                                             right: s.mods.contains(.shift) ? -steps : 0)), at: s.time)]
+        case .wheelLeft: return [.session(.view(scrolled(c.view, down: 0, right: -1)), at: s.time)]
+        case .wheelRight: return [.session(.view(scrolled(c.view, down: 0, right: 1)), at: s.time)]
+        case .right where down:
+            guard !isDrawing else { return [] }
+            return [.toggleWidget(.palette, x: s.x, y: s.y)]
+        case .right: return []
+        }
+    }
+
+    /// Window pixels the wheel pans per click.
+    public static let wheelStep = 64
+
+    /// `view` zoomed in (`steps` > 0) or out by factors of two, the canvas point under window
+    /// point (x, y) kept still.
+    private func zoomed(_ view: ViewTransform, by steps: Int, _ x: Double, _ y: Double) -> ViewTransform {
+        view.zoomed(to: view.scale + steps, around: whole(x), whole(y))
+    }
+
+    /// `view` after wheel clicks: the canvas moves the way the page does under a wheel.
+    private func scrolled(_ view: ViewTransform, down: Int, right: Int) -> ViewTransform {
+        view.moved(by: -right * Self.wheelStep, -down * Self.wheelStep)
+    }
+
+    // MARK: - Keys
+
+    private mutating func key(_ key: KeyPress, _ c: Context) -> [RouterAction] {
+        if case .typingColor(var entry) = mode {
+            let outcome = entry.key(key)
+            switch outcome {
+            case .typed:
+                mode = .typingColor(entry)
+                return [.statusChanged]
+            case .cancelled:
+                mode = .idle
+                return [.statusChanged]
+            case .accepted(let color):
+                mode = .idle
+                return [.statusChanged, .session(.command(.brush(color: color)), at: key.time)]
+            case .passed: break
+            }
+        } else if mode == .idle || mode == .pickArmed {
+            var entry = ColorEntry()
+            if entry.key(key) == .typed {
+                let disarms = mode == .pickArmed
+                mode = .typingColor(entry)
+                return [.statusChanged] + (disarms ? [.crosshair(false)] : [])
+            }
+        }
+        if key.key == .escape {
+            if mode == .pickArmed {
+                mode = .idle
+                return [.statusChanged, .crosshair(false)]
+            }
+            return [.closePopUp]
+        }
+        if key.key == Key.space { spaceHeld = true }
+        guard let action = KeyMap.action(for: key) else { return [] }
+        let t = key.time
+        switch action {
+        case .command(let command): return [.session(.command(command), at: t)]
+        case .sizeStep(let step):
+            let size = c.brush.tip.size, sizes = BrushTip.sizes
+            return [.session(.command(.brush(size: step < 0 ? max(sizes.lowerBound, size / 2) : min(sizes.upperBound, size * 2))), at: t)]
+        case .nextStabilizer: return [.session(.command(.brush(stabilizer: c.brush.nextStabilizer)), at: t)]
+        case .zoom(let steps): return [.session(.view(zoomed(c.view, by: steps, key.x, key.y)), at: t)]
+        case .resetView: return [.session(.view(.identity), at: t)]
+        case .pickColor:
+            guard mode == .idle else { return [] }
+            mode = .pickArmed
+            return [.statusChanged, .crosshair(true), .hideOutline]
+        case .toggleTools: return [.toggleTools]
+        case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
+        case .screenshot: return [.app(.screenshot)]
+        case .saveDocument: return [.app(.saveDocument)]
+        case .copy: return [.app(.copy)]
+        case .paste:
+            let at = c.view.canvasPoint(x: key.x, y: key.y)
+            return [.app(.paste(x: at.x, y: at.y))]
+        case .quit: return [.app(.quit)]
+        }
+    }
+
+    // MARK: - While playing
+
+    /// During a `window --play` a key or a button asks for the end (Ctrl+Q and the close button
+    /// quit); the drag a press begins draws nothing, even once the play has ended.
+    private mutating func routeWhilePlaying(_ event: InputEvent) -> [RouterAction] {
+        switch event {
+        case .key(let key): return KeyMap.action(for: key) == .quit ? [.app(.quit)] : [.jumpToEnd]
+        case .pointerDown:
+            mode = .swallowing
+            return [.jumpToEnd]
+        case .pointerUp:
+            mode = .idle
+            return []
+        case .button(_, isDown: true, _): return [.jumpToEnd]
+        case .resize(let size, _): return [.windowResized(size)]
+        case .expose: return [.expose]
+        case .close: return [.app(.quit)]
+        case .pointerMove, .hover, .leave, .button, .keyRelease, .modifiers, .paste: return []
+        }
+    }
+}
+
+/// What the router decided an input event means, for `PaintApp` to carry out in order.
+public enum RouterAction: Equatable, Sendable {
+    /// Queue this for the session; `at`: the input's window time (the predictor follows samples).
+    case session(SessionEvent, at: Double)
+    /// A gesture of button 1 on a widget, at a window point.
+    case widget(WidgetID, Gesture, x: Double, y: Double)
+    /// Open the widget at a window point, or close it.
+    case toggleWidget(WidgetID, x: Double, y: Double)
+    case closeWidget(WidgetID)
+    /// Close the open pop-up (Escape), if one is open.
+    case closePopUp
+    /// Hide every widget, or show them again.
+    case toggleTools
+    /// The brush outline at a window point, at this pressure (where the canvas is under it).
+    case outline(x: Double, y: Double, pressure: Double)
+    /// A stroke starts in this colour (the palette's recent colours).
+    case strokeStarted(Color)
+    /// What the status shows changed (a prompt).
+    case statusChanged
+    /// The crosshair pointer shown (the colour picker is armed) or the usual one.
+    case crosshair(Bool)
+    case app(AppRequest)
+    case windowResized(Size)
+    /// Show the last image again.
+    case expose
+    /// A `window --play`: jump to its end.
+    case jumpToEnd
+
+    /// No outline.
+    case hideOutline
+
+    public enum Gesture: Equatable, Sendable { case press, drag, release }
+}
+
+/// What the app is asked to do besides playing events.
+public enum AppRequest: Equatable, Sendable {
+    case screenshot, saveDocument, copy, quit
+    /// Paste the clipboard's image centred at this canvas point (the request goes out now).
+    case paste(x: Double, y: Double)
+    /// The clipboard's answer to a paste.
+    case pasted(ClipboardImage)
+}

@@ -1,0 +1,50 @@
+import Compute
+import Geometry
+
+extension WidgetID {
+    public static let status = WidgetID("status")
+}
+
+/// The status strip in the window's bottom-left corner (`StatusStrip` says what it shows).
+public final class StatusStripWidget: Widget {
+    public let id = WidgetID.status
+    public let scale: Double
+    private var windowSize: Size
+    public private(set) var strip: StatusStrip?
+    private let surface = WidgetSurface()
+
+    public init(windowSize: Size, scale: Double) {
+        self.windowSize = windowSize
+        self.scale = scale
+    }
+
+    public var frame: Rect? { surface.rect }
+
+    /// Shows the strip's new content (nil: none).
+    public func show(_ new: StatusStrip?) {
+        guard new != strip else { return }
+        strip = new
+        surface.place(new.map(rect(for:)))
+    }
+
+    private func rect(for s: StatusStrip) -> Rect {
+        let (w, h) = s.size(scale: scale)
+        let margin = Int((6 * scale).rounded())
+        return Rect(x: margin, y: windowSize.height - h - margin, width: w, height: h)
+    }
+
+    public func windowResized(to size: Size) {
+        windowSize = size
+        surface.place(strip.map(rect(for:)))
+    }
+
+    public var hasDamage: Bool { surface.hasDamage }
+    public func takeDamage() -> Rect { surface.takeDamage() }
+
+    public func draw(into target: Texture<UInt32>, clip: Rect) {
+        guard let strip else { return }
+        surface.draw(into: target, clip: clip) { r in
+            Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { strip.draw($0, scale: scale) }
+        }
+    }
+}

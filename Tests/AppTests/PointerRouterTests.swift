@@ -1,0 +1,187 @@
+import App
+import Events
+import Geometry
+import Input
+import Kernels
+import Strokes
+import Testing
+import UI
+
+/// The pointer router on its own: events in, actions out, no app, no session, no window.
+@Suite struct PointerRouterTests {
+    /// A view at 200 %, the canvas's corner at window (10, 20).
+    private let zoomed = ViewTransform(scale: 1, x: 10, y: 20)
+
+    private func context(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false,
+                         hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) -> PointerRouter.Context {
+        PointerRouter.Context(brush: brush, view: view, playing: playing, hit: hit)
+    }
+
+    private func p(_ x: Double, _ y: Double, t: Double = 0, _ mods: Modifiers = [], tool: PointerTool = .pen) -> PointerSample {
+        PointerSample(x: x, y: y, time: t, mods: mods, tool: tool)
+    }
+
+    /// The session events among `actions`.
+    private func events(_ actions: [RouterAction]) -> [SessionEvent] {
+        actions.compactMap { if case .session(let e, _) = $0 { e } else { nil } }
+    }
+
+    @Test func aStrokeIsMappedThroughTheViewWithItsPressureDecided() {
+        var r = PointerRouter()
+        let c = context(view: zoomed)
+        let down = r.route(.pointerDown(p(30, 60, t: 0)), c)
+        #expect(r.mode == .drawing(restoring: nil))
+        #expect(events(down) == [.pointerDown(StrokeSample(x: 10, y: 20, pressure: 0.5))])
+        #expect(down.contains(.strokeStarted(.black)) && down.contains(.hideOutline))
+        _ = r.route(.pointerMove(p(40, 70, t: 0.01, [.shift])), c)
+        let move = r.route(.pointerMove(p(50, 80, t: 0.02, [.shift])), c)
+        guard case .pointerMove(let s)? = events(move).first else { Issue.record("\(move)"); return }
+        #expect(s.x == 20 && s.y == 30 && s.mods == .shift)
+        #expect(s.pressure > 0.6 && s.pressure < 0.9, "Shift eases the pressure up, it does not jump: \(s.pressure)")
+        let up = r.route(.pointerUp(p(50, 80, t: 0.5, [.shift])), c)
+        guard case .pointerUp(let last)? = events(up).first else { Issue.record("\(up)"); return }
+        #expect(last.pressure > 0.99, "after 500 ms of Shift the pressure is full")
+        #expect(r.mode == .idle)
+        guard case .outline(50, 80, let shown)? = up.last else { Issue.record("\(up)"); return }
+        #expect(shown > 0.99, "the outline comes back where the pen lifted, as hard as Shift presses")
+    }
+
+    @Test func theStylussEraserEndErasesForItsStrokeAndGivesTheBrushBack() {
+        var r = PointerRouter()
+        let c = context(brush: Brush(tip: BrushTip(kind: .pixel, size: 4)))
+        let down = r.route(.pointerDown(p(5, 5, tool: .eraser)), c)
+        #expect(events(down).first == .command(.brush(kind: .eraser)))
+        #expect(!down.contains { if case .strokeStarted = $0 { true } else { false } }, "erasing adds no recent colour")
+        #expect(r.mode == .drawing(restoring: .pixel))
+        let up = r.route(.pointerUp(p(6, 5, tool: .eraser)), c)
+        #expect(events(up).last == .command(.brush(kind: .pixel)))
+    }
+
+    @Test func spaceHeldMakesAPressPanAndItsReleaseDrawsAgain() {
+        var r = PointerRouter()
+        let c = context(view: zoomed)
+        _ = r.route(.key(KeyPress(" ", time: 0)), c)
+        #expect(r.spaceHeld)
+        #expect(events(r.route(.pointerDown(p(100, 100)), c)).isEmpty)
+        #expect(events(r.route(.pointerMove(p(130, 60)), c)) == [.view(ViewTransform(scale: 1, x: 40, y: -20))])
+        _ = r.route(.pointerUp(p(130, 60)), c)
+        _ = r.route(.keyRelease(KeyPress(" ", time: 1)), c)
+        #expect(r.mode == .idle && !r.spaceHeld)
+        #expect(events(r.route(.pointerDown(p(100, 100)), c)).count == 1, "it draws again")
+    }
+
+    @Test func theMiddleButtonPansButNotWhileDrawing() {
+        var r = PointerRouter()
+        let c = context()
+        _ = r.route(.button(.middle, isDown: true, p(10, 10)), c)
+        #expect(events(r.route(.pointerMove(p(15, 12)), c)) == [.view(ViewTransform(scale: 0, x: 5, y: 2))])
+        _ = r.route(.button(.middle, isDown: false, p(15, 12)), c)
+        #expect(r.mode == .idle)
+        _ = r.route(.pointerDown(p(0, 0)), c)
+        #expect(r.route(.button(.middle, isDown: true, p(0, 0)), c).isEmpty)
+        #expect(r.mode == .drawing(restoring: nil))
+    }
+
+    @Test func thePickerTakesTheNextPressAndHoldsWhatFollowsUntilThePickIsMade() {
+        var r = PointerRouter()
+        let c = context(view: zoomed)
+        let armed = r.route(.key(KeyPress("c", time: 0, text: "c")), c)
+        #expect(r.mode == .pickArmed && armed.contains(.crosshair(true)) && r.prompt?.hasPrefix("pick a colour") == true)
+        #expect(events(r.route(.pointerDown(p(30, 60)), c)).isEmpty)
+        #expect(r.pendingPick! == (10, 20))
+        let later: [InputEvent] = [.pointerUp(p(30, 60)), .key(KeyPress("]", time: 0.1))]
+        for e in later { #expect(r.route(e, c).isEmpty, "held until the pick") }
+        #expect(r.pickMade() == later && r.mode == .idle && r.pendingPick == nil)
+        _ = r.route(.key(KeyPress("c", time: 0, text: "c")), c)
+        #expect(r.route(.key(KeyPress(.escape, time: 0)), c).contains(.crosshair(false)) && r.mode == .idle)
+    }
+
+    @Test func aTypedColourIsOneCommandAndAClickLeavesTheEntry() {
+        var r = PointerRouter()
+        let c = context()
+        func type(_ text: String, _ key: Key) -> [RouterAction] { r.route(.key(KeyPress(key, time: 0, text: text)), c) }
+        _ = type("#", "3")
+        guard case .typingColor = r.mode else { Issue.record("\(r.mode)"); return }
+        for ch in "00ff80" { #expect(type(String(ch), .char(ch)) == [.statusChanged], "digits reach no binding") }
+        #expect(r.prompt == "colour #00ff80_ (Return sets it, Escape cancels)")
+        #expect(events(type("\r", .enter)) == [.command(.brush(color: Color(r: 0, g: 255, b: 128)))] && r.mode == .idle)
+        _ = type("#", "3")
+        let press = r.route(.pointerDown(p(1, 1)), c)
+        #expect(press.contains(.statusChanged) && r.mode == .drawing(restoring: nil), "the click draws, the entry is left")
+    }
+
+    @Test func aPressOnAWidgetIsItsUntilTheReleaseAndAPressOutsideAPopUpOnlyClosesIt() {
+        var r = PointerRouter()
+        var target = Widgets.Target.widget(.palette)
+        let c = context { _, _ in target }
+        #expect(r.route(.pointerDown(p(5, 5)), c).contains(.widget(.palette, .press, x: 5, y: 5)))
+        target = .canvas   // the drag leaves it: still the widget's
+        #expect(r.route(.pointerMove(p(500, 5)), c) == [.widget(.palette, .drag, x: 500, y: 5)])
+        #expect(r.route(.pointerUp(p(500, 5)), c).first == .widget(.palette, .release, x: 500, y: 5))
+        target = .outside(.palette)
+        #expect(r.route(.pointerDown(p(9, 9)), c).contains(.closeWidget(.palette)))
+        #expect(r.route(.pointerMove(p(20, 9)), c).isEmpty && r.mode == .swallowing, "the press draws nothing")
+        _ = r.route(.pointerUp(p(20, 9)), c)
+        #expect(r.mode == .idle)
+    }
+
+    @Test func keysBecomeCommandsFromTheBrushAndViewAsTheyWillBe() {
+        var r = PointerRouter()
+        let c = context(brush: Brush(tip: BrushTip(kind: .pen, size: 8)), view: zoomed)
+        func key(_ k: Key, _ mods: Modifiers = [], x: Double = 0, y: Double = 0) -> [RouterAction] {
+            r.route(.key(KeyPress(k, mods: mods, time: 0, x: x, y: y)), c)
+        }
+        #expect(events(key("]")) == [.command(.brush(size: 16))])
+        #expect(events(key("[", .shift)) == [.command(.brush(size: 4))], "Shift+[ is [")
+        #expect(events(key("z", [.control, .shift])) == [.command(.redo)])
+        #expect(events(key("n", .shift)) == [.command(.layer(.step(.mode(-1))))], "Shift+N is bound on its own")
+        #expect(key("1", .control).isEmpty, "Ctrl+1 is not bound")
+        #expect(events(key("=", .shift, x: 10, y: 20)) == [.view(ViewTransform(scale: 2, x: 10, y: 20))], "zoom in around the pointer")
+        #expect(key("v", .control, x: 30, y: 60) == [.app(.paste(x: 10, y: 20))], "a paste lands under the pointer, on the canvas")
+        #expect(key(.keypad("0")) == [.session(.view(.identity), at: 0)])
+        #expect(key(.function(12)).isEmpty)
+    }
+
+    @Test func theWheelPansAndWithControlZooms() {
+        var r = PointerRouter()
+        let c = context()
+        #expect(events(r.route(.button(.wheelDown, isDown: true, p(0, 0)), c)) == [.view(ViewTransform(scale: 0, x: 0, y: -64))])
+        #expect(events(r.route(.button(.wheelDown, isDown: true, p(0, 0, [.shift])), c)) == [.view(ViewTransform(scale: 0, x: -64, y: 0))])
+        #expect(events(r.route(.button(.wheelUp, isDown: true, p(0, 0, [.control])), c)) == [.view(ViewTransform(scale: 1, x: 0, y: 0))])
+    }
+
+    @Test func aRightClickTogglesThePaletteButNotWhileDrawing() {
+        var r = PointerRouter()
+        let c = context()
+        #expect(r.route(.button(.right, isDown: true, p(40, 50)), c) == [.toggleWidget(.palette, x: 40, y: 50)])
+        _ = r.route(.pointerDown(p(0, 0)), c)
+        #expect(r.route(.button(.right, isDown: true, p(40, 50)), c).isEmpty)
+    }
+
+    @Test func whilePlayingAKeyOrAClickJumpsToTheEndAndCtrlQQuits() {
+        var r = PointerRouter()
+        let c = context(playing: true)
+        #expect(r.route(.key(KeyPress("]", time: 0)), c) == [.jumpToEnd])
+        #expect(r.route(.key(KeyPress("q", mods: .control, time: 0)), c) == [.app(.quit)])
+        #expect(r.route(.pointerDown(p(0, 0)), c) == [.jumpToEnd])
+        // The play ended meanwhile: the drag the press began still draws nothing.
+        #expect(r.route(.pointerMove(p(5, 5)), context()).isEmpty)
+        _ = r.route(.pointerUp(p(5, 5)), context())
+        #expect(r.mode == .idle)
+    }
+}
+
+@Suite struct KeyMapTests {
+    @Test func everyChordIsBoundOnceAndEveryBindingIsInTheHelp() {
+        var seen: [Chord: KeyAction] = [:]
+        for b in KeyMap.bindings {
+            for (chord, action) in b.chords {
+                #expect(seen[chord] == nil, "\(chord) bound twice")
+                seen[chord] = action
+            }
+            #expect(KeyMap.help.contains(b.keys), "\(b.keys) in --help")
+            #expect(KeyMap.markdown.contains("| \(b.keys) | \(b.does) |"))
+        }
+        #expect(KeyMap.help.split(separator: "\n").allSatisfy { $0.count <= 100 }, "--help lines fit 100 columns")
+    }
+}
