@@ -63,31 +63,31 @@ public enum KeyMap {
 
     public static let bindings: [KeyBinding] = [
         KeyBinding("[ / ]", "halve / double the brush size (1…512)", [(c("["), .sizeStep(-1)), (c("]"), .sizeStep(1))]),
-        KeyBinding("p / x / m / e", "pen (anti-aliased, smoothed) / pixel pen (Bresenham line, midpoint circle) / mercurial brush "
-            + "(liquid metal) / eraser; each keeps its own size",
+        KeyBinding("p / x / m / e", "pen (anti-aliased, smoothed) / pixel pen (Bresenham line stamped with a midpoint circle) / "
+            + "mercurial brush (liquid metal; default size 200) / eraser (size 24 to start); each kind keeps its own size",
             [(c("p"), .command(.brush(kind: .pen))), (c("x"), .command(.brush(kind: .pixel))),
              (c("m"), .command(.brush(kind: .mercurial))), (c("e"), .command(.brush(kind: .eraser)))]),
         KeyBinding("r / g / b", "flip the red / green / blue channel of the colour",
             [(c("r"), .command(.channel(.r))), (c("g"), .command(.channel(.g))), (c("b"), .command(.channel(.b)))]),
-        KeyBinding("# rrggbb Return", "set any colour (#rrggbbaa with alpha): the status shows what is typed, BackSpace takes a digit "
-            + "back, Escape cancels"),
-        KeyBinding("c", "pick a colour: the next click takes the colour under the pointer (Escape disarms)", [(c("c"), .pickColor)]),
-        KeyBinding("right click", "the pop-up palette at the pointer: hue ring, saturation/value square, recent colours, brush kind "
-            + "and size (a click outside, Escape or another right click closes it)"),
-        KeyBinding("l", "the mercurial brush's shading editor: drag the four lights, their hue and brightness, the shininess",
-            [(c("l"), .shadingEditor)]),
-        KeyBinding("Tab", "hide / show every on-canvas tool (palette, outline, status strip, editor)",
+        KeyBinding("# rrggbb Return", "any colour (#rrggbbaa with alpha): the status shows what is typed, BackSpace takes a digit back, "
+            + "a key that is not a hex digit is refused, Escape cancels"),
+        KeyBinding("c", "colour picker: a crosshair pointer; the next click takes the colour under it (the paint there, or the "
+            + "background where the canvas is bare) and draws nothing; Escape disarms", [(c("c"), .pickColor)]),
+        KeyBinding("right click", "the pop-up palette at the pointer (also the stylus's barrel button, where it is button 3): hue ring, "
+            + "saturation/value square, recent colours, brush kind and size; a click outside, Escape or another right click closes it"),
+        KeyBinding("l", "the mercurial brush's shading editor: drag the four lights, their hue and brightness, the shininess "
+            + "(mercurial strokes drawn after it take it)", [(c("l"), .shadingEditor)]),
+        KeyBinding("Tab", "hide / show every on-canvas tool: palette, brush outline, status strip, shading editor (canvas only, as in Krita)",
             [(Chord(.tab), .toggleTools), (Chord(.tab, .shift), .toggleTools)]),
         KeyBinding("s", "stabilizer: off → 1/3 → 2/3 → full → off (the pen follows a steadied path)", [(c("s"), .nextStabilizer)]),
         KeyBinding("i", "invert view on / off (exports capture it)", [(c("i"), .command(.invert(nil)))]),
-        KeyBinding("o", "pulsing background on / off (white → hue → black and back)", [(c("o"), .command(.pulse(on: nil)))]),
+        KeyBinding("o", "pulsing background on / off (the Image Performer's white → hue → black breathing)",
+            [(c("o"), .command(.pulse(on: nil)))]),
         KeyBinding("1 … 9", "palette: black, white, red, orange, yellow, green, blue, purple, grey",
             (1...9).map { (c(Character(String($0))), .command(.brush(color: palette[$0 - 1]))) }),
-        KeyBinding("Shift (held)", "press hard (pressure 1.0); Control held: a light touch (0.2); neither: 0.5"),
-        KeyBinding("Ctrl+Z", "undo (one step: a stroke, a clear, a paste or a layer operation)", [(c("z", .control), .command(.undo))]),
-        KeyBinding("Ctrl+Shift+Z, Ctrl+Y", "redo", [(c("z", [.control, .shift]), .command(.redo)), (c("y", .control), .command(.redo))]),
-        KeyBinding("Delete", "clear the current layer", [(Chord(.delete), .command(.clear))]),
-        KeyBinding("Insert, Ctrl+Shift+N", "a new layer above the current one, made current",
+        KeyBinding("Shift, Control (held)", "without a tablet: Shift presses hard (pressure 1.0), Control is a light touch (0.2), "
+            + "neither is 0.5; the pressure eases toward it over 80 ms"),
+        KeyBinding("Insert, Ctrl+Shift+N", "a new layer above the current one (Layer N), made current",
             [(Chord(.insert), .command(.layer(.new(name: nil)))), (c("n", [.control, .shift]), .command(.layer(.new(name: nil))))]),
         KeyBinding("Page Up / Page Down", "select the layer above / below",
             [(Chord(.pageUp), .command(.layer(.step(.select(1))))), (Chord(.pageDown), .command(.layer(.step(.select(-1)))))]),
@@ -98,18 +98,27 @@ public enum KeyMap {
         KeyBinding("v", "show / hide the current layer", [(c("v"), .command(.layer(.step(.visibility))))]),
         KeyBinding(", / .", "the current layer's opacity −10 % / +10 %",
             [(c(","), .command(.layer(.step(.opacity(-1))))), (c("."), .command(.layer(.step(.opacity(1)))))]),
-        KeyBinding("n / Shift+N", "the current layer's blend mode: next / previous (normal, multiply, screen, overlay, …)",
+        KeyBinding("n / Shift+N", "the current layer's blend mode: next / previous of normal, multiply, screen, overlay, darken, lighten, "
+            + "color-dodge, color-burn, hard-light, soft-light, difference, color, luminosity, hue, saturation, plus",
             [(c("n"), .command(.layer(.step(.mode(1))))), (c("n", .shift), .command(.layer(.step(.mode(-1)))))]),
-        KeyBinding("+ / -", "zoom in / out around the pointer (×2, 1/8 … 32); Ctrl+wheel too",
+        KeyBinding("Ctrl+Z", "undo (one step: a stroke, a clear, a paste or a layer operation; as many as --undo-megabytes holds)",
+            [(c("z", .control), .command(.undo))]),
+        KeyBinding("Ctrl+Shift+Z, Ctrl+Y", "redo", [(c("z", [.control, .shift]), .command(.redo)), (c("y", .control), .command(.redo))]),
+        KeyBinding("Delete", "clear the current layer", [(Chord(.delete), .command(.clear))]),
+        KeyBinding("+ / -, Ctrl+wheel", "zoom in / out around the pointer, a factor of 2 a step, 1/8 … 32 (= and the keypad's + and - too)",
             [(c("+"), .zoom(1)), (c("="), .zoom(1)), (Chord(.keypad("+")), .zoom(1)), (c("-"), .zoom(-1)), (Chord(.keypad("-")), .zoom(-1))]),
-        KeyBinding("0", "100 %, the canvas's top-left corner in the window's", [(c("0"), .resetView), (Chord(.keypad("0")), .resetView)]),
-        KeyBinding("middle drag", "pan (or Space held while dragging); the wheel pans too (Shift: sideways)"),
-        KeyBinding("Ctrl+S", "save a screenshot PNG (the layers flattened), never overwriting", [(c("s", .control), .screenshot)]),
-        KeyBinding("Ctrl+Shift+S", "save the document with its layers (OpenRaster .ora: MyPaint, Krita, GIMP)",
-            [(c("s", [.control, .shift]), .saveDocument)]),
-        KeyBinding("Ctrl+C", "copy the canvas to the clipboard (image/png, as Ctrl+S saves it)", [(c("c", .control), .copy)]),
-        KeyBinding("Ctrl+V", "paste the clipboard's image, centred at the pointer (one undo step)", [(c("v", .control), .paste)]),
-        KeyBinding("Ctrl+Q", "quit", [(c("q", .control), .quit)]),
+        KeyBinding("0", "100 %, the canvas's top-left corner in the window's top-left corner (the keypad's 0 too)",
+            [(c("0"), .resetView), (Chord(.keypad("0")), .resetView)]),
+        KeyBinding("middle drag, Space+drag", "pan: the canvas moves with the hand, pixel for pixel at every zoom"),
+        KeyBinding("wheel, Shift+wheel", "pan up and down, left and right (64 px a click)"),
+        KeyBinding("Ctrl+S", "save a screenshot: quicksilver-YYYYMMDD-HHMMSS.png in --export-dir, else $XDG_PICTURES_DIR, else ~/Pictures, "
+            + "else the current folder; never overwrites (-2, -3, …); the path is printed", [(c("s", .control), .screenshot)]),
+        KeyBinding("Ctrl+Shift+S", "save the document with its layers as OpenRaster (quicksilver-YYYYMMDD-HHMMSS.ora in the same folder, "
+            + "never overwriting; the path is printed): MyPaint, Krita and GIMP open it", [(c("s", [.control, .shift]), .saveDocument)]),
+        KeyBinding("Ctrl+C", "copy the canvas to the clipboard, exactly as Ctrl+S would save it (image/png)", [(c("c", .control), .copy)]),
+        KeyBinding("Ctrl+V", "paste the clipboard's image onto the canvas, centred at the pointer (one undo step)",
+            [(c("v", .control), .paste)]),
+        KeyBinding("Ctrl+Q", "quit (the window manager's close button does too)", [(c("q", .control), .quit)]),
     ]
 
     /// Every chord's action. A key with Shift held that is not bound with Shift does what it
@@ -149,8 +158,9 @@ public enum KeyMap {
         return lines.joined(separator: "\n")
     }
 
-    /// The same table in Markdown, as docs/usage.md holds it.
+    /// The same table in Markdown, as docs/usage.md holds it (its `|` escaped).
     public static var markdown: String {
-        (["| keys | does |", "|---|---|"] + bindings.map { "| \($0.keys) | \($0.does) |" }).joined(separator: "\n")
+        func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
+        return (["| keys | does |", "|---|---|"] + bindings.map { "| \(cell($0.keys)) | \(cell($0.does)) |" }).joined(separator: "\n")
     }
 }
