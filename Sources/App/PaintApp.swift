@@ -25,7 +25,7 @@ public final class PaintApp: FrameLoopDelegate {
     public let widgets: Widgets?
     private var transfers: Transfers
     private var ink: InkPath
-    private var status = StatusLine()
+    private var statusLine = StatusLine()
     private var stats: FrameStats?
     /// `window --play`: input is ignored meanwhile, but a key or a button jumps to the end.
     private var play: Play?
@@ -33,6 +33,8 @@ public final class PaintApp: FrameLoopDelegate {
     private var displaySync = DisplaySync()
     private var stopRequested = false
 
+    /// What the title and the status strip show now.
+    public var status: Status? { statusLine.shown }
     /// Immediate (ink path) presents so far.
     public var inkPresents: Int { ink.presents }
     /// The clock's source and period, as `--stats` says it.
@@ -82,7 +84,7 @@ public final class PaintApp: FrameLoopDelegate {
 
     public func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
         if signals?.take() != nil { stopRequested = true }
-        if wakeup?.take() == true, logs.reportHealth() { status.isStale = true }
+        if wakeup?.take() == true, logs.reportHealth() { statusLine.isStale = true }
         let events = window.pendingEvents()
         if !events.isEmpty, play == nil { stats?.inputArrived(at: loop.now) }
         for event in events { route(event) }
@@ -97,7 +99,7 @@ public final class PaintApp: FrameLoopDelegate {
         logs.tick(now: loop.now)
         // While ink flows the clock keeps ticking: the status and everything else are its.
         if inked || router.pendingPick != nil { return true }
-        return session.needsDraw || transfers.hasRequests || status.message != nil || status.isStale || widgets?.hasDamage == true
+        return session.needsDraw || transfers.hasRequests || statusLine.message != nil || statusLine.isStale || widgets?.hasDamage == true
     }
 
     public func frameLoop(_ loop: FrameLoop, draw frame: FrameInfo) -> Bool {
@@ -113,7 +115,7 @@ public final class PaintApp: FrameLoopDelegate {
             s.presented(started: start, completed: loop.now, by: .frame)
             stats = s
         }
-        if let said = transfers.carryOut(session, window: window) { status.message = said }
+        if let said = transfers.carryOut(session, window: window) { statusLine.message = said }
         showStatus()
         displaySync.frameDrawn(seconds: loop.now - start)
         // The clock listens to the display's blanks, to tick just before each (one more is heard
@@ -184,7 +186,7 @@ public final class PaintApp: FrameLoopDelegate {
             widgets?.showOutline(x: x, y: y, tip: brush.tip, pressure: pressure, zoom: session.upcomingView.zoom, shown: true)
         case .hideOutline: widgets?.outline?.show(nil)
         case .strokeStarted(let color): widgets?.palette?.strokeStarted(in: color)
-        case .statusChanged: status.isStale = true
+        case .statusChanged: statusLine.isStale = true
         case .crosshair(let on): window.setCrosshair(on)
         case .app(let request): carryOut(request)
         case .windowResized(let size):
@@ -207,12 +209,12 @@ public final class PaintApp: FrameLoopDelegate {
         case .pasted(let answer):
             let (command, said) = transfers.pasted(answer, logs: logs)
             if let command { session.handle(.command(command)) }
-            if let said { status.message = said }
+            if let said { statusLine.message = said }
         case .quit:
             if play != nil || logs.mayQuit() {
                 stopRequested = true
             } else {
-                status.message = "quit now and the strokes not yet written are lost: Ctrl+Q again quits, Ctrl+S saves a screenshot"
+                statusLine.message = "quit now and the strokes not yet written are lost: Ctrl+Q again quits, Ctrl+S saves a screenshot"
             }
         }
     }
@@ -224,9 +226,9 @@ public final class PaintApp: FrameLoopDelegate {
         session.settle()
         if let color = session.color(at: at.x, at.y) {
             session.handle(.command(.brush(color: color)))
-            status.message = "picked \(color)"
+            statusLine.message = "picked \(color)"
         } else {
-            status.message = "no colour outside the canvas"
+            statusLine.message = "no colour outside the canvas"
         }
         let held = router.pickMade()
         perform(.crosshair(false))
@@ -278,7 +280,7 @@ public final class PaintApp: FrameLoopDelegate {
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,
                              journaled: logs.journal != nil)
-        guard let (s, titleChanged) = status.update(current) else { return }
+        guard let (s, titleChanged) = statusLine.update(current) else { return }
         if titleChanged { window.setTitle(s.title) }
         widgets?.status?.show(s.strip)
         widgets?.palette?.sync(with: session.brush)

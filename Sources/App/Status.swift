@@ -21,6 +21,12 @@ public struct Status: Equatable, Sendable {
     /// The session is journaled (the strip says whether the journal is being written).
     public var journaled = false
 
+    public init(brush: Brush, pressure: String, layer: String, zoom: String, prompt: String? = nil, warning: String? = nil,
+                message: String? = nil, journaled: Bool = false) {
+        self.brush = brush; self.pressure = pressure; self.layer = layer; self.zoom = zoom
+        self.prompt = prompt; self.warning = warning; self.message = message; self.journaled = journaled
+    }
+
     /// The window's title: everything, on one line.
     public var title: String {
         var t = "Quicksilver — \(brush.tip.kind.rawValue) \(brush.tip.size) \(brush.color) \(pressure) — \(layer) — \(zoom)"
