@@ -1,3 +1,14 @@
+// Why raw Glibc here and not apple/swift-system (`FileDescriptor`, `Errno`), measured with
+// 1.8.1, the version this machine has: it wraps only half of these calls. open, close, read,
+// write, lseek, ftruncate, fstat and stat, yes; fsync, rename, link, unlink, mkdir, flock and
+// fcntl (F_GETFL/F_SETFL), no (nor fchmod, mkstemp, fdatasync or O_TMPFILE): adopting it would
+// leave two error paths in this file, its `Errno` and errno, not one. Its calls throw
+// untyped errors (only `stat` throws `Errno`), where this module throws typed. It costs, built
+// fresh: 18 s more CPU in a debug build (25 s against 7 s for a probe package making the same
+// calls) and 18 s in a release one, and 312 KB more in a stripped release probe (324 KB against
+// 12 KB). And its `FilePath` makes `Files.FilePath` ambiguous as a type in any file that imports
+// both. Worth another look when it wraps the rest.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
