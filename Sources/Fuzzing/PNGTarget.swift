@@ -34,7 +34,7 @@ public enum PNGTarget: FuzzTarget {
             let again = try PNGImage.decode(png, maxSide: limit)
             return FuzzFinding("a \(w)x\(h) picture decoded as \(again.width)x\(again.height) with the limit \(limit)")
         } catch {
-            guard error.message.contains("\(w)x\(h)") else {
+            guard error.kind == .tooLarge else {
                 return FuzzFinding("a \(w)x\(h) picture over the limit \(limit) refused for another reason: \(error.message)")
             }
         }

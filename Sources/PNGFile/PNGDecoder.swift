@@ -1,3 +1,4 @@
+import CDeflate
 import CPNG
 
 /// PNG bytes to 0xAARRGGBB pixels, through libpng's simplified API: any PNG (grey, palette,
@@ -14,18 +15,21 @@ import CPNG
 /// it. 8-bit files are unchanged.
 enum PNGDecoder {
     static func decode(_ bytes: [UInt8], maxSide: Int) throws(PNGError) -> PNGImage {
-        guard !bytes.isEmpty else { throw PNGError(message: "empty: no picture data") }
+        guard !bytes.isEmpty else { throw PNGError(.empty, "empty: no picture data") }
         guard PNGImage.signature.starts(with: bytes.prefix(PNGImage.signature.count)) else {
-            throw PNGError(message: "not a PNG file")
+            throw PNGError(.notPNG, "not a PNG file")
         }
+        // Before libpng, which refuses a side over 1,000,000 pixels as "Invalid IHDR data": such
+        // a picture is too large for the caller, not damaged.
+        if let (w, h) = headerSize(bytes), w > maxSide || h > maxSide { throw tooLarge(w, h, maxSide) }
         let untagged16Bit = isUntagged16Bit(bytes)
         // libpng reads from the buffer until the image is finished: both halves inside.
         let result = bytes.withUnsafeBytes { raw -> Result<PNGImage, PNGError> in
-            if let problem = PNGChunks.overlong(raw) { return .failure(PNGError(message: problem)) }
+            if let problem = PNGChunks.overlong(raw) { return .failure(problem) }
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
             guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
-                return .failure(PNGError(message: message(image)))
+                return .failure(libpngError(image))
             }
             if untagged16Bit { image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB) }
             return Result { () throws(PNGError) in try finishRead(&image, maxSide: maxSide) }
@@ -49,28 +53,46 @@ enum PNGDecoder {
         return true
     }
 
+    /// The size in the IHDR chunk, when it comes first, whole, with a right CRC, and says no more
+    /// than PNG allows (2^31 - 1 a side); nil otherwise (libpng then says what is wrong).
+    static func headerSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        func number(at i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        guard bytes.count >= 33, number(at: 8) == 13, bytes[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        let crc = bytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress.map { $0 + 12 }, 17) }
+        let (w, h) = (number(at: 16), number(at: 20))
+        guard Int(crc) == number(at: 29), w <= Int(Int32.max), h <= Int(Int32.max) else { return nil }
+        return (w, h)
+    }
+
+    private static func tooLarge(_ w: Int, _ h: Int, _ maxSide: Int) -> PNGError {
+        PNGError(.tooLarge, "\(w)x\(h) pixels is larger than the \(maxSide)x\(maxSide) limit")
+    }
+
     /// The second half of a read: checks the size, then decodes into 0xAARRGGBB pixels.
     private static func finishRead(_ image: inout png_image, maxSide: Int) throws(PNGError) -> PNGImage {
         let w = Int(image.width), h = Int(image.height)
         guard w <= maxSide, h <= maxSide else {
             png_image_free(&image)
-            throw PNGError(message: "\(w)x\(h) pixels is larger than the \(maxSide)x\(maxSide) limit")
+            throw tooLarge(w, h, maxSide)
         }
         image.format = UInt32(PNG_FORMAT_BGRA)
         var pixels = [UInt32](repeating: 0, count: w * h)
         let ok = pixels.withUnsafeMutableBytes { buf in
             png_image_finish_read(&image, nil, buf.baseAddress, Int32(w * 4), nil)
         }
-        guard ok != 0 else { throw PNGError(message: message(image)) }
+        guard ok != 0 else { throw libpngError(image) }
         return PNGImage(width: w, height: h, pixels: pixels)
     }
 
-    /// libpng's message, in plainer words where it has its own for a common case.
-    private static func message(_ image: png_image) -> String {
+    /// What data that ends before the picture does is said to be.
+    static let cutOff = "cut off: the data ends before the picture does"
+
+    /// libpng's refusal: its message, in plainer words where it has its own for a common case.
+    private static func libpngError(_ image: png_image) -> PNGError {
         var m = image.message
         let text = withUnsafeBytes(of: &m) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
-        return text == "read beyond end of data" ? "cut off: the data ends before the picture does" : text
+        return text == "read beyond end of data" ? PNGError(.truncated, cutOff) : PNGError(.corrupt, text)
     }
 }

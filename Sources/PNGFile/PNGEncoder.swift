@@ -17,11 +17,11 @@ enum PNGEncoder {
     /// The PNG of `image`: 8-bit RGB when every pixel is opaque, else RGBA.
     static func encode(_ image: PNGImage) throws(PNGError) -> [UInt8] {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height else {
-            throw PNGError(message: "cannot encode a \(image.width)x\(image.height) PNG of \(image.pixels.count) pixels")
+            throw PNGError(.invalidImage, "cannot encode a \(image.width)x\(image.height) PNG of \(image.pixels.count) pixels")
         }
         let opaque = image.pixels.allSatisfy { $0 >> 24 == 0xff }
         let scanlines = filtered(image, opaque: opaque)
-        guard let compressor = libdeflate_alloc_compressor(level) else { throw PNGError(message: "cannot encode PNG: out of memory") }
+        guard let compressor = libdeflate_alloc_compressor(level) else { throw PNGError(.encodingFailed, "cannot encode PNG: out of memory") }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, scanlines.count)
         // Uninitialised: the pages past the compressed size are never touched.
@@ -30,7 +30,7 @@ enum PNGEncoder {
                 count = libdeflate_zlib_compress(compressor, s.baseAddress, s.count, c.baseAddress, c.count)
             }
         }
-        guard !compressed.isEmpty else { throw PNGError(message: "cannot encode PNG: compression failed") }
+        guard !compressed.isEmpty else { throw PNGError(.encodingFailed, "cannot encode PNG: compression failed") }
 
         var png = PNGImage.signature
         var header: [UInt8] = []

@@ -59,8 +59,8 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
     /// as it knows it.
     public static func read(from path: String, maxSide: Int = .max) throws(PNGError) -> PNGImage {
         let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, limit: maxFileBytes) } catch { throw PNGError(message: error.message) }
-        guard !bytes.isEmpty else { throw PNGError(message: "empty file: not a PNG picture") }
+        do { bytes = try FileBytes.read(path, limit: maxFileBytes) } catch { throw PNGError(.file(error.kind), error.message) }
+        guard !bytes.isEmpty else { throw PNGError(.empty, "empty file: not a PNG picture") }
         return try PNGDecoder.decode(bytes, maxSide: maxSide)
     }
 
@@ -70,7 +70,33 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-public struct PNGError: Error, CustomStringConvertible, Sendable {
+/// A PNG that could not be read, decoded or encoded: what is wrong, in one line that names no
+/// file (the caller knows which it read and says so), and its kind, for callers that act on it.
+public struct PNGError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// No bytes at all (an empty file, a FIFO nobody wrote to, an empty clipboard).
+        case empty
+        /// Bytes that do not start as a PNG does: another kind of file.
+        case notPNG
+        /// The data ends before the picture does (a download or copy cut short).
+        case truncated
+        /// Wider or taller than the caller's limit, found from the header before any pixel is
+        /// decoded.
+        case tooLarge
+        /// libpng refused the data: a checksum, the header, the compressed pixels.
+        case corrupt
+        /// The file could not be read: missing, a folder, over `PNGImage.maxFileBytes`…
+        case file(FileError.Kind)
+        /// The image has no pixels, or not as many as its size says: nothing to encode.
+        case invalidImage
+        /// The encoder got no memory, or its compressor failed.
+        case encodingFailed
+    }
+
+    public var kind: Kind
     public var message: String
     public var description: String { message }
+
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
 }

@@ -50,24 +50,24 @@ final class FrameImage {
         guard let image = XShmCreateImage(d, visual, UInt32(depth), ZPixmap, nil, info,
                                           UInt32(size.width), UInt32(size.height)) else {
             info.deallocate()
-            return .failure(X11Error("XShmCreateImage failed"))
+            return .failure(X11Error(.sharedMemoryUnavailable, "XShmCreateImage failed"))
         }
-        func fail(_ reason: String) -> Result<FrameImage, X11Error> {
+        func fail(_ kind: X11Error.Kind, _ reason: String) -> Result<FrameImage, X11Error> {
             XCalls.destroyImage(image)
             info.deallocate()
-            return .failure(X11Error(reason))
+            return .failure(X11Error(kind, reason))
         }
-        if let problem = layoutProblem(image) { return fail(problem) }
+        if let problem = layoutProblem(image) { return fail(.unsupportedVisual, problem) }
         let bytes = Int(image.pointee.bytes_per_line) * Int(image.pointee.height)
         let id: Int32
         switch OSCalls.shmCreate(bytes: bytes) {
         case .success(let i): id = i
-        case .failure(let e): return fail(e.description)
+        case .failure(let e): return fail(.sharedMemoryUnavailable, e.description)
         }
         let address: UnsafeMutableRawPointer
         switch OSCalls.shmAttach(id) {
         case .success(let a): address = a
-        case .failure(let e): OSCalls.shmRemove(id); return fail(e.description)
+        case .failure(let e): OSCalls.shmRemove(id); return fail(.sharedMemoryUnavailable, e.description)
         }
         info.pointee.shmid = id
         info.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)
@@ -77,7 +77,7 @@ final class FrameImage {
         OSCalls.shmRemove(id)
         if let error {
             OSCalls.shmDetach(address)
-            return fail("XShmAttach: " + XCalls.errorText(d, error))
+            return fail(.sharedMemoryAttachFailed, "XShmAttach: " + XCalls.errorText(d, error))
         }
         return .success(FrameImage(image: image, segment: info, ownedPixels: nil))
     }
@@ -92,7 +92,7 @@ final class FrameImage {
                                        pixels.assumingMemoryBound(to: CChar.self),
                                        UInt32(size.width), UInt32(size.height), 32, Int32(bytesPerLine)) else {
             pixels.deallocate()
-            return .failure(X11Error("XCreateImage failed"))
+            return .failure(X11Error(.cannotCreateImage, "XCreateImage failed"))
         }
         if let problem = layoutProblem(image) {
             XCalls.destroyImage(image)

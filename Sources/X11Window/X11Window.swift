@@ -90,8 +90,10 @@ public final class X11Window: Presenter {
     /// window is mapped.
     ///
     /// - Parameter display: an X display name such as `":0"`; nil uses `$DISPLAY`.
-    /// - Throws: `X11Error` when the display cannot be opened, or its default visual is not
-    ///   32-bit little-endian xRGB (depth 24 or 32, masks ff0000/ff00/ff, LSBFirst).
+    /// - Throws: `X11Error` when the display cannot be opened (`.noDisplay`, `.cannotOpenDisplay`),
+    ///   its default visual is not 32-bit little-endian xRGB (depth 24 or 32, masks
+    ///   ff0000/ff00/ff, LSBFirst: `.unsupportedVisual`), or no image or graphics context can be
+    ///   made (`.cannotCreateImage`, `.cannotCreateWindow`).
     /// - Parameter sharedMemory: false skips MIT-SHM and presents with XPutImage (benchmarks).
     /// - Parameter fittingScreen: true makes a window larger than the screen the screen's size.
     /// - Parameter coreInput: true reads the pointer from core events even where XInput 2.2 is
@@ -110,7 +112,7 @@ public final class X11Window: Presenter {
         }
         guard let visual = XDefaultVisual(d, screen) else {
             XCloseDisplay(d)
-            throw X11Error("display has no default visual")
+            throw X11Error(.unsupportedVisual, "display has no default visual")
         }
         let depth = XDefaultDepth(d, screen)
         let v = visual.pointee
@@ -175,7 +177,12 @@ public final class X11Window: Presenter {
             XCalls.setProperty(d, window, XCalls.internAtom(d, "_NET_WM_ICON"), type: XA_CARDINAL, longs: WindowIcon.cardinals(icons))
         }
         XCalls.setProtocols(d, window, [atoms.wmDeleteWindow])
-        let gc = XCreateGC(d, window, 0, nil)!
+        guard let gc = XCreateGC(d, window, 0, nil) else {
+            firstImage.release(d)
+            XDestroyWindow(d, window)
+            XCloseDisplay(d)
+            throw X11Error(.cannotCreateWindow, "XCreateGC failed")
+        }
         XSetGraphicsExposures(d, gc, False)
         // A held key repeats its presses without releases in between (Space held to pan).
         _ = XkbSetDetectableAutoRepeat(d, True, nil)

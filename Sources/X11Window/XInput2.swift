@@ -18,11 +18,11 @@ enum XInput2 {
     static func setUp(_ d: DisplayHandle, window: Window) -> Result<Setup, X11Error> {
         var opcode: Int32 = 0, event: Int32 = 0, error: Int32 = 0
         guard "XInputExtension".withCString({ XQueryExtension(d, $0, &opcode, &event, &error) }) != 0 else {
-            return .failure(X11Error("the server has no XInput extension"))
+            return .failure(X11Error(.missingExtension, "the server has no XInput extension"))
         }
         var major: Int32 = 2, minor: Int32 = 2
         guard XIQueryVersion(d, &major, &minor) == Success, major > 2 || (major == 2 && minor >= 2) else {
-            return .failure(X11Error("the server has XInput \(major).\(minor), not 2.2"))
+            return .failure(X11Error(.missingExtension, "the server has XInput \(major).\(minor), not 2.2"))
         }
         select(d, window, device: XIAllMasterDevices, [XI_ButtonPress, XI_ButtonRelease, XI_Motion])
         select(d, XDefaultRootWindow(d), device: XIAllDevices, [XI_HierarchyChanged])
