@@ -19,11 +19,14 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write: OUT.png, the picture flattened; OUT.ora, the document with its layers (OpenRaster). Written atomically.")
     var output: String
 
-    @Option(help: "Worker threads for the compute pass (default: all cores). The output is the same for any count.")
+    @Option(parsing: .unconditional, help: "Worker threads for the compute pass (1…1024; default: all cores). The output is the same for any count.")
     var threads: Int?
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try OptionRanges.threads.check(threads)
+        if !DocumentFile.isOpenRaster(output) && !output.lowercased().hasSuffix(".png") {
+            throw ValidationError("-o \(output): render writes a PNG (.png) or an OpenRaster document (.ora)")
+        }
     }
 
     func run() throws {

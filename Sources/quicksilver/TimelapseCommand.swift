@@ -1,5 +1,6 @@
 import ArgumentParser
 import Compute
+import Foundation
 import Geometry
 import Journal
 import Paint
@@ -28,27 +29,31 @@ struct TimelapseCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write: OUT.mp4 (or .mkv, .mov, .webm), or DIR/ for PNG frames. Written whole or not at all.")
     var output: String
 
-    @Option(help: "The video's length in seconds, the final hold included.")
+    // `.unconditional`: "--fps -5" is a value to refuse by its range, not a missing one.
+    @Option(parsing: .unconditional, help: "The video's length in seconds, the final hold included (0.1…86400).")
     var seconds: Double?
 
-    @Option(help: "Play the drawing this many times faster than it was drawn.")
+    @Option(parsing: .unconditional, help: "Play the drawing this many times faster than it was drawn (0.000001…1000000; the video may last at most 86400 s).")
     var speed: Double?
 
-    @Option(help: "Frames per second.")
+    @Option(parsing: .unconditional, help: "Frames per second (1…240).")
     var fps: Double = 30
 
     @Option(help: "The frame size, WxH: the canvas scaled to fit, centred on black (default: the canvas's size, made even for video).")
     var size: WindowSize?
 
-    @Option(help: "Worker threads for the compute pass (default: all cores). The frames are the same for any count.")
+    @Option(parsing: .unconditional, help: "Worker threads for the compute pass (1…1024; default: all cores). The frames are the same for any count.")
     var threads: Int?
+
+    /// The longest video made: a day.
+    static let longestSeconds = 86_400.0
 
     func validate() throws {
         if seconds != nil && speed != nil { throw ValidationError("give --seconds or --speed, not both") }
-        if let seconds, !(seconds >= 0.1 && seconds <= 86_400) { throw ValidationError("--seconds must be in 0.1…86400") }
-        if let speed, !(speed > 0 && speed <= 1_000_000) { throw ValidationError("--speed must be above 0") }
-        if !(fps >= 1 && fps <= 240) { throw ValidationError("--fps must be in 1…240") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try OptionRange("--seconds", 0.1...Self.longestSeconds).check(seconds)
+        try OptionRanges.speed.check(speed)
+        try OptionRange("--fps", 1...240.0).check(fps)
+        try OptionRanges.threads.check(threads)
     }
 
     func run() throws {
@@ -73,6 +78,14 @@ struct TimelapseCommand: ParsableCommand {
             }
         }
         let length: TimelapsePlan.Length = seconds.map { .seconds($0) } ?? speed.map { .speed($0) } ?? .automatic
+        if let speed, case let drawing = TimelapsePlan.drawingSeconds(playedFrames: played), drawing / speed > Self.longestSeconds {
+            // The least speed that fits, rounded up to two significant digits.
+            let least = drawing / Self.longestSeconds, unit = pow(10, (log10(least)).rounded(.down) - 1)
+            printError("quicksilver: --speed \(OptionRange<Double>.text(speed)) makes a video of \(Int(drawing / speed)) s of this "
+                + "\(Int(drawing.rounded(.up))) s drawing, and one may last \(Int(Self.longestSeconds)) s: --speed must be at least "
+                + OptionRange<Double>.text((least / unit).rounded(.up) * unit))
+            throw Exit.failure
+        }
         let plan = TimelapsePlan(playedFrames: played, length: length, fps: fps)
         let frameSize = size?.size ?? (toFolder ? canvas : Size(width: (canvas.width + 1) & ~1, height: (canvas.height + 1) & ~1))
         let scaler = FrameScaler(canvas: canvas, output: frameSize)

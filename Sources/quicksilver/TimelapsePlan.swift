@@ -33,7 +33,11 @@ struct TimelapsePlan: Equatable {
     /// The hold on the result: a second, or a fifth of a shorter video.
     static let holdSeconds = 1.0
 
+    /// The drawing time, in seconds, of a session whose player drew `playedFrames`.
+    static func drawingSeconds(playedFrames: [Int]) -> Double { Double(DrawingClock.squeezed(playedFrames).last ?? 0) / 60 }
+
     /// - Parameter playedFrames: the player's frame indices that drew events, in order.
+    /// - Parameter length: within the ranges `TimelapseCommand` checks: the video lasts at most a day.
     init(playedFrames: [Int], length: Length, fps: Double) {
         drawingClock = DrawingClock.squeezed(playedFrames)
         let drawing = Double(drawingClock.last ?? 0) / 60

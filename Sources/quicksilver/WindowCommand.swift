@@ -46,22 +46,22 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Draw pen samples at the next frame instead of as they arrive (the immediate ink path, on by default).")
     var noLowLatency = false
 
-    @Option(help: "How far ahead the pen's predicted tail reaches, in ms (0: none). Shown only: never part of the picture.")
+    @Option(parsing: .unconditional, help: "How far ahead the pen's predicted tail reaches, in ms (0…25; 0: none). Shown only: never part of the picture.")
     var predictMs: Double = 16
 
-    @Option(help: "The on-canvas tools' scale, 1…4 in half steps (default: from Xft.dpi, 96 dpi = 1, 192 = 2). Brush sizes stay in canvas pixels.")
+    @Option(parsing: .unconditional, help: "The on-canvas tools' scale, 1…4 in half steps (default: from Xft.dpi, 96 dpi = 1, 192 = 2). Brush sizes stay in canvas pixels.")
     var uiScale: Double?
 
     @Flag(help: "Start with the on-canvas tools hidden, as Tab hides them (Tab shows them).")
     var hideTools = false
 
-    @Option(help: "Worker threads for the compute pass (default: all cores).")
+    @Option(parsing: .unconditional, help: "Worker threads for the compute pass (1…1024; default: all cores).")
     var threads: Int?
 
     @Option(help: "The sessions folder (default: $XDG_STATE_HOME/quicksilver, i.e. ~/.local/state/quicksilver).")
     var stateDir: String?
 
-    @Option(help: "Size cap of the sessions folder, in MiB: beyond the newest 20, the oldest sessions that ended cleanly go first.")
+    @Option(parsing: .unconditional, help: "Size cap of the sessions folder, in MiB (1…1048576): beyond the newest 20, the oldest sessions that ended cleanly go first.")
     var sessionsMegabytes: Int = 1024
 
     @Flag(help: "Do not journal this session (a crash then loses it).")
@@ -70,7 +70,7 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Play the session or replay FILE in the window as it was drawn (pauses squeezed to half a second), then continue it; any key or click jumps to the end.")
     var play = false
 
-    @Option(help: "With --play: play this many times faster than it was drawn.")
+    @Option(parsing: .unconditional, help: "With --play: play this many times faster than it was drawn (0.000001…1000000).")
     var speed: Double = 1
 
     @Flag(help: "Continue the newest session, however it ended.")
@@ -79,19 +79,19 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Start with the pulsing background (Image Performer): white → hue → black and back.")
     var pulse = false
 
-    @Option(help: "Pulse hue, 0…1.")
+    @Option(parsing: .unconditional, help: "Pulse hue, 0…1.")
     var pulseHue: Double = 0
 
-    @Option(help: "Pulse purity centre, 0…1.")
+    @Option(parsing: .unconditional, help: "Pulse purity centre, 0…1.")
     var pulseCentre: Double = 0.5
 
-    @Option(help: "Pulse purity range, 0…1.")
+    @Option(parsing: .unconditional, help: "Pulse purity range, 0…1.")
     var pulseRange: Double = 0.7
 
-    @Option(help: "Memory for undo steps of a new session, in MiB; the oldest steps are dropped beyond it. A continued session keeps its own (its journal says it), so it replays exactly.")
+    @Option(parsing: .unconditional, help: "Memory for undo steps of a new session, in MiB (1…1048576); the oldest steps are dropped beyond it. A continued session keeps its own (its journal says it), so it replays exactly.")
     var undoMegabytes: Int = 256
 
-    @Option(help: .hidden)
+    @Option(parsing: .unconditional, help: .hidden)
     var journalCompactBytes: Int = 64 << 20
 
     /// Reads the pointer from core X events even where XInput 2.2 is there (as a server without
@@ -101,19 +101,22 @@ struct WindowCommand: ParsableCommand {
 
     func validate() throws {
         if Color(hex: background) == nil || background.utf8.count != 7 { throw ValidationError("--background must be #rrggbb") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if undoMegabytes < 1 { throw ValidationError("--undo-megabytes must be at least 1") }
-        if sessionsMegabytes < 1 { throw ValidationError("--sessions-megabytes must be at least 1") }
-        if !(0...25).contains(predictMs) { throw ValidationError("--predict-ms must be in 0…25") }
+        try OptionRanges.threads.check(threads)
+        try OptionRange("--undo-megabytes", max(1, Replay.Header.undoMegabyteRange.lowerBound)...Replay.Header.undoMegabyteRange.upperBound)
+            .check(undoMegabytes)
+        try OptionRange("--sessions-megabytes", 1...(1 << 20)).check(sessionsMegabytes)
+        try OptionRange("--predict-ms", 0...25.0).check(predictMs)
+        try OptionRange("--journal-compact-bytes", 1...Int.max).check(journalCompactBytes)
         if let uiScale, !(Widgets.scales.contains(uiScale) && (uiScale * 2).rounded() == uiScale * 2) {
             throw ValidationError("--ui-scale must be 1, 1.5, 2, … 4")
         }
         if play && file == nil { throw ValidationError("--play needs a session or replay FILE (.jsonl)") }
-        if !(speed > 0 && speed <= 1_000_000) { throw ValidationError("--speed must be above 0") }
+        try OptionRanges.speed.check(speed)
         if speed != 1 && !play { throw ValidationError("--speed goes with --play") }
         if restore && file != nil { throw ValidationError("--restore continues the newest session; give it no FILE") }
-        for (name, v) in [("--pulse-hue", pulseHue), ("--pulse-centre", pulseCentre), ("--pulse-range", pulseRange)]
-        where !(0...1).contains(v) { throw ValidationError("\(name) must be in 0…1") }
+        for (name, v) in [("--pulse-hue", pulseHue), ("--pulse-centre", pulseCentre), ("--pulse-range", pulseRange)] {
+            try OptionRange(name, 0...1.0).check(v)
+        }
     }
 
     func run() throws {

@@ -168,3 +168,38 @@ import Testing
         #expect(png == golden, "the command renders the demo exactly as the golden image")
     }
 }
+
+/// Every option's real range is checked, and a refusal says which range, in one line, before
+/// anything is done: no crash, no ffmpeg started, nothing written.
+@Suite struct OptionRangeTests {
+    private let demo = packageRoot.appendingPathComponent("Resources/demo.jsonl").path
+
+    @Test(arguments: [
+        (["timelapse", "DEMO", "-o", "OUT.mp4", "--speed", "1e-320"], "--speed must be in 0.000001…1000000, got 1e-320"),
+        (["timelapse", "DEMO", "-o", "OUT.mp4", "--speed", "inf"], "--speed must be in 0.000001…1000000, got inf"),
+        (["timelapse", "DEMO", "-o", "OUT.mp4", "--speed", "1e308"], "--speed must be in 0.000001…1000000, got 1e+308"),
+        (["timelapse", "DEMO", "-o", "OUT.mp4", "--fps", "-5"], "--fps must be in 1…240, got -5"),
+        (["timelapse", "DEMO", "-o", "OUT.mp4", "--seconds", "nan"], "--seconds must be in 0.1…86400, got nan"),
+        (["render", "DEMO", "-o", "OUT.png", "--threads", "0"], "--threads must be in 1…1024, got 0"),
+        (["render", "DEMO", "-o", "OUT.jpg"], "render writes a PNG (.png) or an OpenRaster document (.ora)"),
+        (["window", "--undo-megabytes", "-1"], "--undo-megabytes must be in 1…1048576, got -1"),
+        (["window", "--play", "DEMO", "--speed", "0"], "--speed must be in 0.000001…1000000, got 0"),
+    ])
+    func refusedInOneLineSayingTheRange(args: [String], message: String) throws {
+        let dir = try temporaryFolder()
+        let r = try runProgram(binary, args.map { $0 == "DEMO" ? demo : $0.hasPrefix("OUT") ? dir + "/" + $0 : $0 })
+        #expect(r.status != 0)
+        #expect(r.stderr.split(separator: "\n").first?.hasSuffix(message) == true, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "nothing written")
+    }
+
+    /// A speed in range can still make a video longer than a day of this drawing: refused after
+    /// the first pass, saying the least speed that fits, before ffmpeg starts.
+    @Test func aSpeedThatMakesAVideoLongerThanADayIsRefused() throws {
+        let dir = try temporaryFolder()
+        let r = try runProgram(binary, ["timelapse", demo, "-o", dir + "/frames/", "--speed", "0.00001"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("--speed must be at least 0.000095") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+}
