@@ -5,14 +5,17 @@ import Glibc
 
 /// A program run with a pipe to its standard input (the timelapse's encoder): the thin wrapper
 /// of posix_spawn, pipe, write and waitpid. Its standard output is /dev/null and its standard
-/// error a file, read back when it fails (a pipe nobody drains could block it).
+/// error a file read back when it fails (a pipe nobody drains could block it): a file with no
+/// name, made with mkstemp in $TMPDIR and unlinked at once, so nothing is left behind whatever
+/// ends the process, and no link planted under a predictable name can redirect the write.
 ///
 /// posix_spawn rather than Foundation's `Process`, as the end-to-end tests do: Swift 6.3's
 /// `Process.run()` on Linux now and then over-reads while scanning /proc/self/fd.
 final class ChildProcess {
     private let pid: pid_t
     private var input: Int32
-    private let errorLog: String
+    /// The child's standard error, a file with no name (read through this descriptor).
+    private let errorLog: Int32
     private var status: Int32?
 
     /// The first executable called `name` on $PATH, if any.
@@ -24,12 +27,16 @@ final class ChildProcess {
         return nil
     }
 
-    /// Starts `path` with `args`; what it says on stderr goes to `errorLog`.
-    init(_ path: String, _ args: [String], errorLog: String) throws(ChildProcessError) {
+    /// Starts `path` with `args`; what it says on stderr is kept for `lastErrorLine`.
+    init(_ path: String, _ args: [String]) throws(ChildProcessError) {
         // A child that dies makes writes to its pipe fail with EPIPE instead of killing us.
         signal(SIGPIPE, SIG_IGN)
+        let log = try Self.unnamedFile()
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw ChildProcessError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fds) == 0 else {
+            close(log)
+            throw ChildProcessError("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
         // Ours only: the child must not inherit the writing end, or it never sees the end of its input.
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
@@ -38,7 +45,8 @@ final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, log, 2)
+        posix_spawn_file_actions_addclose(&actions, log)
         func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
         let argv = cStrings([path] + args)
         defer { argv.forEach { free($0) } }
@@ -47,11 +55,24 @@ final class ChildProcess {
         close(fds[0])
         guard rc == 0 else {
             close(fds[1])
+            close(log)
             throw ChildProcessError("cannot start \(path): \(String(cString: strerror(rc)))")
         }
         pid = child
         input = fds[1]
-        self.errorLog = errorLog
+        errorLog = log
+    }
+
+    /// A new file in $TMPDIR (else /tmp) that only this process can reach: made by mkstemp
+    /// (O_EXCL, mode 0600) and unlinked at once; closed on exec, the child gets it by dup2.
+    private static func unnamedFile() throws(ChildProcessError) -> Int32 {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((folder + "/quicksilver-child-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ChildProcessError("cannot make a file in \(folder): \(String(cString: strerror(errno)))") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return fd
     }
 
     /// Writes all of `words`' bytes to the child's standard input; fails once the child has
@@ -85,18 +106,25 @@ final class ChildProcess {
         return s
     }
 
-    /// The last non-empty line the child wrote on stderr.
+    /// Stops it now (SIGTERM) and waits for it.
+    func stop() {
+        if status == nil { kill(pid, SIGTERM) }
+        _ = finish()
+    }
+
+    /// The last non-empty line the child wrote on stderr (its last 4 KiB are read).
     var lastErrorLine: String {
-        let text = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+        let end = lseek(errorLog, 0, SEEK_END)
+        guard end > 0 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: Int(min(end, 4096)))
+        let n = bytes.withUnsafeMutableBytes { pread(errorLog, $0.baseAddress, $0.count, end - off_t($0.count)) }
+        let text = String(decoding: bytes.prefix(max(0, n)), as: UTF8.self)
         return text.split(separator: "\n").last.map(String.init) ?? ""
     }
 
     deinit {
-        if status == nil {
-            kill(pid, SIGTERM)
-            _ = finish()
-        }
-        unlink(errorLog)
+        stop()
+        close(errorLog)
     }
 }
 

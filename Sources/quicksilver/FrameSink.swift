@@ -6,6 +6,9 @@ protocol FrameSink: AnyObject {
     func write(_ frame: [UInt32]) throws(TimelapseError)
     /// Ends the output and puts it in place.
     func finish() throws(TimelapseError)
+    /// Gives the output up now (a signal came): whatever it made so far is removed, a child
+    /// process it started is stopped.
+    func abandon()
 }
 
 /// Why a timelapse could not be made: one line for stderr, and the exit status it calls for.

@@ -50,7 +50,11 @@ final class PNGFrameFolder: FrameSink {
         finished = true
     }
 
-    deinit {
-        if !finished { try? FileManager.default.removeItem(atPath: temporary) }
+    func abandon() {
+        guard !finished else { return }
+        finished = true
+        try? FileManager.default.removeItem(atPath: temporary)
     }
+
+    deinit { abandon() }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Clock
 import Compute
 import Foundation
 import Geometry
@@ -57,6 +58,18 @@ struct TimelapseCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before any thread starts (they inherit the mask): SIGTERM, SIGINT and SIGHUP wait in a
+        // descriptor, read between frames, so the output is given up cleanly, never half-made.
+        let signals = SignalFD()
+        var sink: FrameSink?
+        /// A signal that came: the output given up, one line said, the process ended.
+        func stopIfSignalled() {
+            guard let signal = signals.take() else { return }
+            sink?.abandon()
+            let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "signal \(signal)"
+            printError("quicksilver: timelapse stopped by \(name): \(output) not written")
+            Foundation.exit(128 + signal)
+        }
         let compute = ComputeContext(threads: threads)
         let toFolder = output.hasSuffix("/")
         if !toFolder && VideoEncoder.format(of: output) == nil {
@@ -72,6 +85,7 @@ struct TimelapseCommand: ParsableCommand {
         var played: [Int] = []
         var canvas = Size(width: 0, height: 0)
         _ = try play(compute) { moment, session in
+            stopIfSignalled()
             switch moment {
             case .opening: canvas = session.document.visibleSize
             case .frame(let f): played.append(f)
@@ -90,26 +104,29 @@ struct TimelapseCommand: ParsableCommand {
         let frameSize = size?.size ?? (toFolder ? canvas : Size(width: (canvas.width + 1) & ~1, height: (canvas.height + 1) & ~1))
         let scaler = FrameScaler(canvas: canvas, output: frameSize)
 
-        let sink: FrameSink
+        let made: FrameSink
         do throws(TimelapseError) {
-            sink = toFolder ? try PNGFrameFolder(folder: output, size: frameSize)
+            made = toFolder ? try PNGFrameFolder(folder: output, size: frameSize)
                 : try VideoEncoder(output: output, size: frameSize, fps: fps)
         } catch {
             printError(error.description)
             throw Exit.failure
         }
+        sink = made
         let progress = ProgressBar("timelapse", total: plan.totalFrames)
         var written = 0
         var failure: TimelapseError?
         /// Writes frames until `count` are written, all showing the session as it is now.
         func catchUp(to count: Int, _ session: Session) {
+            stopIfSignalled()
             guard failure == nil, written < count else { return }
             // A finished stroke's emboss is in its frame however long it took to compute.
             session.settle()
             let frame = scaler.frame(session.snapshot().pixels)
             do {
                 while written < count {
-                    try sink.write(frame)
+                    stopIfSignalled()
+                    try made.write(frame)
                     written += 1
                     progress.update(written)
                 }
@@ -129,9 +146,10 @@ struct TimelapseCommand: ParsableCommand {
         }
         catchUp(to: plan.totalFrames, final)
         progress.finish()
+        stopIfSignalled()
         do throws(TimelapseError) {
             if let failure { throw failure }
-            try sink.finish()
+            try made.finish()
         } catch {
             printError(error.description)
             throw Exit.failure

@@ -48,7 +48,7 @@ final class VideoEncoder: FrameSink {
                     "-framerate", Self.rate(fps), "-i", "pipe:0", "-an"]
             + format.codec + ["-f", format.muxer, temporary]
         do {
-            encoder = try ChildProcess(ffmpeg, args, errorLog: NSTemporaryDirectory() + "/quicksilver-ffmpeg-\(getpid()).log")
+            encoder = try ChildProcess(ffmpeg, args)
         } catch {
             throw TimelapseError("quicksilver: \(error)")
         }
@@ -89,10 +89,12 @@ final class VideoEncoder: FrameSink {
         return TimelapseError("quicksilver: ffmpeg failed (exit status \(status))\(said.isEmpty ? "" : ": \(said)")")
     }
 
-    deinit {
-        if let encoder {
-            _ = encoder.finish()
-            unlink(temporary)
-        }
+    func abandon() {
+        guard let encoder else { return }
+        self.encoder = nil
+        encoder.stop()
+        unlink(temporary)
     }
+
+    deinit { abandon() }
 }

@@ -219,4 +219,24 @@ import Testing
         #expect(last[240, 50] == 0xFF00_0000 && last[240, 430] == 0xFF00_0000)
         #expect(last[5, 240] != 0xFF00_0000)
     }
+
+    /// SIGTERM, SIGINT or SIGHUP mid-timelapse: one line, the signal's exit status, and nothing
+    /// left behind: no partial video or folder of frames, no log in $TMPDIR (ffmpeg's stderr is a
+    /// file with no name), and the ffmpeg it started is gone.
+    @Test(arguments: [(SIGTERM, "SIGTERM", "video.mp4"), (SIGINT, "SIGINT", "frames/"), (SIGHUP, "SIGHUP", "video.webm")])
+    func aSignalLeavesNothingBehind(signal: Int32, name: String, output: String) throws {
+        let dir = try temporaryFolder(), tmp = try temporaryFolder()
+        // Long enough to be stopped in the middle: a minute of frames at 240 fps.
+        let p = try Launched(binary, ["timelapse", demo, "-o", dir + "/" + output, "--seconds", "60", "--fps", "240"],
+                             environment: ["TMPDIR": tmp])
+        let started = eventually(timeout: 60) { (try? FileManager.default.contentsOfDirectory(atPath: dir))?.contains { $0.contains(".partial-") } == true }
+        try #require(started, "the output's partial file appears: \(p.stderr)")
+        usleep(200_000)
+        kill(p.pid, signal)
+        let r = p.wait()
+        #expect(r.status == 128 + signal, "\(r.stderr)")
+        #expect(r.stderr == "quicksilver: timelapse stopped by \(name): \(dir)/\(output) not written\n", "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "nothing left in the output's folder")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty, "nothing left in TMPDIR")
+    }
 }
