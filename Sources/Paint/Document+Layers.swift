@@ -6,9 +6,11 @@ import Kernels
 /// The layer operations: each one undoable step (choosing the current layer is not a step, as
 /// in Krita and MyPaint), each a no-op where it cannot apply (the last layer is never deleted).
 extension Document {
-    /// A new transparent layer just above the current one, numbered, made current.
+    /// A new transparent layer just above the current one, numbered, made current; none past
+    /// `DocumentLimits.maxLayers`.
     func newLayer(named name: String? = nil) {
-        let layer = Layer(size: storageSize, attributes: LayerAttributes(name: name ?? "Layer \(nextLayerNumber())"))
+        guard layers.count < DocumentLimits.maxLayers else { return }
+        let layer = Layer(attributes: LayerAttributes(name: name ?? "Layer \(nextLayerNumber())"))
         let before = current
         layers.insert(layer, at: current + 1)
         current += 1
@@ -65,7 +67,7 @@ extension Document {
         if upper.attributes.visible {
             let opacity = upper.attributes.opacity255, mode = upper.attributes.mode
             let area = upper.bounds
-            let (c, _) = beginPixels(of: lower, in: area) { upper.pixels.tileIndices(covering: $0).contains { upper.pixels.tiles[$0] != nil } }
+            let (c, _) = beginPixels(of: lower, in: area) { !upper.pixels.keys(in: $0).isEmpty }
             change = c
             let (src, dst) = (upper.pixels, lower.pixels)
             compute.dispatchRows(over: area) { group in

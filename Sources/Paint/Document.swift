@@ -32,7 +32,7 @@ public final class Document {
         storageSize = size
         visibleSize = size
         history = History(byteLimit: historyBytes)
-        layers = [Layer(size: size, attributes: LayerAttributes(name: "Layer 1"))]
+        layers = [Layer(attributes: LayerAttributes(name: "Layer 1"))]
     }
 
     public var currentLayer: Layer { layers[current] }
@@ -54,11 +54,11 @@ public final class Document {
     /// Starts a change to `layer`'s pixels within `rect`: the tiles there that `needed` says will
     /// be written (all, by default) are given to the undo step and replaced by copies (or, where
     /// there were none, by new transparent tiles unless `onlyExisting`), which the caller then
-    /// writes. Returns the change for the step, and the tiles to write, by index.
+    /// writes. Returns the change for the step, and the tiles to write, by key.
     func beginPixels(of layer: Layer, in rect: Rect, onlyExisting: Bool = false,
-                     where needed: (Rect) -> Bool = { _ in true }) -> (change: History.Change?, tiles: [Int]) {
+                     where needed: (Rect) -> Bool = { _ in true }) -> (change: History.Change?, tiles: [TileKey]) {
         let (change, tiles) = begin(layer, rect, onlyExisting: onlyExisting, copying: true, where: needed)
-        return (change, tiles.map(\.index))
+        return (change, tiles.map(\.key))
     }
 
     /// As `beginPixels`, for a caller that writes every pixel of each tile it is given from the
@@ -66,15 +66,17 @@ public final class Document {
     /// the old one and writes the new one in one pass. Where nothing is kept for undo, or
     /// there was no tile, the tile read is the one written.
     func rewritePixels(of layer: Layer, in rect: Rect, onlyExisting: Bool,
-                       where needed: (Rect) -> Bool) -> (change: History.Change?, tiles: [(index: Int, source: Tile)]) {
+                       where needed: (Rect) -> Bool) -> (change: History.Change?, tiles: [(key: TileKey, source: Tile)]) {
         begin(layer, rect, onlyExisting: onlyExisting, copying: false, where: needed)
     }
 
     private func begin(_ layer: Layer, _ rect: Rect, onlyExisting: Bool, copying: Bool,
-                       where needed: (Rect) -> Bool) -> (change: History.Change?, tiles: [(index: Int, source: Tile)]) {
-        var tiles: [(index: Int, source: Tile)] = [], saved: [Tile?] = []
-        for i in layer.pixels.tileIndices(covering: rect) where needed(layer.pixels.rect(ofTile: i).intersection(rect)) {
-            let old = layer.pixels.tiles[i]
+                       where needed: (Rect) -> Bool) -> (change: History.Change?, tiles: [(key: TileKey, source: Tile)]) {
+        var tiles: [(key: TileKey, source: Tile)] = [], saved: [Tile?] = []
+        let rect = rect.intersection(Rect(size: storageSize))
+        let keys = onlyExisting ? layer.pixels.keys(in: rect) : TileKey.covering(rect)
+        for key in keys where needed(key.rect.intersection(rect)) {
+            let old = layer.pixels[key]
             if old == nil, onlyExisting { continue }
             saved.append(old)
             let new = switch (old, history.keeps) {
@@ -82,11 +84,11 @@ public final class Document {
             case (let old?, false): old
             case (nil, _): Tile()
             }
-            layer.pixels.tiles[i] = new
-            tiles.append((i, old ?? new))
+            layer.pixels[key] = new
+            tiles.append((key, old ?? new))
         }
         damaged(layer, rect)
-        return (history.keeps && !tiles.isEmpty ? .tiles(layer, indices: tiles.map(\.index), tiles: saved) : nil, tiles)
+        return (history.keeps && !tiles.isEmpty ? .tiles(layer, keys: tiles.map(\.key), tiles: saved) : nil, tiles)
     }
 
     /// Records one undo step of `changes` (nil ones skipped), made with `current` selected.
@@ -97,11 +99,10 @@ public final class Document {
     /// Every pixel of the current layer made transparent, as one undo step.
     func clearCurrentLayer() {
         let layer = currentLayer
-        let indices = layer.pixels.tiles.indices.filter { layer.pixels.tiles[$0] != nil }
+        let held = layer.pixels.tiles
         damaged(layer, layer.bounds)
-        let saved = indices.map { layer.pixels.tiles[$0] }
-        for i in indices { layer.pixels.tiles[i] = nil }
-        record([.tiles(layer, indices: indices, tiles: saved)])
+        layer.pixels = TiledTexture()
+        record([.tiles(layer, keys: held.map(\.key), tiles: held.map(\.tile))])
     }
 
     /// Shows `size` pixels (a replay's `resize`); the layers' storage only ever grows.
@@ -112,7 +113,6 @@ public final class Document {
         restacked = true
         guard size.width > storageSize.width || size.height > storageSize.height else { return false }
         storageSize = Size(width: max(size.width, storageSize.width), height: max(size.height, storageSize.height))
-        for layer in layers { layer.pixels.grow(to: storageSize) }
         return true
     }
 
@@ -125,13 +125,13 @@ public final class Document {
     /// Applies the inverse of `change`; returns the change that applies it again.
     private func revert(_ change: History.Change) -> History.Change {
         switch change {
-        case .tiles(let layer, let indices, let tiles):
-            let now = indices.map { layer.pixels.tiles[$0] }
-            for (i, t) in zip(indices, tiles) {
-                layer.pixels.tiles[i] = t
-                damaged(layer, layer.pixels.rect(ofTile: i))
+        case .tiles(let layer, let keys, let tiles):
+            let now = keys.map { layer.pixels[$0] }
+            for (key, t) in zip(keys, tiles) {
+                layer.pixels[key] = t
+                damaged(layer, key.rect)
             }
-            return .tiles(layer, indices: indices, tiles: now)
+            return .tiles(layer, keys: keys, tiles: now)
         case .inserted(let layer, let at):
             layers.remove(at: at)
             restacked = true

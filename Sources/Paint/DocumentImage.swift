@@ -40,7 +40,7 @@ public struct DocumentImage: Sendable, Equatable {
         current = document.current
         extra = document.extraAttributes
         layers = document.layers.map { layer in
-            let bounds = layer.bounds
+            let bounds = layer.bounds.intersection(Rect(size: document.storageSize))
             var pixels = [UInt32](repeating: 0, count: bounds.area)
             pixels.withUnsafeMutableBufferPointer { p in
                 for y in bounds.ys { layer.pixels.copy(row: y, xs: bounds.xs, into: p.baseAddress! + (y - bounds.minY) * bounds.width - bounds.minX) }
@@ -53,13 +53,13 @@ public struct DocumentImage: Sendable, Equatable {
     func load(into document: Document) {
         document.resize(to: size)
         document.layers = layers.map { image in
-            let layer = Layer(size: document.storageSize, attributes: image.attributes)
+            let layer = Layer(attributes: image.attributes)
             let r = image.bounds.intersection(Rect(size: document.storageSize))
-            for i in layer.pixels.tileIndices(covering: r) {
-                let part = layer.pixels.rect(ofTile: i).intersection(r)
+            for key in TileKey.covering(r) {
+                let part = key.rect.intersection(r)
                 let rows = part.ys.map { y in image.pixels[((y - image.bounds.minY) * image.bounds.width + part.minX - image.bounds.minX)...].prefix(part.width) }
                 guard rows.contains(where: { $0.contains { $0 != 0 } }) else { continue }
-                let tile = layer.pixels.writableTile(i), origin = layer.pixels.rect(ofTile: i)
+                let tile = layer.pixels.writableTile(key), origin = key.rect
                 for (k, row) in rows.enumerated() {
                     let dst = tile.texture.row(part.minY + k - origin.minY) + (part.minX - origin.minX)
                     row.withUnsafeBufferPointer { dst.update(from: $0.baseAddress!, count: $0.count) }
@@ -67,7 +67,7 @@ public struct DocumentImage: Sendable, Equatable {
             }
             return layer
         }
-        if document.layers.isEmpty { document.layers = [Layer(size: document.storageSize, attributes: LayerAttributes(name: "Layer 1"))] }
+        if document.layers.isEmpty { document.layers = [Layer(attributes: LayerAttributes(name: "Layer 1"))] }
         document.current = min(max(current, 0), document.layers.count - 1)
         document.extraAttributes = extra
         document.resize(to: visibleSize)

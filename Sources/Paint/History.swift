@@ -12,8 +12,8 @@ import Geometry
 /// nothing (and drawing needs no copies).
 final class History {
     enum Change {
-        /// `tiles[k]` was tile `indices[k]` of the layer (nil: none).
-        case tiles(Layer, indices: [Int], tiles: [Tile?])
+        /// `tiles[k]` was the layer's tile at `keys[k]` (nil: none).
+        case tiles(Layer, keys: [TileKey], tiles: [Tile?])
         /// The layer was inserted at `at` (undo removes it).
         case inserted(Layer, at: Int)
         /// The layer was removed from `at` (undo puts it back).
@@ -27,7 +27,7 @@ final class History {
         var bytes: Int {
             switch self {
             case .tiles(_, _, let tiles): tiles.reduce(0) { $0 + ($1 == nil ? 0 : Tile.bytes) }
-            case .inserted(let layer, _), .removed(let layer, _): layer.pixels.tiles.reduce(0) { $0 + ($1 == nil ? 0 : Tile.bytes) }
+            case .inserted(let layer, _), .removed(let layer, _): layer.pixels.count * Tile.bytes
             case .moved, .attributes: 0
             }
         }

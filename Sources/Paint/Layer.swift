@@ -6,7 +6,8 @@ import Kernels
 ///
 /// **The pixel model** (read this first): a layer holds its own colour with real transparency,
 /// as premultiplied 8-bit RGBA in 0xAARRGGBB words (r, g, b ≤ a; 0 is transparent), stored in
-/// 64x64 tiles that exist only where something was drawn. The background (a plain colour, or
+/// 64x64 tiles that exist only where something was drawn (an empty layer costs an empty
+/// dictionary, whatever the canvas's size). The background (a plain colour, or
 /// the pulse) is not a layer: it sits under the stack, and what is shown is the background, then
 /// each visible layer from the bottom up, blended with its mode and opacity (`BlendMode`, the
 /// W3C formulas OpenRaster names). Painting is premultiplied source-over into the current
@@ -17,8 +18,8 @@ public final class Layer {
     public var pixels: TiledTexture
     public var attributes: LayerAttributes
 
-    public init(size: Size, attributes: LayerAttributes) {
-        pixels = TiledTexture(width: size.width, height: size.height)
+    public init(attributes: LayerAttributes) {
+        pixels = TiledTexture()
         self.attributes = attributes
     }
 

@@ -81,7 +81,7 @@ public final class Session {
     /// layer's attributes changed.
     public var hasPaint: Bool {
         let layers = document.layers
-        return layers.count > 1 || layers[0].pixels.tiles.contains { $0 != nil } || layers[0].attributes != LayerAttributes(name: "Layer 1")
+        return layers.count > 1 || !layers[0].pixels.isEmpty || layers[0].attributes != LayerAttributes(name: "Layer 1")
     }
 
     /// The colour at canvas point (x, y), opaque: the layers there over the background (no

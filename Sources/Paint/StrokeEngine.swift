@@ -236,9 +236,9 @@ final class StrokeEngine {
         compute.dispatchThreadgroups(Size(width: tiles.count, height: 1), threadsPerThreadgroup: Size(width: side, height: side),
                                      grid: Rect(x: 0, y: 0, width: tiles.count * side, height: side),
                                      workingThreads: bounds.area) { group in
-            let (index, source) = tiles[group.positionInGrid.x]
-            guard let written = pixels.tiles[index] else { return }
-            let tileRect = pixels.rect(ofTile: index)
+            let (key, source) = tiles[group.positionInGrid.x]
+            guard let written = pixels[key] else { return }
+            let tileRect = key.rect
             let (x0, y0) = (tileRect.minX, tileRect.minY)
             let blended = tileRect.intersection(bounds)
             for ty in 0..<side {

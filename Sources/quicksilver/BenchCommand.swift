@@ -319,8 +319,8 @@ struct Benchmarks {
     /// canvas, one row in `coveredRowEvery` covered (1: every pixel blended, the worst case;
     /// 0: no live stroke, the copy a full redraw after expose, resize or clear costs).
     private func composeFull(coveredRowEvery: Int) -> () -> Void {
-        var layer = TiledTexture(width: size.width, height: size.height)
-        for i in layer.tiles.indices { layer.writableTile(i).texture.fill(Rect(x: 0, y: 0, width: Tile.side, height: Tile.side), with: 0x8040_2010) }
+        var layer = TiledTexture()
+        for key in TileKey.covering(Rect(size: size)) { layer.writableTile(key).texture.fill(Rect(x: 0, y: 0, width: Tile.side, height: Tile.side), with: 0x8040_2010) }
         let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
         let committed = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
         let tail = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)

@@ -85,3 +85,53 @@ private final class Bordered {
         #expect(Rect.covering(minX: -1e30, minY: 0.5, maxX: 1e30, maxY: 1.5) == Rect(minX: -1_000_000_000_000, minY: 0, maxX: 1_000_000_000_000, maxY: 2))
     }
 }
+
+/// The tile dictionary against a plain array of the same pixels: any tiles, anywhere (negative
+/// coordinates and far ones included), read back by `segments`, `copy`, the pixel subscript
+/// and the keys, the same; removed tiles gone.
+@Suite struct TiledTextureTests {
+    @Test func readsWhatADenseImageWouldHold() {
+        var rng = SystemRandomNumberGenerator()
+        var t = TiledTexture()
+        #expect(t.isEmpty && t.paintedBounds.isEmpty)
+        // A reference image over x, y in -256..<256, plus two far tiles.
+        let origin = -256, side = 512
+        var dense = [UInt32](repeating: 0, count: side * side)
+        for _ in 0..<20 {
+            let key = TileKey(x: Int.random(in: -4...3, using: &rng), y: Int.random(in: -4...3, using: &rng))
+            let tile = t.writableTile(key)
+            for y in 0..<64 {
+                for x in 0..<64 {
+                    let v = UInt32.random(in: 1...UInt32.max, using: &rng)
+                    tile.texture[x, y] = v
+                    dense[(key.y * 64 + y - origin) * side + key.x * 64 + x - origin] = v
+                }
+            }
+        }
+        let far = TileKey(x: 1 << 24, y: -(1 << 24))
+        t.writableTile(far).texture[5, 6] = 42
+        #expect(t[(1 << 30) + 5, -(1 << 30) + 6] == 42)
+        for _ in 0..<200 {
+            let y = Int.random(in: origin..<(origin + side), using: &rng)
+            let a = Int.random(in: origin..<(origin + side), using: &rng), b = Int.random(in: origin...(origin + side), using: &rng)
+            let xs = min(a, b)..<max(a, b)
+            var row = [UInt32](repeating: 7, count: side)
+            row.withUnsafeMutableBufferPointer { t.copy(row: y, xs: xs, into: $0.baseAddress! - origin) }
+            var covered = 0, previous = xs.lowerBound
+            t.segments(row: y, xs: xs) { r, p in
+                #expect(r.lowerBound == previous, "segments are contiguous, left to right")
+                previous = r.upperBound
+                covered += r.count
+                if p != nil { #expect(r.lowerBound >> 6 == (r.upperBound - 1) >> 6, "a run with pixels lies in one tile") }
+            }
+            #expect(covered == xs.count)
+            for x in xs {
+                #expect(row[x - origin] == dense[(y - origin) * side + x - origin] && t[x, y] == row[x - origin], "(\(x), \(y))")
+            }
+        }
+        #expect(t.keys == t.keys.sorted() && t.keys.count == t.count)
+        #expect(t.keys(in: Rect(x: -64, y: -64, width: 128, height: 128)) == t.keys.filter { (-1...0).contains($0.x) && (-1...0).contains($0.y) })
+        for key in t.keys { t[key] = nil }
+        #expect(t.isEmpty && t.count == 0)
+    }
+}

@@ -46,7 +46,7 @@ import Testing
         let stroke = ComposeKernel.Stroke(color: Color(r: 255, g: 0, b: 0, a: 128), committed: committed.texture,
                                           tail: tail.texture, bounds: Rect(x: 0, y: 0, width: 4, height: 2))
         // The stroke paints into an empty layer over a white background.
-        var k = ComposeKernel(below: .color(0xFFFF_FFFF), layer: TiledTexture(width: 4, height: 3), canvas: canvas.texture.bounds, output: out.texture)
+        var k = ComposeKernel(below: .color(0xFFFF_FFFF), layer: TiledTexture(), canvas: canvas.texture.bounds, output: out.texture)
         k.stroke = stroke
         k.run(over: canvas.texture.bounds, on: ComputeContext(threads: 1))
         let golden: [UInt32] = [

@@ -19,7 +19,7 @@ import Testing
         let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0x1234_5678)
         let compute = ComputeContext(threads: threads, inlineThreshold: 0)
         // The canvas is what lies below an empty current layer, which the live stroke paints into.
-        var k = ComposeKernel(below: .texture(c.texture), layer: TiledTexture(width: c.width, height: c.height), canvas: c.texture.bounds,
+        var k = ComposeKernel(below: .texture(c.texture), layer: TiledTexture(), canvas: c.texture.bounds,
                               output: out.texture)
         k.stroke = stroke
         k.transform = t
