@@ -76,8 +76,10 @@ fuzz: deps
 soak: release test-deps
 	python3 Tests/Soak/soak.py .build/release/quicksilver $(SOAK_MINUTES) --speed-gates
 
-# The benchmarks (the present and clipboard cases on $$DISPLAY when there is one; the stabilizer table
-# beside libmypaint's slow tracking, .build/bench/mypaint-track), then event →
+# The benchmarks: quicksilver-bench, a program of its own (Sources/quicksilver-bench, built by
+# `release`; `make install` does not install it), with the present and clipboard cases on $$DISPLAY
+# when it is set and the stabilizer table beside libmypaint's slow tracking (.build/bench/mypaint-track);
+# a case whose work fails is named on stderr and stops make once the rest have run. Then event →
 # pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
 # then whole-process `render` against cairo (Tests/Bench/files.py). parse.300k is compared with C++
 # simdjson's NDJSON parser on the same journal (Tests/Bench/simdjson_parse.cpp, built here), play.300k
@@ -85,7 +87,7 @@ soak: release test-deps
 SIMDJSON_PARSE := .build/bench/simdjson_parse
 CAIRO_PLAY     := .build/bench/cairo_play
 bench: release test-deps bench-deps .build/bench/mypaint-track $(SIMDJSON_PARSE) $(CAIRO_PLAY)
-	.build/release/quicksilver bench --mypaint .build/bench/mypaint-track --simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
+	.build/release/quicksilver-bench --mypaint .build/bench/mypaint-track --simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/files.py .build/release/quicksilver
 
