@@ -140,12 +140,16 @@ bench-deps:
 # Installing, the freedesktop way: `make install` (PREFIX=/usr/local), `make install PREFIX=~/.local`
 # for one user, DESTDIR=… to stage a package. The man pages and the shell completions are generated
 # from the command line's own definition by swift-argument-parser (its generate-manual plugin and
-# the binary's --generate-completion-script) into $(STAGE), never written by hand.
+# the binary's --generate-completion-script) into $(STAGE), never written by hand. The plugin writes
+# a folder of pages per program the package builds (quicksilver-bench's too): only quicksilver's is
+# staged, and the folders are emptied first so that no page of a command since removed is left there.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 # PREFIX=~/.local reaches make unexpanded from shells that expand no ~ after "=" (zsh).
 override PREFIX := $(patsubst ~%,$(HOME)%,$(PREFIX))
 STAGE   := .build/install-stage
+# Where the generate-manual plugin writes: a folder per program.
+MAN_OUTPUTS := .build/plugins/GenerateManual/outputs
 ICON_SIZES := 16 22 24 32 48 64 128 256
 # The icon sizes the window carries itself (_NET_WM_ICON), embedded in the binary by `make icons`.
 WINDOW_ICON_SIZES := 16 32 48 64
@@ -159,10 +163,11 @@ INSTALL_BUILD := .build-install
 INSTALL_BIN   := $(INSTALL_BUILD)/release/quicksilver
 
 stage: deps
+	rm -rf $(MAN_OUTPUTS)
 	$(SWIFT) package plugin generate-manual --multi-page --date $(MAN_DATE)
 	$(SWIFT) build -c release --static-swift-stdlib --product quicksilver --scratch-path $(INSTALL_BUILD)
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/man1
-	cp .build/plugins/GenerateManual/outputs/quicksilver/*.1 $(STAGE)/man1/
+	cp $(MAN_OUTPUTS)/quicksilver/*.1 $(STAGE)/man1/
 	$(INSTALL_BIN) --generate-completion-script bash > $(STAGE)/quicksilver.bash
 	$(INSTALL_BIN) --generate-completion-script zsh > $(STAGE)/_quicksilver
 	$(INSTALL_BIN) --generate-completion-script fish > $(STAGE)/quicksilver.fish
