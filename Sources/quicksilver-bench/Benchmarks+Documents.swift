@@ -60,7 +60,8 @@ extension Benchmarks {
         if what == "open" {
             return {
                 let read = try DocumentFile.read(ora: path, maxSide: 16384)
-                guard read.image.layers.count == layers else { throw BenchFailure("\(path): \(read.image.layers.count) layers read back, not \(layers)") }
+                let count = read.image.layers.count
+                guard count == layers else { throw BenchFailure("\(path): \(count) layers read back, not \(layers)") }
             }
         }
         return save

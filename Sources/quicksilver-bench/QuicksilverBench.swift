@@ -95,8 +95,9 @@ struct QuicksilverBench: ParsableCommand {
             guard let ms = report.attempt(name, { try Benchmarks.median(runs: runs, make()) }) else { continue }
             report.figure(name, ms)
             for (ours, suffix, program, what) in comparisons where name == ours {
-                guard let program, let theirs = report.attempt("\(ours).\(suffix)", { try Benchmarks.comparison(program) }) else { continue }
-                report.figure("\(ours).\(suffix)", theirs, note: String(format: "   \(what) is %.2fx", ms / theirs))
+                let theirName = "\(ours).\(suffix)"
+                guard let program, let theirs = report.attempt(theirName, { try Benchmarks.comparison(program) }) else { continue }
+                report.figure(theirName, theirs, note: String(format: "   \(what) is %.2fx", ms / theirs))
             }
         }
         for (name, runs, make) in bench.frameCases() where selected(name) {
@@ -111,7 +112,8 @@ struct QuicksilverBench: ParsableCommand {
             report.line("restore.300k / play.300k".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.2fx", restore / play))
         }
         if selectedTable("layers.memory"), let mb = report.attempt("layers.memory", { try Benchmarks.layersMemory(compute: compute) }) {
-            report.record("layers.memory.mb", mb, row: "layers.memory".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.1f MB", mb))
+            let row = "layers.memory".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.1f MB", mb)
+            report.record("layers.memory.mb", mb, row: row)
         }
         if selectedTable("predict"), !json {
             let table = PredictionBench(windows: predictWindows, curvature: predictCurvature, damping: predictDamping)
