@@ -76,8 +76,10 @@ fuzz: deps
 soak: release test-deps
 	python3 Tests/Soak/soak.py .build/release/quicksilver $(SOAK_MINUTES) --speed-gates
 
-# The benchmarks (the present and clipboard cases on $$DISPLAY when there is one; the stabilizer table
-# beside libmypaint's slow tracking, .build/bench/mypaint-track), then event →
+# The benchmarks: quicksilver-bench, a program of its own (Sources/quicksilver-bench, built by
+# `release`; `make install` does not install it), with the present and clipboard cases on $$DISPLAY
+# when it is set and the stabilizer table beside libmypaint's slow tracking (.build/bench/mypaint-track);
+# a case whose work fails is named on stderr and stops make once the rest have run. Then event →
 # pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
 # then whole-process `render` against cairo (Tests/Bench/files.py). parse.300k is compared with C++
 # simdjson's NDJSON parser on the same journal (Tests/Bench/simdjson_parse.cpp, built here), play.300k
@@ -85,7 +87,7 @@ soak: release test-deps
 SIMDJSON_PARSE := .build/bench/simdjson_parse
 CAIRO_PLAY     := .build/bench/cairo_play
 bench: release test-deps bench-deps .build/bench/mypaint-track $(SIMDJSON_PARSE) $(CAIRO_PLAY)
-	.build/release/quicksilver bench --mypaint .build/bench/mypaint-track --simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
+	.build/release/quicksilver-bench --mypaint .build/bench/mypaint-track --simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/files.py .build/release/quicksilver
 
@@ -138,12 +140,16 @@ bench-deps:
 # Installing, the freedesktop way: `make install` (PREFIX=/usr/local), `make install PREFIX=~/.local`
 # for one user, DESTDIR=… to stage a package. The man pages and the shell completions are generated
 # from the command line's own definition by swift-argument-parser (its generate-manual plugin and
-# the binary's --generate-completion-script) into $(STAGE), never written by hand.
+# the binary's --generate-completion-script) into $(STAGE), never written by hand. The plugin writes
+# a folder of pages per program the package builds (quicksilver-bench's too): only quicksilver's is
+# staged, and the folders are emptied first so that no page of a command since removed is left there.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 # PREFIX=~/.local reaches make unexpanded from shells that expand no ~ after "=" (zsh).
 override PREFIX := $(patsubst ~%,$(HOME)%,$(PREFIX))
 STAGE   := .build/install-stage
+# Where the generate-manual plugin writes: a folder per program.
+MAN_OUTPUTS := .build/plugins/GenerateManual/outputs
 ICON_SIZES := 16 22 24 32 48 64 128 256
 # The icon sizes the window carries itself (_NET_WM_ICON), embedded in the binary by `make icons`.
 WINDOW_ICON_SIZES := 16 32 48 64
@@ -157,10 +163,11 @@ INSTALL_BUILD := .build-install
 INSTALL_BIN   := $(INSTALL_BUILD)/release/quicksilver
 
 stage: deps
+	rm -rf $(MAN_OUTPUTS)
 	$(SWIFT) package plugin generate-manual --multi-page --date $(MAN_DATE)
 	$(SWIFT) build -c release --static-swift-stdlib --product quicksilver --scratch-path $(INSTALL_BUILD)
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/man1
-	cp .build/plugins/GenerateManual/outputs/quicksilver/*.1 $(STAGE)/man1/
+	cp $(MAN_OUTPUTS)/quicksilver/*.1 $(STAGE)/man1/
 	$(INSTALL_BIN) --generate-completion-script bash > $(STAGE)/quicksilver.bash
 	$(INSTALL_BIN) --generate-completion-script zsh > $(STAGE)/_quicksilver
 	$(INSTALL_BIN) --generate-completion-script fish > $(STAGE)/quicksilver.fish

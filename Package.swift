@@ -3,7 +3,9 @@
 // Clock (when frames happen) → Input (what the window reports) → App (pressure, keys, recording)
 // → Events (what a session plays) → Strokes (samples → dabs) → Kernels (pixels, on Compute, the
 // "GPU") → Paint (the session) → X11Window (present) → quicksilver (the command line). Beside
-// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files).
+// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files). Not in the
+// product: quicksilver-bench (the benchmarks, `make bench`) and Measures (its yardsticks for the
+// pen's geometry, which the tests use too).
 import PackageDescription
 
 let package = Package(
@@ -47,6 +49,17 @@ let package = Package(
         .executableTarget(name: "fuzz-replay-fast-path", dependencies: ["Fuzzing"]),
         .executableTarget(name: "fuzz-png", dependencies: ["Fuzzing"]),
         .executableTarget(name: "fuzz-x11-events", dependencies: ["Fuzzing"]),
+        // The benchmarks, a program of their own that `make bench` runs and `make install` leaves out;
+        // Measures, the geometry yardsticks it and the Strokes and Paint tests share (not in quicksilver).
+        .target(name: "Measures", dependencies: ["Geometry", "Strokes"]),
+        .executableTarget(
+            name: "quicksilver-bench",
+            dependencies: [
+                "Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events", "ReplayFormat", "Paint",
+                "Files", "PNGFile", "Journal", "App", "UI", "X11Window", "Measures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "quicksilver",
             dependencies: [
@@ -57,14 +70,14 @@ let package = Package(
         ),
         .testTarget(name: "ComputeTests", dependencies: ["Geometry", "Compute"]),
         .testTarget(name: "ClockTests", dependencies: ["Clock"]),
-        .testTarget(name: "StrokesTests", dependencies: ["Geometry", "Strokes"]),
+        .testTarget(name: "StrokesTests", dependencies: ["Geometry", "Strokes", "Measures"]),
         .testTarget(name: "KernelsTests", dependencies: ["Geometry", "Kernels", "Compute"]),
         .target(name: "TestSupport", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint", "PNGFile", "Journal"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "ReplayFormatTests", dependencies: ["Geometry", "Compute", "Input", "Kernels", "Events", "ReplayFormat", "Paint",
                                                             "Fuzzing", "TestSupport"]),
         .testTarget(name: "PaintTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
-                                                      "ReplayFormat", "Paint", "PNGFile", "Journal", "TestSupport"]),
+                                                      "ReplayFormat", "Paint", "PNGFile", "Journal", "TestSupport", "Measures"]),
         .testTarget(name: "JournalTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                                         "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "TestSupport"]),
         .testTarget(name: "PNGFileTests", dependencies: ["CDeflate", "Files", "PNGFile", "TestSupport"]),
@@ -74,8 +87,8 @@ let package = Package(
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "UI", "TestSupport"]),
         .testTarget(name: "UITests", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "PNGFile", "UI", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
-        // Depends on the executable so that `swift test` builds the binary it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver", "TestSupport"], exclude: ["Support"]),
+        // Depends on the executables so that `swift test` builds the binaries it runs.
+        .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver", "quicksilver-bench", "TestSupport"], exclude: ["Support"]),
         // Tests/Soak (make soak) and Tests/Fixtures (fuzz seeds and dictionaries, goldens) hold no Swift target.
     ],
     swiftLanguageModes: [.v6]

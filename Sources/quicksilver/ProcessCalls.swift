@@ -10,12 +10,4 @@ enum ProcessCalls {
     static func useOneMallocArena() {
         _ = mallopt(M_ARENA_MAX, 1)
     }
-
-    /// The process's resident memory in bytes (/proc/self/statm), 0 where it cannot be read.
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
 }

@@ -1,7 +1,8 @@
 // quicksilver: the command line. Start here for how the program is put together:
 // `WindowCommand` opens the X11 window (the default) and runs App's `PaintApp` in it, `RenderCommand` plays a replay headlessly
-// to a PNG, `BenchCommand` runs the benchmarks. Typed errors from every layer become exit codes
-// here and nowhere else: 2 for a bad replay file, 1 for any other failure.
+// to a PNG. Typed errors from every layer become exit codes here and nowhere else: 2 for a bad
+// replay file, 1 for any other failure. The benchmarks are a program of their own
+// (quicksilver-bench, `make bench`), not a subcommand: nothing of them is installed.
 import App
 import ArgumentParser
 
@@ -13,7 +14,7 @@ struct Quicksilver: ParsableCommand {
         commandName: "quicksilver",
         abstract: "A fast paint window for X11.",
         version: version,
-        subcommands: [WindowCommand.self, RenderCommand.self, TimelapseCommand.self, BenchCommand.self, SessionsCommand.self],
+        subcommands: [WindowCommand.self, RenderCommand.self, TimelapseCommand.self, SessionsCommand.self],
         defaultSubcommand: WindowCommand.self
     )
 }

@@ -1,4 +1,4 @@
-// cairo_play: what `quicksilver bench`'s play.300k is compared with (`make bench` builds it against
+// cairo_play: what `quicksilver-bench`'s play.300k is compared with (`make bench` builds it against
 // Debian's libcairo2-dev and passes it as `bench --cairo`). It reads the same replay journal,
 // collects each stroke's points (the `down`, `move` and `up` lines, in order), and then, timed,
 // draws every stroke onto a white canvas of the journal's size with cairo: one path per stroke,

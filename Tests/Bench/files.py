@@ -2,7 +2,7 @@
 """Files, measured as whole processes (`make bench`): `quicksilver render` of 1,000 random-walk
 strokes (100,000 segments) to a 1920x1080 PNG, against cairo drawing the same strokes (round caps
 and joins, the same widths) and writing its PNG, at 8 px and at 32 px: the median of RUNS runs of
-each, and their ratio. (Restoring a journal is `quicksilver bench`'s restore.300k, beside its
+each, and their ratio. (Restoring a journal is `quicksilver-bench`'s restore.300k, beside its
 parse.300k and play.300k halves.)
 
 Usage: files.py QUICKSILVER_BINARY [RUNS]. Needs gcc and libcairo2-dev (`make bench` installs

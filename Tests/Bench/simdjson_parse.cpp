@@ -1,4 +1,4 @@
-// simdjson_parse: what `quicksilver bench`'s parse.300k is compared with (`make bench` builds it
+// simdjson_parse: what `quicksilver-bench`'s parse.300k is compared with (`make bench` builds it
 // against Debian's libsimdjson-dev and passes it as `bench --simdjson`). It parses a replay
 // journal with simdjson's NDJSON mode (On-Demand `iterate_many`) and, to do the same work as
 // Quicksilver's parser, visits every field of every line: each key, each number as a double,

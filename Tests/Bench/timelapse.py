@@ -4,7 +4,7 @@
 settings (the frames decoded back from the timelapse and piped to a second ffmpeg, whose time
 alone is counted). Prints wall and CPU seconds of each and their ratios; the goal is ≤ 2×.
 
-The journal is the shape of `quicksilver bench`'s restore.300k: 1,500 strokes of 200 samples,
+The journal is the shape of `quicksilver-bench`'s restore.300k: 1,500 strokes of 200 samples,
 a random walk over the canvas, 12 ms apart.
 
 Usage: timelapse.py QUICKSILVER_BINARY"""

@@ -120,7 +120,8 @@ import Testing
 
     @Test func helpAndVersion() throws {
         let help = try runProgram(binary, ["--help"])
-        #expect(help.status == 0 && help.stdout.contains("render") && help.stdout.contains("bench"))
+        // The benchmarks are a program of their own (quicksilver-bench), not a subcommand.
+        #expect(help.status == 0 && help.stdout.contains("render") && !help.stdout.contains("bench"), "\(help.stdout)")
         let windowHelp = try runProgram(binary, ["window", "--help"])
         #expect(windowHelp.stdout.contains("Ctrl+Z") && windowHelp.stdout.contains("--record"))
         let version = try runProgram(binary, ["--version"])

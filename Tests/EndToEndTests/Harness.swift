@@ -6,18 +6,26 @@ import TestSupport
 /// The package's root folder, found from this file's path.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The `quicksilver` binary these tests run: $QUICKSILVER_BINARY when set, else the one SwiftPM
-/// built beside this test bundle. The test target depends on the executable, so `swift test`
-/// always rebuilds it first: it is never stale.
-let binary: String = {
-    if let path = ProcessInfo.processInfo.environment["QUICKSILVER_BINARY"], !path.isEmpty { return path }
+/// The folder SwiftPM built this test bundle and the package's programs into.
+let buildFolder: URL = {
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     var folder = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? bundle.path)
         .deletingLastPathComponent()
     // The bundle's executable may sit inside the .xctest folder on some layouts.
     if folder.lastPathComponent.hasSuffix(".xctest") { folder.deleteLastPathComponent() }
-    return folder.appendingPathComponent("quicksilver").path
+    return folder
 }()
+
+/// The `quicksilver` binary these tests run: $QUICKSILVER_BINARY when set, else the one SwiftPM
+/// built beside this test bundle. The test target depends on the executable, so `swift test`
+/// always rebuilds it first: it is never stale.
+let binary: String = {
+    if let path = ProcessInfo.processInfo.environment["QUICKSILVER_BINARY"], !path.isEmpty { return path }
+    return buildFolder.appendingPathComponent("quicksilver").path
+}()
+
+/// The benchmarks' program (`make bench`), built beside this test bundle as `quicksilver` is.
+let benchBinary = buildFolder.appendingPathComponent("quicksilver-bench").path
 
 struct Finished {
     var status: Int32

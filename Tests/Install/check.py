@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks an installed Quicksilver (`make test-install` installs into a temporary DESTDIR and runs
 this on it): the desktop entry, the MIME type, the AppStream metainfo, the icons, a man page per
-command, the bash, zsh and fish completions, and the installed binary's window on a private
-Xvfb carrying its icon (_NET_WM_ICON, equal to the installed PNGs) and its WM_CLASS.
+command, no benchmarks (they are `make bench`'s own program), the bash, zsh and fish completions,
+and the installed binary's window on a private Xvfb carrying its icon (_NET_WM_ICON, equal to the
+installed PNGs) and its WM_CLASS.
 
 Usage: check.py PREFIX_DIR (the folder holding bin/ and share/)"""
 import json, os, re, shutil, subprocess, sys, tempfile, time
@@ -118,6 +119,18 @@ for path, command in commands(info["command"], ["quicksilver"]):
              if n["kind"] == "long" and a.get("shouldDisplay", True)]
     missing = [n for n in names if n not in text.replace("\u2010", "-")]
     check("man page for %s names its options" % " ".join(path), not missing, str(missing))
+
+# The benchmarks are a program of the build, not of the product (quicksilver-bench, `make bench`):
+# no subcommand, no file and no installed text names them.
+r = run([binary, "--help"])
+subcommands = [sub["commandName"] for sub in info["command"].get("subcommands", [])]
+check("quicksilver has no bench subcommand", "bench" not in subcommands and "bench" not in r.stdout.lower(), str(subcommands))
+installed = [os.path.join(d, f) for d, _, files in os.walk(root) for f in files]
+named = [os.path.relpath(p, root) for p in installed if "bench" in os.path.basename(p).lower()]
+check("no benchmark file installed", not named, str(named))
+mentions = [os.path.relpath(p, root) for p in installed if p.startswith(share + os.sep) and not p.endswith(".png")
+            and "bench" in open(p, encoding="utf-8", errors="replace").read().lower()]
+check("no man page, completion or other installed text mentions bench", not mentions, str(mentions))
 
 # Completions: each parses in its shell, and completes the subcommands.
 completions = {"bash": os.path.join(share, "bash-completion/completions/quicksilver"),

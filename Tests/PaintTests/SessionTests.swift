@@ -4,6 +4,7 @@ import Events
 import Geometry
 import Foundation
 import Kernels
+import Measures
 import Paint
 import ReplayFormat
 import Strokes

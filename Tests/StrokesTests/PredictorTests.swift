@@ -1,4 +1,5 @@
 import Foundation
+import Measures
 import Strokes
 import Testing
 

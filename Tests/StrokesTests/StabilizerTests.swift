@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Measures
 import Strokes
 import Testing
 

@@ -1,14 +1,20 @@
+import Clock
 import Compute
+import Events
+import Foundation
+import Geometry
 import Kernels
+import Paint
 
-/// The layer blend cases: a whole canvas-sized layer composited row by row, on one thread, onto an
-/// opaque backdrop with `LayerBlend.blendRow`, beside a copy of the same rows.
+/// The layers' cases: a whole canvas-sized layer composited row by row, on one thread, onto an
+/// opaque backdrop with `LayerBlend.blendRow`, beside a copy of the same rows (blend.*), and the
+/// memory a document of many layers takes (layers.memory).
 extension Benchmarks {
     /// blend.memcpy (each row copied), blend.normal (every pixel translucent, so none skips the
     /// arithmetic), blend.normal.opacity (the same at opacity 128), blend.normal.painted (a
     /// layer as painting leaves one: in runs of 64 pixels, half bare, a quarter solid, a quarter
     /// translucent), and blend.<mode> for every other mode (every pixel translucent).
-    func layerCases() -> [(String, Int, () -> () -> Void)] {
+    func layerCases() -> [(String, Int, () throws -> () throws -> Void)] {
         [("blend.memcpy", 50, { layerRows(mode: nil) }), ("blend.normal", 50, { layerRows(mode: .normal) }),
          ("blend.normal.opacity", 50, { layerRows(mode: .normal, opacity: 128) }),
          ("blend.normal.painted", 50, { layerRows(mode: .normal, painted: true) })]
@@ -16,7 +22,7 @@ extension Benchmarks {
     }
 
     /// Blends (or, without a mode, copies) every row of a translucent layer onto an opaque one.
-    private func layerRows(mode: BlendMode?, opacity: UInt32 = 255, painted: Bool = false) -> () -> Void {
+    func layerRows(mode: BlendMode?, opacity: UInt32 = 255, painted: Bool = false) -> () -> Void {
         let layer = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
         let backdrop = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
         var state: UInt32 = 0x1234_5678
@@ -45,5 +51,31 @@ extension Benchmarks {
                 }
             }
         }
+    }
+
+    /// Resident memory a 3840x2160 document with 40 empty layers and one stroke (on the one in
+    /// the middle) adds, with a frame of it composed, in MB: empty layers must cost next to nothing.
+    static func layersMemory(compute: ComputeContext) throws -> Double {
+        let before = try residentBytes()
+        let size = Size(width: 3840, height: 2160)
+        let session = Session(size: size, compute: compute)
+        for _ in 1..<40 { session.handle(.command(.layer(.new(name: nil)))) }
+        session.handle(.command(.layer(.select(20))))
+        session.handle(.pointerDown(StrokeSample(x: 100, y: 100, pressure: 0.5)))
+        session.handle(.pointerMove(StrokeSample(x: 3700, y: 2000, pressure: 0.5)))
+        session.handle(.pointerUp(StrokeSample(x: 3700, y: 100, pressure: 0.5)))
+        let window = OffscreenPresenter(size: size)
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: window)
+        let after = try residentBytes()
+        return withExtendedLifetime((session, window)) { Double(after - before) / 1e6 }
+    }
+
+    /// The process's resident memory in bytes (/proc/self/statm); throws where it cannot be read.
+    private static func residentBytes() throws -> Int {
+        let path = "/proc/self/statm"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchFailure("cannot read \(path)") }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { throw BenchFailure("\(path) has no resident size: \(text)") }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

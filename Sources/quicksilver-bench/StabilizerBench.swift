@@ -1,10 +1,12 @@
 import Foundation
+import Measures
 import Strokes
 
-/// `quicksilver bench --only stabilizer`: how straight a shaky line comes out at full strength
+/// `quicksilver-bench --only stabilizer`: how straight a shaky line comes out at full strength
 /// and how far the pen trails, beside the first version, libmypaint's slow tracking and a lazy
 /// rope, all on the same samples (`StabilizerMeasure`: the centre line of an 8 px stroke as a
 /// picture shows it). Geometry only, no timing: the figures are the same on every machine.
+/// Without the `mypaint-track` program its rows say so; a failing one fails the table.
 struct StabilizerBench {
     /// The `mypaint-track` program (Tests/Bench/mypaint-track.c, built by `make bench`).
     let mypaint: String
@@ -18,13 +20,15 @@ struct StabilizerBench {
         let name: String
         /// The pen's positions for some samples; nil when the follower cannot run here.
         let follow: ([StrokePoint]) -> [StrokePoint]?
-        /// Where the pen is, while drawing, after the last of some samples.
-        let live: ([StrokePoint]) -> (x: Double, y: Double)?
+        /// Where the pen is, while drawing, after the last of some samples; nil when the
+        /// follower cannot run here.
+        let live: ([StrokePoint]) throws -> (x: Double, y: Double)?
         /// Dabs straight from the follower (libmypaint draws its own), else drawn through the pens.
-        var dabs: (([StrokePoint]) -> [StrokeSink.Dab]?)? = nil
+        var dabs: (([StrokePoint]) throws -> [StrokeSink.Dab]?)? = nil
     }
 
-    func lines() -> [String] {
+    /// The table's lines, a row per follower and the cost last; throws when a follower fails.
+    func lines() throws -> [String] {
         let heavy = Self.seeds.map { StabilizerMeasure.heavyJitter(seed: $0) }
         let gentle = Self.seeds.map { StabilizerMeasure.gentleTremor(seed: $0) }
         let steady = StabilizerMeasure.steadyLine()
@@ -38,8 +42,8 @@ struct StabilizerBench {
         }
         func mypaint(_ slowTracking: Double) -> Row {
             Row(name: "libmypaint slow_tracking \(Int(slowTracking))", follow: { _ in nil },
-                live: { mypaintDabs($0, slowTracking: slowTracking)?.last.map { ($0.x, $0.y) } },
-                dabs: { mypaintDabs($0, slowTracking: slowTracking) })
+                live: { try mypaintDabs($0, slowTracking: slowTracking)?.last.map { ($0.x, $0.y) } },
+                dabs: { try mypaintDabs($0, slowTracking: slowTracking) })
         }
         let rows: [Row] = [
             Row(name: "none", follow: { $0 }, live: { $0.last.map { ($0.x, $0.y) } }),
@@ -57,16 +61,18 @@ struct StabilizerBench {
             + "heavy ±7 px      gentle ±2 px     lag"]
         var baseline: (heavy: Double, gentle: Double)?
         for row in rows {
-            func rms(_ strokes: [[StrokePoint]]) -> Double? {
+            func rms(_ strokes: [[StrokePoint]]) throws -> Double? {
                 var values: [Double] = []
                 for samples in strokes {
-                    guard let dabs = row.dabs?(samples) ?? row.follow(samples).map({ StabilizerMeasure.dabs($0) }) else { return nil }
+                    guard let dabs = try row.dabs?(samples) ?? row.follow(samples).map({ StabilizerMeasure.dabs($0) }) else { return nil }
                     values.append(StabilizerMeasure.centreLineRMS(dabs, columns: StabilizerMeasure.travel(samples)))
                 }
                 return StabilizerMeasure.pooled(values)
             }
             let name = "stabilizer." + row.name
-            guard let h = rms(heavy), let g = rms(gentle), let lag = lag(row, steady) else {
+            let figures: (heavy: Double?, gentle: Double?, lag: Double?)
+            do { figures = (try rms(heavy), try rms(gentle), try lag(row, steady)) } catch { throw BenchFailure("\(row.name): \(error)") }
+            guard let h = figures.heavy, let g = figures.gentle, let lag = figures.lag else {
                 out.append(name.padding(toLength: 40, withPad: " ", startingAt: 0) + "(not built: make bench builds \(self.mypaint))")
                 continue
             }
@@ -89,7 +95,7 @@ struct StabilizerBench {
             for p in samples { sum += s.add(p).x }
             precondition(sum.isFinite)
         }
-        return BenchCommand.row("stabilizer.300k", ms)
+        return Report.row("stabilizer.300k", ms)
     }
 
     /// The new stabilizer jumping to the last sample on release, as the first version did.
@@ -100,36 +106,43 @@ struct StabilizerBench {
     }
 
     /// How far the pen trails the newest sample of a steady line while drawing.
-    private func lag(_ row: Row, _ steady: [StrokePoint]) -> Double? {
-        guard let pen = row.live(steady), let newest = steady.last else { return nil }
+    private func lag(_ row: Row, _ steady: [StrokePoint]) throws -> Double? {
+        guard let pen = try row.live(steady), let newest = steady.last else { return nil }
         return ((pen.x - newest.x) * (pen.x - newest.x) + (pen.y - newest.y) * (pen.y - newest.y)).squareRoot()
     }
 
     /// libmypaint's dabs for `samples` (see Tests/Bench/mypaint-track.c); nil when the program
-    /// is missing or fails.
-    private func mypaintDabs(_ samples: [StrokePoint], slowTracking: Double) -> [StrokeSink.Dab]? {
+    /// is not there (not built). Throws when it fails or prints something else than dabs.
+    private func mypaintDabs(_ samples: [StrokePoint], slowTracking: Double) throws -> [StrokeSink.Dab]? {
         guard FileManager.default.isExecutableFile(atPath: mypaint) else { return nil }
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("qs-mypaint-\(getpid()).txt")
         defer { try? FileManager.default.removeItem(at: input) }
         let text = samples.map { String(format: "%.6f %.6f\n", $0.x, $0.y) }.joined()
-        guard (try? text.write(to: input, atomically: false, encoding: .utf8)) != nil,
-              let stdin = try? FileHandle(forReadingFrom: input) else { return nil }
+        let stdin: FileHandle
+        do {
+            try text.write(to: input, atomically: false, encoding: .utf8)
+            stdin = try FileHandle(forReadingFrom: input)
+        } catch {
+            throw BenchFailure("cannot write \(input.path): \(error.localizedDescription)")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: mypaint)
         process.arguments = [String(slowTracking), String(Self.secondsPerSample)]
         process.standardInput = stdin
         let pipe = Pipe()
         process.standardOutput = pipe
-        guard (try? process.run()) != nil else { return nil }
+        do { try process.run() } catch { throw BenchFailure("cannot run \(mypaint): \(error.localizedDescription)") }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let output = String(data: data, encoding: .utf8) else { return nil }
+        guard process.terminationReason == .exit else { throw BenchFailure("\(mypaint) was killed by signal \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else { throw BenchFailure("\(mypaint) exited with status \(process.terminationStatus)") }
         var dabs: [StrokeSink.Dab] = []
-        for line in output.split(separator: "\n") {
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let f = line.split(separator: " ").compactMap { Double($0) }
-            guard f.count == 3 else { return nil }
+            guard f.count == 3 else { throw BenchFailure("\(mypaint) printed \(String(line).debugDescription), not a dab (x y radius)") }
             dabs.append(StrokeSink.Dab(x: f[0], y: f[1], radius: f[2]))
         }
+        guard !dabs.isEmpty else { throw BenchFailure("\(mypaint) printed no dabs") }
         return dabs
     }
 }

@@ -1,3 +1,5 @@
+import Strokes
+
 /// The first `Stabilizer`, kept as the reference the bench and the tests compare with: the pen
 /// follows the plain mean of the path's last `window` pixels of arc length (64 at full
 /// strength), resampled every half pixel, and jumps straight to the last sample on release. A
@@ -13,6 +15,7 @@ public struct PathAverage {
     private var last: StrokePoint
     private var toNext = step
 
+    /// An average over `window` pixels of path, the pen at `start`.
     public init(window: Double = 64, start: StrokePoint) {
         self.window = window
         ring = Array(repeating: start, count: Int((window / Self.step).rounded()))

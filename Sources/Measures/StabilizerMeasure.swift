@@ -1,7 +1,8 @@
 import Foundation
 import Geometry
+import Strokes
 
-/// How straight a steadied stroke comes out and how far the pen trails: the `quicksilver bench`
+/// How straight a steadied stroke comes out and how far the pen trails: the `quicksilver-bench`
 /// stabilizer table and the tests that hold the `Stabilizer` to its goals.
 ///
 /// Lines are drawn along y = `lineY`, left to right, with an 8 px pen. The measure is the

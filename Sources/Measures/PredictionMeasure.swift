@@ -1,7 +1,8 @@
 import Foundation
+import Strokes
 
 /// How far a `Predictor` lands from where the pen really went, measured over strokes: the
-/// `quicksilver bench` prediction cases and the tests that hold the chosen horizon to its goal.
+/// `quicksilver-bench` prediction table and the tests that hold the chosen horizon to its goal.
 public enum PredictionMeasure {
     /// One timed sample of a stroke.
     public typealias Sample = (t: Double, x: Double, y: Double)
