@@ -33,7 +33,7 @@ private func expectGolden(_ text: String, _ name: String, sourceLocation: Source
 /// A broad set of valid events: every kind, every optional part present and absent, awkward numbers
 /// and strings.
 enum WrittenEvents {
-    static let numbers: [Double] = [0, -0.0, 1, -1, 0.5, 0.1 + 0.2, 1.0 / 3, 123.456, -4096.75, 1e-7, 5e-324, 1e15, 1e16, -1e300,
+    static let numbers: [Double] = [0, -0.0, 1, -1, 0.5, 0.1 + 0.2, 1.0 / 3, 123.456, -4096.75, 1e-7, Double.leastNonzeroMagnitude, 1e15, 1e16, -1e300,
                                     1.7976931348623157e308, 2.2250738585072014e-308]
     static let fractions: [Double] = [0, 1, 0.5, 0.25, 0.1 + 0.2, 1.0 / 3, 1e-9, 0.999999999999]
     static let strings = ["a", "Layer 2", "quote \" and backslash \\", "tab\tend", "é😀 ünïcode", "\u{1}\u{1f}\u{7f}\u{80}\u{9f}\u{2028}\u{2029}"]
