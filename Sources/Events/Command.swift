@@ -37,6 +37,13 @@ public enum Command: Sendable, Equatable {
 /// What can be done to the stack of layers. Each is one undo step, but choosing the current
 /// layer (as in Krita and MyPaint); each does nothing where it cannot apply.
 public enum LayerOp: Sendable, Equatable {
+    /// The most layers a document holds. A replay's `select` reaches layers 0…maxLayers − 1 and
+    /// no further (ReplayFormat's table has its range from here), so a document of more layers
+    /// would journal a line its own journal could not be restored past: the document is to
+    /// refuse a new layer beyond it. 4096: what replays have always been able to select, and far
+    /// beyond what memory holds at any useful size (4096 layers of 1920x1080 are 32 GiB).
+    public static let maxLayers = 4096
+
     /// A new transparent layer just above the current one, made current (named "Layer N" unless
     /// a name is given).
     case new(name: String?)

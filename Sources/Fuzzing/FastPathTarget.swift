@@ -1,11 +1,13 @@
 import Events
 import ReplayFormat
 
-/// The replay parser's fast path for pointer lines against its general parser: for every input,
+/// The replay parser's fast path for pointer lines against the table (`ReplayTable`: the same
+/// types, fields, kinds and defaults; its ranges are the table's own) and against its general
+/// parser: for every input,
 /// reading with the fast path (`ReplayParser(fastPath: true)`, what `render` and restoring do)
 /// and without it gives the same result, strictly and recovering: the same header and events,
 /// every number the same Double bit for bit (so -0 and +0 differ), the same clean ending and
-/// the same stop, or the same error on the same line with the same words.
+/// the same stop, or the same error on the same line with the same words and of the same kind.
 ///
 /// Each input is checked three times: as a whole file, after a header line, and after a header
 /// and a `down` line (so that `move` and `up` lines are read with the pointer down), which lets
@@ -17,6 +19,8 @@ public enum FastPathTarget: FuzzTarget {
     static let down = Array("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 2}\n".utf8)
 
     public static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> FuzzFinding? {
+        // The fast path reads what the table says a pointer line is (or is not used at all).
+        if let disagreement = ReplayParser.fastPathDisagreement { return FuzzFinding("the fast path disagrees with the table: \(disagreement)") }
         if let finding = compare(bytes) { return finding }
         for prefix in [header, header + down] {
             let file = prefix + Array(bytes)
@@ -76,6 +80,6 @@ public enum FastPathTarget: FuzzTarget {
     }
 
     private static func describe(_ error: ReplayError?) -> String {
-        error.map { "line \($0.line): \($0.message)" } ?? "nowhere"
+        error.map { "line \($0.line): \($0.message) (\($0.kind))" } ?? "nowhere"
     }
 }

@@ -90,7 +90,7 @@ public enum Playback {
         let parsing = Thread { parse(path, reading: reading, keeping: continuing, into: channel) }
         parsing.start()
         defer { channel.cancel() }
-        guard let opening = channel.opening() else { throw channel.failure ?? .malformed(path: path, ReplayError(line: 1, message: "empty file")) }
+        guard let opening = channel.opening() else { throw channel.failure ?? .malformed(path: path, ReplayError(line: 1, message: "empty file", kind: .noHeader)) }
         let header = opening.header
         let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
                               historyBytes: header.undoBytes)
@@ -137,7 +137,7 @@ public enum Playback {
         } catch let e as ReplayError {
             return channel.fail(.malformed(path: path, e))
         } catch let e as LineReader.LineTooLong {
-            let error = ReplayError(line: e.line, message: "line longer than \(e.limit) bytes")
+            let error = ReplayError(line: e.line, message: "line longer than \(e.limit) bytes", kind: .lineTooLong)
             guard reading == .recovering, e.line > 1 else { return channel.fail(.malformed(path: path, error)) }
             lines.ending.stop = Stop(error: error, cutOff: false)
         } catch let e as FileError {
@@ -146,7 +146,7 @@ public enum Playback {
             return channel.fail(.file(FileError(path: path, message: "\(error)")))
         }
         if lines.parser.header == nil {
-            return channel.fail(.malformed(path: path, ReplayError(line: 1, message: "empty file: expected the header {\"quicksilver\": 1, \"width\": …, \"height\": …}")))
+            return channel.fail(.malformed(path: path, ReplayError(line: 1, message: "empty file: expected the header {\"quicksilver\": 1, \"width\": …, \"height\": …}", kind: .noHeader)))
         }
         channel.put(lines.parser.takeEvents())
         lines.ending.endedCleanly = lines.parser.sawExit
@@ -210,7 +210,7 @@ private struct JournalLines {
     /// A picture beside the file, for the event on `line`; its bytes kept when asked.
     private mutating func picture(_ name: String, _ what: String) throws(ReplayError) -> PNGImage {
         func failure(_ why: String) -> ReplayError {
-            ReplayError(line: line, message: "cannot read the \(what) \(JSON.quoted(name)): \(why)")
+            ReplayError(line: line, message: "cannot read the \(what) \(JSON.quoted(name)): \(why)", kind: .unreadablePicture)
         }
         let bytes: [UInt8], image: PNGImage
         do { bytes = try FileBytes.read(folder + "/" + name, limit: 1 << 30) } catch { throw failure(error.message) }
@@ -229,7 +229,7 @@ private struct JournalLines {
             kept?.pictures[name] = try FileBytes.read(folder + "/" + name, limit: 1 << 31)
             return try DocumentFile.read(ora: folder + "/" + name, maxSide: Replay.Header.sizes.upperBound).image
         } catch {
-            throw ReplayError(line: line, message: "cannot read the snapshot \(JSON.quoted(name)): \(error.message)")
+            throw ReplayError(line: line, message: "cannot read the snapshot \(JSON.quoted(name)): \(error.message)", kind: .unreadablePicture)
         }
     }
 }

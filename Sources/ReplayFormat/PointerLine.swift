@@ -6,7 +6,10 @@ import Input
 ///
 /// It accepts only lines it can read completely and correctly: an object of the fields `t`,
 /// `type`, `x`, `y` and optionally `pressure` and `mods`, in any order, each at most once, with
-/// strict JSON grammar. Anything else (an escape in a string, an unknown or repeated field, a
+/// strict JSON grammar. That is what `ReplayTable` says a pointer line is: the fields are
+/// declared in `PointerLine+Table.swift` and checked against the table, and the ranges and the
+/// default pressure the parser checks a line it read against (`ReplayParser.take`) are the
+/// table's own. Anything else (an escape in a string, an unknown or repeated field, a
 /// value of the wrong kind, bad grammar, trailing bytes) gives nil, and the caller hands the line
 /// to the general parser, which accepts it or says what is wrong with it: the fast path never
 /// decides an error, so every message stays the general parser's.

@@ -1,16 +1,21 @@
 // ReplayFormat: the JSON Lines format of recorded sessions and journals (docs/replay-format.md).
 //
-// Start with `Replay`: a header and timed `SessionEvent`s, and how each is written as a line.
-// `ReplayParser` reads lines back, strictly: every error names its line (`FILE:LINE: what`).
-// `JSON` is its small strict parser, straight from bytes.
+// Start with `ReplayTable`: the whole format as one table, the header's shape and every event's
+// (`LineShape`: its fields, `Field`: name, kind, range or allowed values, whether it may be left
+// out), and how each maps to its Swift value. Then `Replay`: a header and timed `SessionEvent`s,
+// written as lines from the table (`line(for:)`, `Field+Writing.swift`, and `problem(with:)`,
+// which refuses what the parser would). `ReplayParser` reads lines back through the same table
+// (`FieldReader`, `Field+Checking.swift`), strictly: every error names its line (`FILE:LINE:
+// what`) and its kind (`ReplayError`). `PointerLine` is its fast path for pointer lines, checked
+// against the table (`ReplayParser.fastPathDisagreement`). `JSON` is its small strict parser,
+// straight from bytes.
 import Events
 import Geometry
-import Input
 import Kernels
 import Strokes
 
 /// A recorded session: the JSON Lines format the window records and journals and
-/// `quicksilver render` plays. See docs/replay-format.md.
+/// `quicksilver render` plays. See docs/replay-format.md, and `ReplayTable`.
 public struct Replay: Sendable {
     public var header: Header
     public var events: [TimedEvent]
@@ -65,27 +70,26 @@ public struct Replay: Sendable {
     }
 }
 
-/// A replay line that is not valid: `line` is 1-based.
-public struct ReplayError: Error, Equatable, Sendable {
-    public var line: Int
-    public var message: String
-    public init(line: Int, message: String) { self.line = line; self.message = message }
-}
-
 // MARK: - Writing
 
 extension Replay {
-    /// The header line (no newline).
+    /// The header line (no newline), as `ReplayTable.header` has it.
+    ///
+    /// A header the parser would refuse (a size out of range, a translucent background) is a
+    /// mistake of the caller's: a debug build stops on it; a release build writes it as it is,
+    /// so that the parser names it, rather than something else.
     public static func line(for header: Header) -> String {
-        var s = "{\"quicksilver\": 1, \"width\": \(header.size.width), \"height\": \(header.size.height)"
-        if header.seed != 0 { s += ", \"seed\": \(header.seed)" }
-        if header.background != .white { s += ", \"background\": \"\(header.background)\"" }
-        if let snapshot = header.snapshot { s += ", \"snapshot\": \"\(JSON.escaped(snapshot))\"" }
-        if let started = header.started { s += ", \"started\": \"\(JSON.escaped(started))\"" }
-        if let continues = header.continues { s += ", \"continues\": \"\(JSON.escaped(continues))\"" }
-        if let bytes = header.continuesBytes { s += ", \"continuesBytes\": \(bytes)" }
-        if header.undoMegabytes != Header.defaultUndoMegabytes { s += ", \"undoMegabytes\": \(header.undoMegabytes)" }
-        return s + "}"
+        assert(problem(with: header) == nil, "Replay.line(for:): \(problem(with: header)?.message ?? "")")
+        return headerLine(ReplayTable.header.record(of: header) ?? Record())
+    }
+
+    /// The header line with the fields `record`, as it is: unchecked.
+    public static func headerLine(_ record: Record) -> String {
+        var s = LineBytes()
+        s.add("{")
+        Field.write(ReplayTable.header.fields, of: record, to: &s, leading: false)
+        s.add("}")
+        return s.text
     }
 
     /// The lines a replay or journal of a session begins with: the header, then, at t = 0, the
@@ -99,7 +103,7 @@ extension Replay {
     }
 
     /// The last line of a session that closed cleanly.
-    public static func exitLine(t: Double) -> String { "{\"t\": \(number(t)), \"type\": \"exit\"}" }
+    public static func exitLine(t: Double) -> String { line(for: TimedEvent(t: t, event: .command(.exit))) }
 
     /// Lines that set all of `brush`, the size each kind remembers included (a compacted journal
     /// starts with them): the other kinds first, then the current one with its colour, then its
@@ -112,75 +116,50 @@ extension Replay {
         return (others + [current] + shading).map { line(for: TimedEvent(t: t, event: .command($0))) }
     }
 
-    /// One event line (no newline).
+    /// One event line (no newline): `{"t": T, "type": TYPE`, its action if its shape has one,
+    /// then its fields in `ReplayTable`'s order.
+    ///
+    /// The writer writes only what the parser reads back as the same: an event it would refuse
+    /// (a value out of its field's range, a brush change that changes nothing, a `LayerOp.step`)
+    /// is a mistake of the caller's, and `problem(with:)` says what it is. A debug build stops
+    /// on it; a release build writes it as it is, so that the parser stops at that line and
+    /// names it (a journal is restored up to there), rather than a clamped or dropped event
+    /// that would restore, silently, a different picture.
     public static func line(for e: TimedEvent) -> String {
-        let t = "{\"t\": \(number(e.t)), \"type\": "
-        func pointer(_ type: String, _ s: StrokeSample) -> String {
-            var out = t + "\"\(type)\", \"x\": \(number(s.x)), \"y\": \(number(s.y))"
-            out += ", \"pressure\": \(number(s.pressure))"
-            if !s.mods.isEmpty {
-                let names = (s.mods.contains(.shift) ? ["\"shift\""] : []) + (s.mods.contains(.control) ? ["\"control\""] : [])
-                out += ", \"mods\": [\(names.joined(separator: ", "))]"
-            }
-            return out + "}"
+        assert(problem(with: e) == nil, "Replay.line(for:): \(problem(with: e)?.message ?? "")")
+        guard let (shape, record) = ReplayTable.shape(for: e.event) else {
+            // Only a `LayerOp.step` has no line (the session records what it did): written as an
+            // action no parser reads, never as something else.
+            return "{\"t\": \(number(e.t)), \"type\": \"layer\", \"action\": \"step\"}"
         }
-        switch e.event {
-        case .pointerDown(let s): return pointer("down", s)
-        case .pointerMove(let s): return pointer("move", s)
-        case .pointerUp(let s): return pointer("up", s)
-        case .resize(let size): return t + "\"resize\", \"width\": \(size.width), \"height\": \(size.height)}"
-        case .view(let v): return t + "\"view\", \"zoom\": \(number(v.zoom)), \"x\": \(v.x), \"y\": \(v.y)}"
-        case .command(let c):
-            switch c {
-            case .brush(let kind, let size, let color, let stabilizer):
-                var fields: [String] = []
-                if let kind { fields.append("\"kind\": \"\(kind.rawValue)\"") }
-                if let size { fields.append("\"size\": \(size)") }
-                if let color { fields.append("\"color\": \"\(color)\"") }
-                if let stabilizer { fields.append("\"stabilizer\": \(number(stabilizer))") }
-                return t + "\"brush\"" + fields.map { ", " + $0 }.joined() + "}"
-            case .shading(let s):
-                let lights = s.lights.map { l in
-                    "{\"hue\": \(number(l.hue)), \"brightness\": \(number(l.brightness)), "
-                        + "\"x\": \(number(l.x)), \"y\": \(number(l.y)), \"z\": \(number(l.z))}"
-                }
-                return t + "\"shading\", \"shininess\": \(number(s.shininess)), \"lights\": [\(lights.joined(separator: ", "))]}"
-            case .channel(let ch): return t + "\"channel\", \"channel\": \"\(ch.rawValue)\"}"
-            case .undo: return t + "\"undo\"}"
-            case .redo: return t + "\"redo\"}"
-            case .clear: return t + "\"clear\"}"
-            case .exit: return t + "\"exit\"}"
-            case .continued: return t + "\"continued\"}"
-            case .layer(let op):
-                let l = t + "\"layer\", \"action\": "
-                switch op {
-                case .new(let name): return l + "\"new\"" + (name.map { ", \"name\": \"\(JSON.escaped($0))\"" } ?? "") + "}"
-                case .delete: return l + "\"delete\"}"
-                case .select(let i): return l + "\"select\", \"index\": \(i)}"
-                case .move(let step): return l + (step > 0 ? "\"up\"}" : "\"down\"}")
-                case .mergeDown: return l + "\"merge\"}"
-                // The session records a step as what it did; a step reaching here is written as
-                // an action the parser refuses, never as something else.
-                case .step: return l + "\"step\"}"
-                case .set(let visible, let opacity, let mode, let name):
-                    var fields: [String] = []
-                    if let visible { fields.append("\"visible\": \(visible)") }
-                    if let opacity { fields.append("\"opacity\": \(number(opacity))") }
-                    if let mode { fields.append("\"mode\": \"\(mode.rawValue)\"") }
-                    if let name { fields.append("\"name\": \"\(JSON.escaped(name))\"") }
-                    return l + "\"set\"" + fields.map { ", " + $0 }.joined() + "}"
-                }
-            case .paste(let p): return t + "\"paste\", \"image\": \"\(JSON.escaped(p.file))\", \"x\": \(p.x), \"y\": \(p.y)}"
-            case .invert(let on): return t + "\"invert\"" + (on.map { ", \"on\": \($0)" } ?? "") + "}"
-            case .pulse(let on, let hue, let centre, let range):
-                var fields: [String] = []
-                if let on { fields.append("\"on\": \(on)") }
-                if let hue { fields.append("\"hue\": \(number(hue))") }
-                if let centre { fields.append("\"centre\": \(number(centre))") }
-                if let range { fields.append("\"range\": \(number(range))") }
-                return t + "\"pulse\"" + fields.map { ", " + $0 }.joined() + "}"
-            }
+        return line(t: e.t, shape: shape, record: record)
+    }
+
+    /// The line of an event of `shape` at `t` with the fields `record`, as it is: unchecked.
+    public static func line(t: Double, shape: EventShape, record: Record) -> String {
+        var s = LineBytes()
+        s.add("{\"t\": ")
+        s.add(number(t))
+        s.add(shape.lead)
+        Field.write(shape.fields, of: record, to: &s, leading: true)
+        s.add("}")
+        return s.text
+    }
+
+    /// What the parser would refuse in `e`'s line, in its words (on line 0), whatever the
+    /// lines before it; nil when it reads back as the same event.
+    public static func problem(with e: TimedEvent) -> ReplayError? {
+        if let problem = ReplayTable.time.kind.problem(with: .number(e.t), label: "\"t\"", noun: "") { return problem }
+        guard let (shape, record) = ReplayTable.shape(for: e.event) else {
+            return refusal(.unknownEventType, "no replay line holds \(e.event)")
         }
+        return shape.problem(with: record)
+    }
+
+    /// What the parser would refuse in `header`'s line; nil when it reads back the same.
+    public static func problem(with header: Header) -> ReplayError? {
+        guard let record = ReplayTable.header.record(of: header) else { return refusal(.noHeader, "no header line holds \(header)") }
+        return ReplayTable.header.problem(with: record)
     }
 
     /// The whole file's text.

@@ -119,7 +119,7 @@ import TestSupport
         }
         // A damaged header is not recovered, and a strict parse never forgives.
         #expect(throws: ReplayError.self) { try recovering("{\"quicksilver\": 1, \"width\": 20\n") }
-        #expect(throws: ReplayError(line: 3, message: "unterminated string (column 21)")) { try ReplayParser.parse(good + "{\"t\": 1, \"type\": \"cl") }
+        #expect(throws: ReplayError(line: 3, message: "unterminated string (column 21)", kind: .malformedJSON)) { try ReplayParser.parse(good + "{\"t\": 1, \"type\": \"cl") }
     }
 
     /// A disk that fills: lines are kept and written once there is room, the file always ends on
@@ -211,7 +211,7 @@ import TestSupport
 
     @Test func nothingMayFollowExit() {
         let text = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n{\"t\": 0, \"type\": \"exit\"}\n{\"t\": 0, \"type\": \"clear\"}\n"
-        #expect(throws: ReplayError(line: 3, message: "nothing may follow the \"exit\" on line 2")) { try ReplayParser.parse(text) }
+        #expect(throws: ReplayError(line: 3, message: "nothing may follow the \"exit\" on line 2", kind: .afterExit)) { try ReplayParser.parse(text) }
     }
 
     @Test func aLazyJournalStartsAtTheFirstChangeWithEverythingBeforeIt() throws {

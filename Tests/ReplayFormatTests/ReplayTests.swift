@@ -52,9 +52,63 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         }
     }
 
+    /// A bad line of each kind (after a header, and a down for the exit's), and its kind.
+    static let kinds: [(String, ReplayError.Kind)] = [
+        ("{\"t\": 0, \"type\": \"clear\"", .malformedJSON),
+        ("{\"t\": 0, \"type\": \"cl\u{7}ear\"}", .malformedJSON),
+        ("{\"t\": 0, \"t\": 1, \"type\": \"clear\"}", .malformedJSON),
+        ("[1, 2]", .notAnObject),
+        ("{\"t\": 0, \"type\": \"wiggle\"}", .unknownEventType),
+        ("{\"t\": 0, \"type\": \"clear\", \"x\": 1}", .unknownField),
+        ("{\"t\": 0, \"type\": \"shading\", \"shininess\": 0, \"lights\": [" + Array(repeating: "{\"hue\": 0, \"brightness\": 0, \"x\": 0, \"y\": 0, \"z\": 0, \"w\": 0}", count: 4).joined(separator: ", ") + "]}", .unknownField),
+        ("{\"t\": 0}", .missingField),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1}", .missingField),
+        ("{\"t\": 0, \"type\": \"brush\"}", .missingField),
+        ("{\"t\": 0, \"type\": \"layer\"}", .missingField),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": \"1\", \"y\": 2}", .wrongType),
+        ("{\"t\": 0, \"type\": \"brush\", \"size\": 2.5}", .wrongType),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 2, \"mods\": \"shift\"}", .wrongType),
+        ("{\"t\": 0, \"type\": \"brush\", \"size\": 513}", .outOfRange),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1e999, \"y\": 2}", .outOfRange),
+        ("{\"t\": -1, \"type\": \"clear\"}", .outOfRange),
+        ("{\"t\": 0, \"type\": \"layer\", \"action\": \"select\", \"index\": 4096}", .outOfRange),
+        ("{\"t\": 0, \"type\": \"layer\", \"action\": \"new\", \"name\": \"\"}", .outOfRange),
+        ("{\"t\": 0, \"type\": \"shading\", \"shininess\": 0, \"lights\": []}", .outOfRange),
+        ("{\"t\": 0, \"type\": \"brush\", \"kind\": \"crayon\"}", .unknownValue),
+        ("{\"t\": 0, \"type\": \"channel\", \"channel\": \"a\"}", .unknownValue),
+        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 3}", .unknownValue),
+        ("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 2, \"mods\": [\"alt\"]}", .unknownValue),
+        ("{\"t\": 0, \"type\": \"layer\", \"action\": \"step\"}", .unknownValue),
+        ("{\"t\": 0, \"type\": \"brush\", \"color\": \"red\"}", .malformedValue),
+        ("{\"t\": 0, \"type\": \"paste\", \"image\": \"a/b.png\", \"x\": 1, \"y\": 2}", .malformedValue),
+        ("{\"t\": 0, \"type\": \"layer\", \"action\": \"new\", \"name\": \"a\\nb\"}", .malformedValue),
+        ("{\"t\": 0, \"type\": \"move\", \"x\": 1, \"y\": 2}", .strokeOrder),
+        ("{\"t\": 0, \"type\": \"exit\"}\n{\"t\": 0, \"type\": \"clear\"}", .afterExit),
+        ("{\"t\": 1, \"type\": \"clear\"}\n{\"t\": 0, \"type\": \"clear\"}", .timeGoesBackwards),
+    ]
+
+    @Test(arguments: kinds)
+    func everyErrorHasItsKind(lines: String, kind: ReplayError.Kind) {
+        do {
+            _ = try ReplayParser.parse(header + "\n" + lines + "\n")
+            Issue.record("accepted: \(lines)")
+        } catch {
+            #expect(error.kind == kind, "\(error)")
+        }
+    }
+
+    @Test(arguments: [
+        ("", ReplayError.Kind.noHeader), ("{\"t\": 0, \"type\": \"clear\"}", .noHeader), ("{\"quicksilver\": 2, \"width\": 1, \"height\": 1}", .unsupportedVersion),
+        ("{\"quicksilver\": 1, \"width\": 1}", .missingField), ("{\"quicksilver\": 1, \"width\": 1, \"height\": 1, \"snapshot\": \"\"}", .malformedValue),
+    ])
+    func headerErrorsHaveTheirKind(line: String, kind: ReplayError.Kind) {
+        #expect(throws: ReplayError.self) { try ReplayParser.parse(line) }
+        do { _ = try ReplayParser.parse(line) } catch { #expect(error.kind == kind && error.line == 1, "\(error)") }
+    }
+
     @Test func timeGoingBackwardsNamesItsLine() {
         let text = header + "\n{\"t\": 1, \"type\": \"clear\"}\n{\"t\": 2, \"type\": \"clear\"}\n{\"t\": 1.5, \"type\": \"clear\"}\n"
-        #expect(throws: ReplayError(line: 4, message: "\"t\" goes backwards: 1.5 after 2")) { try ReplayParser.parse(text) }
+        #expect(throws: ReplayError(line: 4, message: "\"t\" goes backwards: 1.5 after 2", kind: .timeGoesBackwards)) { try ReplayParser.parse(text) }
     }
 
     @Test(arguments: [
@@ -210,7 +264,7 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         let r = try ReplayParser.parse(text)
         #expect(r.events.map(\.event) == [.command(.brush(stabilizer: 0.5))])
         #expect(r.text == text)
-        #expect(throws: ReplayError(line: 2, message: "\"stabilizer\" must be in 0…1, got 1.5")) {
+        #expect(throws: ReplayError(line: 2, message: "\"stabilizer\" must be in 0…1, got 1.5", kind: .outOfRange)) {
             try ReplayParser.parse("{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n{\"t\": 0, \"type\": \"brush\", \"stabilizer\": 1.5}\n")
         }
         var brush = Brush()
