@@ -1,3 +1,4 @@
+import Geometry
 import Kernels
 import Strokes
 
@@ -37,12 +38,11 @@ public enum Command: Sendable, Equatable {
 /// What can be done to the stack of layers. Each is one undo step, but choosing the current
 /// layer (as in Krita and MyPaint); each does nothing where it cannot apply.
 public enum LayerOp: Sendable, Equatable {
-    /// The most layers a document holds. A replay's `select` reaches layers 0…maxLayers − 1 and
-    /// no further (ReplayFormat's table has its range from here), so a document of more layers
-    /// would journal a line its own journal could not be restored past: the document is to
-    /// refuse a new layer beyond it. 4096: what replays have always been able to select, and far
-    /// beyond what memory holds at any useful size (4096 layers of 1920x1080 are 32 GiB).
-    public static let maxLayers = 4096
+    /// The most layers a document holds (`DocumentLimits.maxLayers`, which the document keeps
+    /// to). A replay's `select` reaches layers 0…maxLayers − 1 and no further (ReplayFormat's
+    /// table has its range from here), so whatever the window makes, its journal restores.
+    /// 4096: what replays have always been able to select.
+    public static let maxLayers = DocumentLimits.maxLayers
 
     /// A new transparent layer just above the current one, made current (named "Layer N" unless
     /// a name is given).
