@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "ComputeTests", dependencies: ["Geometry", "Compute"]),
         .testTarget(name: "ClockTests", dependencies: ["Clock"]),
         .testTarget(name: "StrokesTests", dependencies: ["Geometry", "Strokes"]),
-        .testTarget(name: "KernelsTests", dependencies: ["Geometry", "Kernels", "Compute"]),
+        .testTarget(name: "KernelsTests", dependencies: ["Geometry", "Kernels", "Compute", "PNGFile"]),
         .target(name: "TestSupport", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint", "PNGFile", "Journal"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "ReplayFormatTests", dependencies: ["Geometry", "Compute", "Input", "Kernels", "Events", "ReplayFormat", "Paint",
