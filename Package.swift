@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "ComputeTests", dependencies: ["Geometry", "Compute"]),
         .testTarget(name: "ClockTests", dependencies: ["Clock"]),
         .testTarget(name: "StrokesTests", dependencies: ["Geometry", "Strokes", "Measures"]),
-        .testTarget(name: "KernelsTests", dependencies: ["Geometry", "Kernels", "Compute"]),
+        .testTarget(name: "KernelsTests", dependencies: ["Geometry", "Kernels", "Compute", "PNGFile"]),
         .target(name: "TestSupport", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint", "PNGFile", "Journal"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "ReplayFormatTests", dependencies: ["Geometry", "Compute", "Input", "Strokes", "Kernels", "Events", "ReplayFormat",

@@ -82,8 +82,17 @@ struct PenWalker {
     }
 
     private static func length(_ a: StrokePoint, _ b: StrokePoint) -> Double {
-        ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        let l = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        guard l == .infinity else { return l }
+        // Past 1e154 the squares overflow: the same length, worked out scaled down.
+        let dx = abs(b.x - a.x), dy = abs(b.y - a.y), m = max(dx, dy)
+        return m * ((dx / m) * (dx / m) + (dy / m) * (dy / m)).squareRoot()
     }
+
+    /// Lines longer than this (2²⁴ px, a thousand times the largest canvas: a sample flung far off
+    /// it) are clipped by where they cross the clip's edges rather than by a + (b − a)·t, whose
+    /// rounding grows with the coordinates: a pixel and more from about 10¹⁶ px out.
+    private static let farLength = 0x1p24
 
     /// Walks a straight line. A zero-length line still paints a dab when one is due (a tap).
     mutating func line(from a: StrokePoint, to b: StrokePoint, into sink: inout StrokeSink) {
@@ -102,6 +111,16 @@ struct PenWalker {
             // Only the part near the clip rectangle is walked; the rest just advances the
             // remainder, so a line from 1e9 costs no more than its visible part.
             let margin = tip.diameter(pressure: max(a.pressure, b.pressure)) / 2 + 2
+            if length > Self.farLength {
+                guard let (from, to) = Clip.visiblePart(a, b, of: clip, margin: margin) else {
+                    skip(length, spacingAt: b)
+                    return
+                }
+                skip(Self.length(a, from), spacingAt: a)
+                walk(from: from, to: to, length: Self.length(from, to), into: &sink)
+                skip(Self.length(to, b), spacingAt: b)
+                return
+            }
             guard let range = Clip.segment(a, b, to: clip, margin: margin) else {
                 skip(length, spacingAt: b)
                 return
@@ -109,15 +128,18 @@ struct PenWalker {
             (t0, t1) = range
             skip(length * t0, spacingAt: a)
         }
-        let from = StrokePoint.lerp(a, b, t0), to = StrokePoint.lerp(a, b, t1)
-        let inside = length * (t1 - t0)
+        walk(from: StrokePoint.lerp(a, b, t0), to: StrokePoint.lerp(a, b, t1), length: length * (t1 - t0), into: &sink)
+        if clipped { skip(length * (1 - t1), spacingAt: b) }
+    }
+
+    /// Dabs along the line `from` → `to`, `length` long, every spacing from the remainder on.
+    private mutating func walk(from: StrokePoint, to: StrokePoint, length inside: Double, into sink: inout StrokeSink) {
         var travelled = 0.0
         while travelled + toNextDab <= inside {
             travelled += toNextDab
             dab(at: StrokePoint.lerp(from, to, travelled / inside), into: &sink)
         }
         toNextDab -= inside - travelled
-        if clipped { skip(length * (1 - t1), spacingAt: b) }
     }
 
     /// A dab exactly at the end of a stroke (or of its live tail), whatever the spacing left:
@@ -158,6 +180,44 @@ struct PenWalker {
 
 /// Line clipping (Liang–Barsky).
 enum Clip {
+    /// The part of segment a→b within `rect` grown by `margin`, or nil, as its two ends: cut
+    /// first to the x range, then to the y range, each cut setting the coordinate it cuts to the
+    /// edge exactly and working out the other from the segment's end nearer that edge. A line
+    /// from 1e300 then comes out as well as the Doubles allow: a straight one exactly, one from
+    /// a sample on the canvas to the sample flung far off as exactly as a short one. The ends lie
+    /// within the grown rectangle (each coordinate held to it against rounding), so the walk
+    /// between them is short whatever the line.
+    static func visiblePart(_ a: StrokePoint, _ b: StrokePoint, of rect: Rect, margin: Double) -> (StrokePoint, StrokePoint)? {
+        let lo = SIMD2(Double(rect.minX) - margin, Double(rect.minY) - margin)
+        let hi = SIMD2(Double(rect.maxX) + margin, Double(rect.maxY) + margin)
+        var p = a, q = b
+        for axis in 0..<2 {
+            let (u, v) = (p[axis], q[axis])
+            if (u < lo[axis] && v < lo[axis]) || (u > hi[axis] && v > hi[axis]) { return nil }
+            let (p0, q0) = (p, q)
+            if u < lo[axis] { p = cut(p0, q0, axis: axis, at: lo[axis]) } else if u > hi[axis] { p = cut(p0, q0, axis: axis, at: hi[axis]) }
+            if v < lo[axis] { q = cut(p0, q0, axis: axis, at: lo[axis]) } else if v > hi[axis] { q = cut(p0, q0, axis: axis, at: hi[axis]) }
+        }
+        func held(_ s: StrokePoint) -> StrokePoint {
+            StrokePoint(x: min(max(s.x, lo.x), hi.x), y: min(max(s.y, lo.y), hi.y), pressure: min(max(s.pressure, 0), 1))
+        }
+        return (held(p), held(q))
+    }
+
+    /// The point of segment a→b whose coordinate `axis` is `edge` (which lies between the ends'),
+    /// worked out from the end nearer the edge. Halves of the differences, which cannot overflow.
+    private static func cut(_ a: StrokePoint, _ b: StrokePoint, axis: Int, at edge: Double) -> StrokePoint {
+        let other = 1 - axis
+        let near = abs(edge - a[axis]) <= abs(edge - b[axis]) ? a : b
+        let run = b[axis] * 0.5 - a[axis] * 0.5
+        let slope = (b[other] * 0.5 - a[other] * 0.5) / run, pressureSlope = (b.pressure * 0.5 - a.pressure * 0.5) / run
+        var s = near
+        s[axis] = edge
+        s[other] = near[other] + (edge - near[axis]) * slope
+        s.pressure = near.pressure + (edge - near[axis]) * pressureSlope
+        return s
+    }
+
     /// The parameter range [t0, t1] of segment a→b inside `rect` grown by `margin`, or nil.
     static func segment(_ a: StrokePoint, _ b: StrokePoint, to rect: Rect, margin: Double) -> (Double, Double)? {
         segment(ax: a.x, ay: a.y, bx: b.x, by: b.y, to: rect, margin: margin)

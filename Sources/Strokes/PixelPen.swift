@@ -4,7 +4,21 @@ import Geometry
 /// filled circle. Geometry only; spans go to the sink.
 enum PixelPen {
     /// The pixel holding a coordinate, clamped so that absurd inputs cannot overflow `Int`.
-    static func cell(_ v: Double) -> Int { Int(min(max(v, -1e12), 1e12).rounded(.down)) }
+    static func cell(_ v: Double) -> Int { Int(min(max(v, -reach), reach).rounded(.down)) }
+
+    /// How far from the origin a cell may lie: Bresenham's steps between two stay far from
+    /// overflowing `Int`.
+    static let reach = 1e12
+
+    /// The cells of segment a→b's ends, an end beyond `reach` replaced by where the segment
+    /// crosses the square ±`reach`, so that a line to a sample flung that far keeps its direction
+    /// (clamping each coordinate would bend it: to (1e300, 5e299) it would leave at 45°, not
+    /// 26.6°); nil when the segment misses that square. Within reach, the ends' own cells.
+    static func cells(_ a: StrokePoint, _ b: StrokePoint) -> (from: (x: Int, y: Int), to: (x: Int, y: Int))? {
+        let r = Int(reach)
+        guard let (p, q) = Clip.visiblePart(a, b, of: Rect(minX: -r, minY: -r, maxX: r, maxY: r), margin: 0) else { return nil }
+        return ((cell(p.x), cell(p.y)), (cell(q.x), cell(q.y)))
+    }
 
     /// Circle radius for a diameter: a midpoint circle is always 2r+1 pixels wide, centred on
     /// a pixel, so diameter d paints 2⌊d/2⌋+1 pixels across.

@@ -20,8 +20,6 @@ public struct StrokeBuilder: Sendable {
     /// Pen: distance along the curve until the next dab. Carried across samples, so spacing does
     /// not depend on how often samples arrive.
     private var toNextDab: Double
-    /// Pixel pen: the last stamped pixel.
-    private var pixel: (x: Int, y: Int)
 
     /// Starts a stroke at `start`, painting its first dab (so a tap paints one dot).
     public init(tip: BrushTip, start: StrokePoint, into sink: inout StrokeSink, damage: inout Rect) {
@@ -29,7 +27,6 @@ public struct StrokeBuilder: Sendable {
         last = start
         committedEnd = start
         toNextDab = 0
-        pixel = (PixelPen.cell(start.x), PixelPen.cell(start.y))
         switch tip.kind {
         case .pen, .eraser:
             var walker = PenWalker(tip: tip, toNextDab: 0, clip: sink.clip)
@@ -37,7 +34,8 @@ public struct StrokeBuilder: Sendable {
             damage = damage.union(walker.damage)
             toNextDab = walker.toNextDab
         case .pixel:
-            damage = damage.union(PixelPen.stamp(x: pixel.x, y: pixel.y, tip: tip, pressure: start.pressure, into: &sink))
+            damage = damage.union(PixelPen.stamp(x: PixelPen.cell(start.x), y: PixelPen.cell(start.y), tip: tip, pressure: start.pressure,
+                                                 into: &sink))
         case .mercurial:
             break  // no geometry: the session sprays its particles
         }
@@ -57,9 +55,12 @@ public struct StrokeBuilder: Sendable {
             last = p
             return walker.damage
         case .pixel:
-            let to = (PixelPen.cell(p.x), PixelPen.cell(p.y))
-            let damage = PixelPen.line(from: pixel, to: to, pressures: (last.pressure, p.pressure), tip: tip, into: &sink)
-            pixel = to
+            // From the last cell, or, for a sample beyond PixelPen.reach, from where the line
+            // to this one comes within it.
+            var damage = Rect.empty
+            if let (from, to) = PixelPen.cells(last, p) {
+                damage = PixelPen.line(from: from, to: to, pressures: (last.pressure, p.pressure), tip: tip, into: &sink)
+            }
             last = p
             return damage
         case .mercurial:

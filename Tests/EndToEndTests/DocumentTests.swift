@@ -62,6 +62,7 @@ struct DocumentTests {
         try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: dir + "/spec.json"))
         let original = dir + "/from-elsewhere.ora"
         #expect(try runProgram(which("python3") ?? "/usr/bin/python3", [Self.tool, "make", dir + "/spec.json", original]).status == 0)
+        let originalBytes = try Data(contentsOf: URL(fileURLWithPath: original))
 
         let w = try PaintWindow(on: x, size: "200x120", extraArgs: [original])
         #expect(try eventually { try x.xdotool("getwindowname", w.id).contains("— layer 3/3 Ink & Co (50 %) —") })
@@ -81,7 +82,7 @@ struct DocumentTests {
         let saved = try #require(w.process.stdout.split(separator: "\n").last.map(String.init))
         #expect(saved.hasPrefix(w.exportDir + "/quicksilver-") && saved.hasSuffix(".ora"))
         _ = try w.quit()
-        #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == (try Data(contentsOf: URL(fileURLWithPath: original))), "never written")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == originalBytes, "the opened document was never written")
 
         let got = try inspect(saved)
         let entries = (got["entries"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }

@@ -176,9 +176,13 @@ import Testing
         // A higher shininess narrows the highlight: off the middle it darkens, the middle stays.
         let shiny = Hemisphere.image(shading: try shading(shininess: 0.5) { i in Shading.Light(hue: 0, brightness: i == 0 ? 1 : 0, x: 0, y: 0, z: 1000) }, size: 32)
         #expect(shiny.texture[16, 16] == full.texture[16, 16] && shiny.texture[16, 10] >> 16 & 0xFF < full.texture[16, 10] >> 16 & 0xFF)
-        // The default is MercurialPaint's, and an emboss keeps the shading it was made for.
+        // An emboss lights its metal with the hemisphere of the shading it was made for: the
+        // default's (MercurialPaint's) or another's, which differs.
         #expect(Emboss(shading: .mercurialPaint, hemisphereSize: 32).hemisphere.pixels == Hemisphere.image(shading: .mercurialPaint, size: 32).pixels)
-        #expect(Emboss(shading: try shading(shininess: 0.5) { _ in Shading.Light(hue: 0, brightness: 1, x: 0, y: 0, z: 1) }).shading.shininess == 0.5)
+        let other = try shading(shininess: 0.5) { _ in Shading.Light(hue: 0, brightness: 1, x: 0, y: 0, z: 1) }
+        let otherEmboss = Emboss(shading: other, hemisphereSize: 32)
+        #expect(otherEmboss.hemisphere.pixels == Hemisphere.image(shading: other, size: 32).pixels)
+        #expect(otherEmboss.hemisphere.pixels != Hemisphere.image(shading: .mercurialPaint, size: 32).pixels)
     }
 
     @Test func pulseColoursFollowTheFormula() {

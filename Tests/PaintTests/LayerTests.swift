@@ -196,6 +196,39 @@ import TestSupport
         #expect(shot[70, 50] == 0xFF00_FF00 && shot[70, 20] == 0xFFFF_0000 && shot[70, 80] == 0xFFFF_FFFF)
     }
 
+    /// The golden replay with layers (Tests/Fixtures/golden/layers.jsonl; GoldenTests checks its
+    /// picture pixel for pixel) leaves the stack its events describe, and shows what that stack
+    /// shows at a few pixels worked out by hand from the blend formulas.
+    @Test func theLayersGoldenLeavesTheStackItDescribes() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/golden/layers.jsonl").path
+        let s = try Playback.load(path, compute: ComputeContext(threads: 1)).session
+        let layers = s.document.layers.map(\.attributes)
+        // Warm merged into Ground (undone, redone); Doomed deleted (undone, redone); Bar moved to
+        // the top and renamed; the hide of Layer 2 undone; Sketch hidden; Layer 2 current.
+        #expect(layers.map(\.name) == ["Ground", "Layer 2", "Difference", "Sketch"], "the unnamed layer takes the first number not used")
+        #expect(layers.map(\.mode) == [.normal, .screen, .difference, .normal])
+        #expect(layers.map(\.opacity) == [1, 1, 0.9, 1] && layers.map(\.visible) == [true, true, true, false])
+        #expect(s.document.current == 1)
+        #expect(s.document.layers[3].pixels[20, 30] != 0, "the hidden sketch keeps its pixels")
+        let shot = s.snapshot()
+        func near(_ x: Int, _ y: Int, _ rgb: (Double, Double, Double), _ what: String) {
+            let p = shot[x, y], got = [p >> 16 & 0xFF, p >> 8 & 0xFF, p & 0xFF].map(Double.init)
+            #expect(zip(got, [rgb.0, rgb.1, rgb.2]).allSatisfy { abs($0 - $1) <= 1.5 }, "\(what) at (\(x), \(y)): \(String(p, radix: 16))")
+        }
+        let bg = (244.0, 239.0, 230.0)
+        near(20, 30, bg, "bare: the sketch there is hidden")
+        near(245, 50, bg, "the eraser's hole through the screen blob, down to the bare background")
+        near(230, 140, (48, 96, 192), "the wave, opaque, where the deleted layer's red line crossed it")
+        // Ground's orange at 0.8 where it was bare (multiply onto nothing is the orange itself),
+        // over the background: merged. Unmerged, the multiply layer would show (244, 156, 69).
+        near(40, 35, (0.8 * 255 + 0.2 * 244, 0.8 * 144 + 0.2 * 239, 0.8 * 32 + 0.2 * 230), "the merged orange")
+        // Screen: 1 − (1 − a)(1 − b), of the yellow on the background.
+        near(232, 62, (255 - 11 * 15 / 255.0, 255 - 16 * 31 / 255.0, 255 - 25 * 191 / 255.0), "the yellow in screen")
+        // Difference at 0.9: 0.9·|b − s| + 0.1·b, of the light grey bar on the background.
+        near(160, 5, (0.9 * 20 + 0.1 * 244, 0.9 * 15 + 0.1 * 239, 0.9 * 6 + 0.1 * 230), "the bar in difference, on top")
+    }
+
     @Test func aDocumentImageSurvivesPremultipliedToStraightAndBack() {
         // Files hold straight alpha: every premultiplied pixel comes back exactly.
         var wrong = 0

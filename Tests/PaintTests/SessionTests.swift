@@ -125,9 +125,63 @@ let black: UInt32 = 0xFF00_0000
         #expect(img[50 * 300 + 295] == 0xFFFF_FFFF)
     }
 
-    @Test func farCoordinatesDoNotCrash() throws {
-        let img = try render(strokeReplay([(-1e9, -1e9), (1e9, 1e9), (-1e9, 1e9)]))
-        #expect(img[50, 50] == black)
+    /// Samples far outside the canvas, up to the largest finite numbers a replay may hold ("far
+    /// outside the canvas is fine: it is clipped", docs/journal.md), draw exactly the part of the
+    /// stroke that crosses the canvas and nothing else: the same pixels as the same stroke from
+    /// samples just off the canvas. Straight across, straight down, off along a slope of ½, and
+    /// a pointer glitch: a sample flung far off to the right and back; with the pen (size 10:
+    /// radius 5, a dab every 2 px) and the pixel pen.
+    ///
+    /// The pixel pen has no dab spacing, and the pen's dabs along a stroke starting 10⁹ px out
+    /// still fall exactly where those of one from 1000 px out do (a whole number of 2 px steps
+    /// away). Past 2⁵³ no Double holds where along the line the dabs fall, and after a detour
+    /// neither does any sum of its lengths, so there the pen's dabs may sit up to a step along
+    /// from the near stroke's: the pixels the near stroke paints fully or leaves bare must be the
+    /// same, its anti-aliased rim within 28 levels (a dab 1 px along, 4.5 px from a rim pixel's
+    /// centre, covers it 0.11 px less).
+    /// After the far stroke the session goes on: undo takes it away, and the next stroke draws.
+    @Test(arguments: [1e9, 1e15, 1e20, 1e100, 1e155, 1e200, 1e300, Double.greatestFiniteMagnitude])
+    func farSamplesDrawExactlyThePartOfTheStrokeOnTheCanvas(far: Double) throws {
+        let shapes: [(name: String, far: [(Double, Double)], near: [(Double, Double)], samePhase: Bool, inked: [(Int, Int)])] = [
+            ("across", [(-far, 50), (far, 50)], [(-1000, 50), (1000, 50)], far <= 0x1p53, [(0, 50), (199, 50)]),
+            ("down", [(100, -far), (100, far)], [(100, -1000), (100, 1000)], far <= 0x1p53, [(100, 0), (100, 99)]),
+            ("off along a slope", [(20, 20), (20 + far, 20 + far / 2)], [(20, 20), (2020, 1020)], true, [(20, 20), (120, 70)]),
+            ("flung away and back", [(20, 30), (far, 30), (far, 70), (20, 70)], [(20, 30), (1000, 30), (1000, 70), (20, 70)], false,
+             [(20, 30), (199, 30), (20, 70), (199, 70)]),
+        ]
+        let next = "{\"t\": 1, \"type\": \"down\", \"x\": 10, \"y\": 90}\n{\"t\": 1, \"type\": \"up\", \"x\": 190, \"y\": 90}\n"
+        let undo = "{\"t\": 1, \"type\": \"undo\"}\n"
+        let blank = try render(strokeReplay([(-50, -50)]))
+        #expect(blank.pixels.allSatisfy { $0 == white })
+        for (brush, pixelPen) in [("\"size\": 10", false), ("\"kind\": \"pixel\", \"size\": 3", true)] {
+            for shape in shapes {
+                let what = "\(shape.name) from \(far)\(pixelPen ? ", pixel pen" : "")"
+                let near = try render(strokeReplay(shape.near, brush: brush))
+                #expect(shape.inked.allSatisfy { near[$0.0, $0.1] == black }, "\(what): the near stroke crosses the canvas")
+                let text = strokeReplay(shape.far, brush: brush)
+                let nextNear = strokeReplay(shape.near, brush: brush) + next
+                for (got, want, after) in [(try render(text), near, ""), (try render(text + next), try render(nextNear), ", then a stroke")] {
+                    if shape.samePhase || pixelPen {
+                        expectSame(got, want, what + after)
+                        continue
+                    }
+                    var rim = 0, worst = 0
+                    for i in want.pixels.indices {
+                        if want.pixels[i] == white || want.pixels[i] == black {
+                            if got.pixels[i] != want.pixels[i] { worst = 255 }
+                        } else {
+                            rim += 1
+                            worst = max(worst, abs(Int(got.pixels[i] & 0xFF) - Int(want.pixels[i] & 0xFF)))  // grey: one channel says it
+                        }
+                    }
+                    #expect(worst <= 28 && rim > 0, """
+                        \(what)\(after): \(worst) levels from the near stroke (\(rim) rim pixels); \
+                        \(pixelDifference(got.pixels, want.pixels, width: 200) ?? "")
+                        """)
+                }
+                expectSame(try render(text + undo), blank, what + ", undone")
+            }
+        }
     }
 }
 

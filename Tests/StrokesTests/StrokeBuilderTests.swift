@@ -65,6 +65,22 @@ private func stroke(_ points: [(Double, Double)], tip: BrushTip = BrushTip(), pr
         for d in s.dabs { #expect(d.x > -10 && d.x < 110 && abs(d.x - d.y) < 1e-3) }
     }
 
+    @Test(arguments: [1e20, 1e300, Double.greatestFiniteMagnitude])
+    func hugeCoordinatesKeepTheirLine(far: Double) {
+        // Straight across a 100x100 clip from ∓far: every dab on the line, none more than a
+        // spacing from the next, from beyond one edge to beyond the other.
+        let s = stroke([(-far, 50), (far, 50)], clip: Rect(x: 0, y: 0, width: 100, height: 100))
+        let spacing = (0.4 * 8.0).squareRoot()
+        #expect(s.dabs.allSatisfy { $0.y == 50 && $0.x > -7 && $0.x < 107 })
+        for (a, b) in zip(s.dabs, s.dabs.dropFirst()) { #expect(b.x > a.x && b.x - a.x <= spacing + 1e-9) }
+        #expect((s.dabs.first?.x ?? 50) <= -4 + spacing && (s.dabs.last?.x ?? 50) >= 104 - spacing, "from edge to edge")
+        // Off along a slope of ½ from a sample inside: the dabs of the same line to a near sample.
+        let sloped = stroke([(10, 10), (10 + far, 10 + far / 2)], clip: Rect(x: 0, y: 0, width: 100, height: 100))
+        let near = stroke([(10, 10), (2010, 1010)], clip: Rect(x: 0, y: 0, width: 100, height: 100))
+        #expect(sloped.dabs.count == near.dabs.count)
+        for (a, b) in zip(sloped.dabs, near.dabs) { #expect(abs(a.x - b.x) < 1e-9 && abs(a.y - b.y) < 1e-9) }
+    }
+
     @Test func liveTailReachesTheNewestSample() {
         var sink = StrokeSink(clip: Rect(x: 0, y: 0, width: 500, height: 500))
         var damage = Rect.empty
@@ -106,5 +122,15 @@ private func stroke(_ points: [(Double, Double)], tip: BrushTip = BrushTip(), pr
         let p = pixels(s)
         #expect(p.contains([0, 5]) && p.contains([49, 5]) && p.contains([25, 4]))
         #expect(p.allSatisfy { $0[0] >= 0 && $0[0] < 50 && $0[1] >= 0 && $0[1] < 10 })
+    }
+
+    @Test(arguments: [1e13, 1e300, Double.greatestFiniteMagnitude])
+    func pixelPenKeepsTheDirectionOfALineToAHugeCoordinate(far: Double) {
+        // Beyond the cells' reach (10¹²) the line is cut along itself, not bent by clamping each
+        // coordinate: the same pixels as the line to a near sample on it.
+        let clip = Rect(x: 0, y: 0, width: 50, height: 20), tip = BrushTip(kind: .pixel, size: 1)
+        let sloped = pixels(stroke([(0.5, 0.5), (0.5 + far, 0.5 + far / 2)], tip: tip, clip: clip))
+        #expect(sloped == pixels(stroke([(0.5, 0.5), (2000.5, 1000.5)], tip: tip, clip: clip)))
+        #expect(sloped.contains([38, 19]) && !sloped.contains([19, 19]))
     }
 }

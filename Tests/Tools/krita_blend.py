@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
-"""Compares LayerBlend's blend modes with Krita's on the same pixels (not run by `make test`).
+"""Compares LayerBlend's blend modes with Krita's on the same pixels, and makes the goldens
+`make test` checks the kernel against (Tests/Fixtures/krita, KritaGoldenTests). Not run by `make test`.
 
 For each mode and layer opacity it writes a two-layer OpenRaster file whose layers are a grid of
 colours and alphas (source colour x along, backdrop colour y down), has Krita flatten it headless
 (`xvfb-run -a krita FILE.ora --export --export-filename OUT.png`), and compares Krita's pixels
-with the kernel's (`swift test --filter KritaComparison`, which reads and writes raw files in the
-same folder) and with the W3C formulas in Double. Differences are in premultiplied levels per
-channel (Krita's straight output is premultiplied first), which is what the layer stack keeps.
+with the kernel's (`swift test --filter KritaGoldenTests`, which writes the kernel's pixels into
+the same folder when QS_KRITA_DIR names it) and with the W3C formulas in Double. Differences are
+in premultiplied levels per channel (Krita's straight output is premultiplied first), which is
+what the layer stack keeps.
 
-Needs: krita (Debian: apt-get install krita), xvfb-run, swift. No Python packages.
+--update-goldens also writes Tests/Fixtures/krita, 8-bit straight RGBA: the two layers
+(source.png, backdrop.png) and Krita's flattened pictures, one file per opacity with the 16 modes
+side by side in MODES' order (opacity-255.png, opacity-153.png, each 1792x112). Regenerate them
+after a change to the grid or to Krita, and check the table against docs/interop.md's, whose
+maxima the test holds the kernel to.
 
-    python3 Tests/Tools/krita_blend.py [--dir DIR] [--reuse] [--modes multiply,hue]
+Needs: krita (Debian: apt-get install krita xvfb xauth), xvfb-run, swift. No Python packages.
+
+    python3 Tests/Tools/krita_blend.py [--dir DIR] [--reuse] [--modes multiply,hue] [--update-goldens]
 """
 import argparse
 import math
@@ -41,13 +49,20 @@ def op_name(mode):
 
 # --- PNG, by hand (8-bit RGBA out; 8/16-bit grey, RGB, RGBA in) -----------------------------
 
-def png_bytes(w, h, rgba):
-    raw = b"".join(b"\0" + bytes(rgba[y * w * 4:(y + 1) * w * 4]) for y in range(h))
+def png_bytes(w, h, rgba, up=False):
+    """An 8-bit RGBA PNG. `up`: every row filtered "up" (the goldens: on these grids a third
+    smaller than unfiltered, and smaller than choosing a filter per row; they are committed)."""
+    stride = w * 4
+    raw, prev = bytearray(), bytes(stride)
+    for y in range(h):
+        line = bytes(rgba[y * stride:(y + 1) * stride])
+        raw += b"\2" + bytes((c - p) & 255 for c, p in zip(line, prev)) if up else b"\0" + line
+        prev = line
 
     def chunk(t, d):
         return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+            + chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + chunk(b"IEND", b""))
 
 
 def read_png(path):
@@ -226,8 +241,12 @@ def main():
     ap.add_argument("--dir", default="/tmp/quicksilver-krita")
     ap.add_argument("--reuse", action="store_true", help="keep Krita outputs already in --dir")
     ap.add_argument("--modes", help="comma-separated display names (default: all)")
+    ap.add_argument("--update-goldens", action="store_true",
+                    help="write the layers and Krita's pictures into Tests/Fixtures/krita (KritaGoldenTests' goldens)")
     args = ap.parse_args()
     modes = args.modes.split(",") if args.modes else MODES
+    if args.update_goldens and modes != MODES:
+        ap.error("--update-goldens needs every mode: leave out --modes")
     os.makedirs(args.dir, exist_ok=True)
     src, dst = layers()
     open(os.path.join(args.dir, "source.rgba"), "wb").write(src)
@@ -247,9 +266,27 @@ def main():
             print("krita: %s at opacity %d" % (mode, opacity), file=sys.stderr)
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if args.update_goldens:
+        # One picture per opacity, the modes side by side in MODES' order (BlendMode's): deflate
+        # finds what the modes share, half the bytes of a file each.
+        goldens = os.path.join(root, "Tests", "Fixtures", "krita")
+        os.makedirs(goldens, exist_ok=True)
+        open(os.path.join(goldens, "source.png"), "wb").write(png_bytes(N, N, src, up=True))
+        open(os.path.join(goldens, "backdrop.png"), "wb").write(png_bytes(N, N, dst, up=True))
+        for opacity in OPACITIES:
+            pictures = [open(os.path.join(args.dir, "%s-%d.krita.rgba" % (mode, opacity)), "rb").read() for mode in MODES]
+            atlas = b"".join(p[y * N * 4:(y + 1) * N * 4] for y in range(N) for p in pictures)
+            open(os.path.join(goldens, "opacity-%d.png" % opacity), "wb").write(png_bytes(N * len(MODES), N, atlas, up=True))
+        print("goldens: %s" % goldens, file=sys.stderr)
+
+    # The test blends the committed goldens' layers (the same grid as here) and also writes the
+    # kernel's pixels into --dir; it fails where a golden is further from the kernel than
+    # docs/interop.md says, which the table below then shows.
     env = dict(os.environ, QS_KRITA_DIR=os.path.abspath(args.dir))
-    subprocess.run(["swift", "test", "--filter", "KritaComparison"], cwd=root, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    test = subprocess.run(["swift", "test", "--filter", "KritaGoldenTests"], cwd=root, env=env,
+                          stdout=subprocess.DEVNULL)
+    if test.returncode != 0:
+        print("KritaGoldenTests failed (swift test --filter KritaGoldenTests says where)", file=sys.stderr)
 
     print("Premultiplied levels per channel, the largest difference. 'all': every pixel; the rest: pixels whose")
     print("two layers both have alpha >= %d (below that 8-bit premultiplied storage loses most of a colour)." % LOW_ALPHA)
