@@ -87,15 +87,15 @@ describes_nothing_else() {
 }
 
 # The lines of a manifest, each checked to name a path of this install: f and c lines under PREFIX,
-# d lines under it or PREFIX itself or a folder above it; no "." or ".." (a damaged manifest removes nothing).
+# d lines under it or PREFIX itself or a folder above it; no "." or ".." (a damaged manifest changes nothing).
 read_manifest() {
 	grep -E '^[fcd] ' "$1" > "$tmp/lines" || :
 	while read -r t p; do
-		case $p in /*) ;; *) fail "$1 names '$p', not an absolute path: removed nothing" ;; esac
-		case $p/ in */./* | */../* | *//*) fail "$1 names '$p': removed nothing" ;; esac
+		case $p in /*) ;; *) fail "$1 names '$p', not an absolute path: changed nothing" ;; esac
+		case $p/ in */./* | */../* | *//*) fail "$1 names '$p': changed nothing" ;; esac
 		case $t:$p/ in [fc]:"$PREFIX"/?* | d:"$PREFIX"/*) ;;
-		*) case $PREFIX/ in "$p"/*) [ "$t" = d ] || fail "$1 names '$p', outside $PREFIX: removed nothing" ;;
-		   *) fail "$1 names '$p', outside $PREFIX: removed nothing" ;; esac ;;
+		*) case $PREFIX/ in "$p"/*) [ "$t" = d ] || fail "$1 names '$p', outside $PREFIX: changed nothing" ;;
+		   *) fail "$1 names '$p', outside $PREFIX: changed nothing" ;; esac ;;
 		esac
 	done < "$tmp/lines"
 	cat "$tmp/lines"
