@@ -154,6 +154,9 @@ ICON_SIZES := 16 22 24 32 48 64 128 256
 # The icon sizes the window carries itself (_NET_WM_ICON), embedded in the binary by `make icons`.
 WINDOW_ICON_SIZES := 16 32 48 64
 METAINFO := io.github.quicksilver_paint.quicksilver.metainfo.xml
+# The man pages generate-manual makes, one per command: `make install` checks the staged ones are
+# these, and `make uninstall` without a manifest (an install by an older version) removes these by name.
+MAN_PAGES := quicksilver quicksilver.window quicksilver.sessions quicksilver.render quicksilver.timelapse quicksilver.bench quicksilver.help
 # The pages' date: the last commit's, so that the same source gives the same pages.
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 
@@ -166,51 +169,38 @@ stage: deps
 	rm -rf $(MAN_OUTPUTS)
 	$(SWIFT) package plugin generate-manual --multi-page --date $(MAN_DATE)
 	$(SWIFT) build -c release --static-swift-stdlib --product quicksilver --scratch-path $(INSTALL_BUILD)
-	rm -rf $(STAGE) && mkdir -p $(STAGE)/man1
-	cp $(MAN_OUTPUTS)/quicksilver/*.1 $(STAGE)/man1/
-	$(INSTALL_BIN) --generate-completion-script bash > $(STAGE)/quicksilver.bash
-	$(INSTALL_BIN) --generate-completion-script zsh > $(STAGE)/_quicksilver
-	$(INSTALL_BIN) --generate-completion-script fish > $(STAGE)/quicksilver.fish
+	@rm -rf $(STAGE) && mkdir -p $(STAGE)/man1
+	@cp $(MAN_OUTPUTS)/quicksilver/*.1 $(STAGE)/man1/
+	@$(INSTALL_BIN) --generate-completion-script bash > $(STAGE)/quicksilver.bash
+	@$(INSTALL_BIN) --generate-completion-script zsh > $(STAGE)/_quicksilver
+	@$(INSTALL_BIN) --generate-completion-script fish > $(STAGE)/quicksilver.fish
+
+# install and uninstall are packaging/install.sh. install writes a manifest of what it made,
+# $(PREFIX)/share/quicksilver/install-manifest (the files, and the folders and cache files that were not
+# there before); uninstall takes away exactly that: the files, the cache files if their cache now
+# describes nothing else (after refreshing it), the folders if empty. Installing again keeps the
+# manifest right. With DESTDIR the manifest names the final paths, and no cache is refreshed.
+INSTALL_SH = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" STAGE="$(STAGE)" BIN="$(INSTALL_BIN)" METAINFO="$(METAINFO)" \
+	ICON_SIZES="$(ICON_SIZES)" MAN_PAGES="$(MAN_PAGES)" sh packaging/install.sh
 
 install: stage
-	install -Dm755 -s $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/quicksilver
-	install -Dm644 packaging/quicksilver.desktop $(DESTDIR)$(PREFIX)/share/applications/quicksilver.desktop
-	install -Dm644 packaging/quicksilver-session.xml $(DESTDIR)$(PREFIX)/share/mime/packages/quicksilver-session.xml
-	install -Dm644 packaging/$(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO)
-	install -Dm644 packaging/quicksilver.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/quicksilver.svg
-	for s in $(ICON_SIZES); do install -Dm644 packaging/icons/$${s}x$${s}.png $(DESTDIR)$(PREFIX)/share/icons/hicolor/$${s}x$${s}/apps/quicksilver.png || exit 1; done
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 && install -m644 $(STAGE)/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -Dm644 $(STAGE)/quicksilver.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quicksilver
-	install -Dm644 $(STAGE)/_quicksilver $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quicksilver
-	install -Dm644 $(STAGE)/quicksilver.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quicksilver.fish
-	@[ -n "$(DESTDIR)" ] || $(MAKE) --no-print-directory refresh-caches
-	@echo "installed into $(DESTDIR)$(PREFIX)"
+	@$(INSTALL_SH) install
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/quicksilver $(DESTDIR)$(PREFIX)/share/applications/quicksilver.desktop \
-		$(DESTDIR)$(PREFIX)/share/mime/packages/quicksilver-session.xml $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO) \
-		$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/quicksilver.svg \
-		$(foreach s,$(ICON_SIZES),$(DESTDIR)$(PREFIX)/share/icons/hicolor/$(s)x$(s)/apps/quicksilver.png) \
-		$(DESTDIR)$(PREFIX)/share/man/man1/quicksilver.1 $(DESTDIR)$(PREFIX)/share/man/man1/quicksilver.*.1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/quicksilver $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quicksilver \
-		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quicksilver.fish
-	@[ -n "$(DESTDIR)" ] || $(MAKE) --no-print-directory refresh-caches
+	@$(INSTALL_SH) uninstall
 
-# The desktop's caches, where their tools are there (a desktop has them; a server need not).
+# The desktop's caches under PREFIX (MIME, desktop entries, icons), where their tools are.
 refresh-caches:
-	@if command -v update-mime-database >/dev/null; then update-mime-database $(PREFIX)/share/mime || true; fi
-	@if command -v update-desktop-database >/dev/null; then update-desktop-database -q $(PREFIX)/share/applications || true; fi
-	@if [ -f $(PREFIX)/share/icons/hicolor/index.theme ] && command -v gtk-update-icon-cache >/dev/null; then \
-		gtk-update-icon-cache -q -f $(PREFIX)/share/icons/hicolor || true; fi
+	@$(INSTALL_SH) refresh
 
-# Installs into a temporary DESTDIR and checks what was installed (Tests/Install/check.py).
-test-install: install-test-deps
+# Installs into a temporary DESTDIR and checks what was installed (Tests/Install/check.py); then
+# installs and uninstalls in temporary PREFIXes, beside a user's own files and another app's, and
+# checks each is left exactly as it was (Tests/Install/uninstall.py).
+test-install: install-test-deps stage
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-		$(MAKE) --no-print-directory install DESTDIR=$$tmp PREFIX=/usr >/dev/null; \
-		python3 Tests/Install/check.py $$tmp/usr; \
-		$(MAKE) --no-print-directory uninstall DESTDIR=$$tmp PREFIX=/usr >/dev/null; \
-		left=$$(find $$tmp -type f); if [ -n "$$left" ]; then echo "uninstall left: $$left"; exit 1; fi; \
-		echo "uninstall removed every file it installed"
+		$(MAKE) --no-print-directory -o stage install DESTDIR=$$tmp PREFIX=/usr >/dev/null; \
+		python3 Tests/Install/check.py $$tmp/usr
+	@python3 Tests/Install/uninstall.py
 
 install-test-deps:
 	$(call install-missing,$(TEST_DEBS) $(INSTALL_TEST_DEBS))
