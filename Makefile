@@ -4,8 +4,14 @@ DEMO    := Resources/demo.jsonl
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
-BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config
-TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg
+# The text stack's headers (fontconfig, FreeType, HarfBuzz: the Text module) are build packages;
+# FONT_DEBS is what it draws with: DejaVu Sans, the UI's font, and fontconfig's tools, whose
+# fc-cache keeps the font cache current as fonts come and go.
+BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config \
+	libfontconfig-dev libfreetype-dev libharfbuzz-dev
+FONT_DEBS  := fonts-dejavu-core fontconfig
+# fonts-droid-fallback: a small CJK font, for TextTests' fallback case.
+TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg fonts-droid-fallback
 # What `make test-install` checks an installed tree with (Tests/Install/check.py).
 INSTALL_TEST_DEBS := desktop-file-utils appstream shared-mime-info libglib2.0-bin groff-base man-db zsh fish x11-utils
 # `make icons` (redraws the committed PNGs from packaging/quicksilver.svg).
@@ -127,7 +133,7 @@ define install-missing
 endef
 
 deps:
-	$(call install-missing,$(BUILD_DEBS))
+	$(call install-missing,$(BUILD_DEBS) $(FONT_DEBS))
 
 test-deps:
 	$(call install-missing,$(TEST_DEBS))
