@@ -33,12 +33,20 @@ public final class TextEngine {
     public let family: String
     private let library: FreeTypeLibrary
     private let fonts: FontSet
-    private var sized: [SizedKey: SizedFont] = [:]
-    private var glyphs = BoundedCache<GlyphKey, GlyphImage>(capacity: 4096)
+    /// The fonts opened, each at the sizes asked for (a UI asks for a few).
+    private var sized = BoundedCache<SizedKey, SizedFont>(capacity: 64)
+    /// Glyph images by their bytes: 8 MB holds thousands at UI sizes.
+    private var glyphs = BoundedCache<GlyphKey, GlyphImage>(capacity: 8 << 20)
+    /// Shaped strings, by count.
     private var shaped = BoundedCache<RunKey, ShapedRun>(capacity: 1024)
-    private var runs = BoundedCache<RunKey, GlyphRun>(capacity: 256)
+    /// Drawn runs by their bytes (the mask; the glyphs' images are shared with the glyph cache).
+    private var runs = BoundedCache<RunKey, GlyphRun>(capacity: 4 << 20)
     /// What was shaped, drawn and composed so far.
     public private(set) var counters = TextCounters()
+
+    /// The pixel sizes it draws at; a size outside is taken as the nearest of them (UI text: the
+    /// UI's largest scale, 4, makes an 11-pixel label 44).
+    public static let sizes = 1.0...256.0
 
     /// Finds `family` (a fontconfig pattern: "sans-serif", "DejaVu Sans", "Noto Sans:bold") and
     /// the fonts it falls back on, and opens the best of them. Throws when fontconfig has no
@@ -50,7 +58,7 @@ public final class TextEngine {
         fonts = try FontSet(family: family)
         let first = fonts.candidates[0]
         let font = try SizedFont(library: library, path: first.path, index: first.index, size: 16 * 64)
-        sized[SizedKey(font: 0, size: 16 * 64)] = font
+        sized.insert(font, for: SizedKey(font: 0, size: 16 * 64))
     }
 
     /// The families of the fonts it draws with, in the order it tries them for a character: the
@@ -97,7 +105,7 @@ public final class TextEngine {
         let run = GlyphRun(text: text, size: Double(key.size) / 64, advance: Double(shapedRun.advance) / 64,
                            line: lineMetrics(size: Double(key.size) / 64), glyphs: placed, mask: CoverageMask(placed))
         counters.runsBuilt += 1
-        runs.insert(run, for: key)
+        runs.insert(run, for: key, cost: run.mask.coverage.count + 64 * placed.count)
         return run
     }
 
@@ -120,9 +128,14 @@ public final class TextEngine {
 
     // MARK: - Behind the caches
 
-    /// A size as 26.6 pixels, within 1…1024 pixels (a size that is not a number is 1).
+    /// What the caches hold: entries and their cost (bytes for glyphs and runs), for tests.
+    var cacheSizes: (glyphs: Int, glyphBytes: Int, shaped: Int, runs: Int, runBytes: Int) {
+        (glyphs.count, glyphs.cost, shaped.count, runs.count, runs.cost)
+    }
+
+    /// A size as 26.6 pixels, within `sizes` (a size that is not a number is the least).
     private static func fixed(_ size: Double) -> Fixed26_6 {
-        size.isFinite ? min(max(size, 1), 1024).fixed26_6 : 64
+        size.isFinite ? min(max(size, sizes.lowerBound), sizes.upperBound).fixed26_6 : sizes.lowerBound.fixed26_6
     }
 
     private func shapedRun(_ text: String, size: Fixed26_6) -> ShapedRun {
@@ -130,14 +143,14 @@ public final class TextEngine {
         if let run = shaped.value(for: key) { return run }
         var glyphs: [ShapedGlyph] = []
         var pen: Fixed26_6 = 0
-        var utf8 = Array(text.utf8)
-        utf8.withUnsafeMutableBufferPointer { bytes in
+        var utf8 = text
+        utf8.withUTF8 { bytes in
             for item in Itemizer.items(text, fonts: fonts) {
                 var item = item
                 // A font that will not open gives its characters to the family's own font.
                 if font(item.font, size: size) == nil { item.font = 0 }
                 guard let font = font(item.font, size: size) else { continue }
-                pen = font.shape(UnsafeBufferPointer(bytes), item, fontIndex: item.font, pen: pen, into: &glyphs)
+                pen = font.shape(bytes, item, fontIndex: item.font, pen: pen, into: &glyphs)
             }
         }
         let run = ShapedRun(glyphs: glyphs, advance: pen)
@@ -151,7 +164,7 @@ public final class TextEngine {
         if let image = glyphs.value(for: key) { return image }
         let image = self.font(font, size: size)?.rasterise(glyph) ?? .empty
         counters.rasterisations += 1
-        glyphs.insert(image, for: key)
+        glyphs.insert(image, for: key, cost: image.coverage.count + 64)
         return image
     }
 
@@ -159,11 +172,11 @@ public final class TextEngine {
     /// marked broken, and its characters go to other fonts).
     private func font(_ index: Int, size: Fixed26_6) -> SizedFont? {
         let key = SizedKey(font: index, size: size)
-        if let font = sized[key] { return font }
+        if let font = sized.value(for: key) { return font }
         let candidate = fonts.candidates[index]
         do {
             let font = try SizedFont(library: library, path: candidate.path, index: candidate.index, size: size)
-            sized[key] = font
+            sized.insert(font, for: key)
             return font
         } catch {
             fonts.markBroken(index)
@@ -179,14 +192,19 @@ private struct ShapedRun {
 }
 
 /// A string and a size. Strings are equal here only byte for byte: Swift's String equality
-/// takes "ä" and "a\u{308}" for the same, but their clusters (UTF-8 offsets) differ. The hash is
-/// String's (of the canonical form), which equal bytes give equally.
+/// takes "ä" and "a\u{308}" for the same, but their clusters (UTF-8 offsets) differ. Hashed by
+/// the bytes too, which is also faster than String's hash (it normalises what is not ASCII).
 private struct RunKey: Hashable {
     let text: String
     let size: Fixed26_6
 
     static func == (a: RunKey, b: RunKey) -> Bool { a.size == b.size && a.text.utf8.elementsEqual(b.text.utf8) }
-    func hash(into hasher: inout Hasher) { hasher.combine(text); hasher.combine(size) }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(size)
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 }
 
 private struct SizedKey: Hashable {
