@@ -16,7 +16,7 @@ private let lines = [
 
 /// The lines at UI scales 1, 1.5 and 2 (pixel sizes 11, 16.5 and 22), dark on light, then light
 /// on dark: the coverage as the UI will blend it, in DejaVu Sans.
-private func sheet(_ engine: TextEngine) -> PNGImage {
+private func sheet(_ engine: TextEngine) throws -> PNGImage {
     let scales = [1.0, 1.5, 2.0]
     let margin = 6
     var blocks: [(baseline: Int, run: GlyphRun, dark: Bool)] = []
@@ -31,10 +31,10 @@ private func sheet(_ engine: TextEngine) -> PNGImage {
             y += margin
         }
     }
-    let width = blocks.map { Int($0.run.advance.rounded(.up)) }.max()! + 2 * margin
+    let width = try #require(blocks.map { Int($0.run.advance.rounded(.up)) }.max()) + 2 * margin
     let height = y
     var pixels = [UInt32](repeating: 0, count: width * height)
-    let split = blocks.first { !$0.dark }!.baseline - engine.lineMetrics(size: 11).ascent - margin / 2
+    let split = try #require(blocks.first { !$0.dark }).baseline - engine.lineMetrics(size: 11).ascent - margin / 2
     for py in 0..<height {
         for px in 0..<width { pixels[py * width + px] = py < split ? 0xFFFF_FFFF : 0xFF20_2124 }
     }
@@ -58,7 +58,7 @@ private func sheet(_ engine: TextEngine) -> PNGImage {
     @Test func stringsAtThreeScales() throws {
         let engine = try TextEngine(family: "DejaVu Sans")
         try #require(engine.fontFamilies.first == "DejaVu Sans", "DejaVu Sans is not installed (fonts-dejavu-core)")
-        let image = sheet(engine)
+        let image = try sheet(engine)
         let path = root.appendingPathComponent("Tests/Fixtures/golden/text/strings.png").path
         if ProcessInfo.processInfo.environment["QS_UPDATE_GOLDENS"] != nil {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -68,7 +68,7 @@ private func sheet(_ engine: TextEngine) -> PNGImage {
         #expect(golden.width == image.width && golden.height == image.height)
         expectSamePixels(image.pixels, golden.pixels, width: golden.width, "strings")
         // The same bytes from a second engine, and from the first one's caches.
-        #expect(sheet(try TextEngine(family: "DejaVu Sans")) == image)
-        #expect(sheet(engine) == image)
+        #expect(try sheet(TextEngine(family: "DejaVu Sans")) == image)
+        #expect(try sheet(engine) == image)
     }
 }
