@@ -14,7 +14,8 @@ struct FontCandidate {
 /// asked for, then what it falls back on), trimmed to those that add characters; and, for each
 /// character, the first of them that has it. Only outline fonts: FreeType scales them to any size.
 ///
-/// One thread (the `TextEngine`'s): it owns a fontconfig configuration and font set.
+/// One thread (the `TextEngine`'s): it owns a font set, and a reference to fontconfig's
+/// configuration (the process's own, shared: fontconfig locks it itself).
 final class FontSet {
     private let config: OpaquePointer
     private let set: UnsafeMutablePointer<FcFontSet>
@@ -29,7 +30,9 @@ final class FontSet {
     /// The fonts fontconfig sorts for `family`, a fontconfig pattern ("sans-serif",
     /// "DejaVu Sans", "Noto Sans:bold").
     init(family: String) throws(TextError) {
-        guard let config = FcInitLoadConfigAndFonts() else { throw .noConfiguration }
+        // fontconfig's current configuration, loaded once for the process (its fonts scanned
+        // once), a reference of our own held while the set lives: a second engine costs a sort.
+        guard FcInit() != FcFalse, let config = FcConfigReference(nil) else { throw .noConfiguration }
         guard let pattern = FcNameParse(family) else { FcConfigDestroy(config); throw .noFont(family: family) }
         defer { FcPatternDestroy(pattern) }
         FcConfigSubstitute(config, pattern, FcMatchPattern)
