@@ -3,7 +3,7 @@
 // Clock (when frames happen) → Input (what the window reports) → App (pressure, keys, recording)
 // → Events (what a session plays) → Strokes (samples → dabs) → Kernels (pixels, on Compute, the
 // "GPU") → Paint (the session) → X11Window (present) → quicksilver (the command line). Beside
-// them: Geometry, ReplayFormat, Journal, Files, PNGFile, OpenRaster (.ora files) and Text (fonts).
+// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files).
 import PackageDescription
 
 let package = Package(
