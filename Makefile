@@ -4,8 +4,14 @@ DEMO    := Resources/demo.jsonl
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # System packages: headers to build, and the X server + input driver the end-to-end tests use.
-BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config
-TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg
+# The text stack's headers (fontconfig, FreeType, HarfBuzz: the Text module) are build packages;
+# FONT_DEBS is what it draws with: DejaVu Sans, the UI's font, and fontconfig's tools, whose
+# fc-cache keeps the font cache current as fonts come and go.
+BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config \
+	libfontconfig-dev libfreetype-dev libharfbuzz-dev
+FONT_DEBS  := fonts-dejavu-core fontconfig
+# fonts-droid-fallback: a small CJK font, for TextTests' fallback case.
+TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg fonts-droid-fallback
 # What `make test-install` checks an installed tree with (Tests/Install/check.py).
 INSTALL_TEST_DEBS := desktop-file-utils appstream shared-mime-info libglib2.0-bin groff-base man-db zsh fish x11-utils
 # `make icons` (redraws the committed PNGs from packaging/quicksilver.svg).
@@ -129,7 +135,7 @@ define install-missing
 endef
 
 deps:
-	$(call install-missing,$(BUILD_DEBS))
+	$(call install-missing,$(BUILD_DEBS) $(FONT_DEBS))
 
 test-deps:
 	$(call install-missing,$(TEST_DEBS))
@@ -156,7 +162,7 @@ WINDOW_ICON_SIZES := 16 32 48 64
 METAINFO := io.github.quicksilver_paint.quicksilver.metainfo.xml
 # The man pages generate-manual makes, one per command: `make install` checks the staged ones are
 # these, and `make uninstall` without a manifest (an install by an older version) removes these by name.
-MAN_PAGES := quicksilver quicksilver.window quicksilver.sessions quicksilver.render quicksilver.timelapse quicksilver.bench quicksilver.help
+MAN_PAGES := quicksilver quicksilver.window quicksilver.sessions quicksilver.render quicksilver.timelapse quicksilver.help
 # The pages' date: the last commit's, so that the same source gives the same pages.
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 

@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xi xpresent",
                       providers: [.apt(["libx11-dev", "libxext-dev", "libxi-dev", "libxpresent-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // The text stack: fontconfig finds fonts, FreeType draws glyphs, HarfBuzz shapes runs.
+        .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig",
+                      providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLinux"),
         .target(name: "Geometry"),
@@ -34,6 +37,7 @@ let package = Package(
         .target(name: "Events", dependencies: ["Geometry", "Input", "Strokes", "Kernels"]),
         .target(name: "ReplayFormat", dependencies: ["Geometry", "Input", "Strokes", "Kernels", "Events"]),
         .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat"]),
+        .target(name: "Text", dependencies: ["CText"]),
         .target(name: "Files"),
         .target(name: "PNGFile", dependencies: ["CPNG", "CDeflate", "Files"]),
         .target(name: "OpenRaster", dependencies: ["CZip", "Geometry", "Files", "PNGFile"]),
@@ -86,6 +90,7 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "UI", "TestSupport"]),
         .testTarget(name: "UITests", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "PNGFile", "UI", "TestSupport"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "PNGFile", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
         // Depends on the executables so that `swift test` builds the binaries it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver", "quicksilver-bench", "TestSupport"], exclude: ["Support"]),
