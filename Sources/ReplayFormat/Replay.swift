@@ -1,4 +1,4 @@
-// ReplayFormat: the JSON Lines format of recorded sessions and journals (docs/replay-format.md).
+// ReplayFormat: the JSON Lines format of recorded sessions and journals (docs/journal.md).
 //
 // Start with `ReplayTable`: the whole format as one table, the header's shape and every event's
 // (`LineShape`: its fields, `Field`: name, kind, range or allowed values, whether it may be left
@@ -15,7 +15,7 @@ import Kernels
 import Strokes
 
 /// A recorded session: the JSON Lines format the window records and journals and
-/// `quicksilver render` plays. See docs/replay-format.md, and `ReplayTable`.
+/// `quicksilver render` plays. See docs/journal.md, and `ReplayTable`.
 public struct Replay: Sendable {
     public var header: Header
     public var events: [TimedEvent]

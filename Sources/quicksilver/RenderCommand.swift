@@ -10,7 +10,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a recorded session (JSON Lines replay) to a PNG or an OpenRaster document, headlessly.",
-        discussion: "The replay format is described in docs/replay-format.md. A malformed replay prints FILE:LINE: what is wrong, exits 2 and writes nothing."
+        discussion: "The replay format is described in docs/journal.md. A malformed replay prints FILE:LINE: what is wrong, exits 2 and writes nothing."
     )
 
     @Argument(help: "The replay file (.jsonl).")
