@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                             "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "UI"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
-        .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events"]),
+        .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "Text"]),
         // The libFuzzer targets' bodies, and an executable for each (`make fuzz` builds them with libFuzzer).
         .target(name: "Fuzzing", dependencies: ["CDeflate", "CX11", "Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
                                                 "PNGFile", "X11Window"]),

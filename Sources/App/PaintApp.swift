@@ -65,7 +65,11 @@ public final class PaintApp: FrameLoopDelegate {
         transfers = Transfers(exporter: exporter, console: console)
         ink = InkPath(lowLatency: lowLatency, predictMilliseconds: predictMilliseconds)
         stats = collectStats ? FrameStats() : nil
-        widgets = uiScale.map { Widgets.standard(windowSize: window.size, scale: $0) }
+        widgets = uiScale.map { scale in
+            let font = UIFont()
+            if let failure = font.failure { console.err("quicksilver: \(failure); the on-canvas tools use a bitmap font of capitals") }
+            return Widgets.standard(windowSize: window.size, scale: scale, font: font)
+        }
         session.overlay = widgets
         // In the frames after the start: the first `l` then costs what any frame of the editor does.
         widgets?.editor?.prepare(for: session.brush.shading)

@@ -113,7 +113,7 @@ public struct Palette: Equatable, Sendable {
 
     /// Draws the rest over `drawBase`'s pixels: the square for the hue, the marks, the recent
     /// colours, the kinds and the size.
-    func draw(_ p: Painter) {
+    func draw(_ p: Painter, font: UIFont) {
         let u = scale
         // Saturation across, value down, for the hue: value · (1 − s · (1 − the pure hue)), the
         // hexcone without its case split per pixel.
@@ -145,15 +145,13 @@ public struct Palette: Equatable, Sendable {
         for (i, k) in BrushKind.allCases.enumerated() {
             let b = kindBox(i)
             p.fill(b, k == kind ? Theme.selected : Theme.raised)
-            let label = k.rawValue.uppercased()
-            p.text(label, x: b.midX - Double(Font.width(of: label) - 1) * u / 2, y: b.midY - 3.5 * u, pixel: u, Theme.text)
+            font.draw(k.rawValue.capitalized, centredAt: b.midX, b.midY, scale: u, Theme.text, on: p)
         }
         for smaller in [true, false] {
             let b = sizeBox(smaller: smaller)
             p.fill(b, Theme.raised)
-            p.text(smaller ? "-" : "+", x: b.midX - 2.5 * u, y: b.midY - 3.5 * u, pixel: u, Theme.text)
+            font.draw(smaller ? "−" : "+", centredAt: b.midX, b.midY, scale: u, Theme.text, on: p)
         }
-        let label = "SIZE \(size)"
-        p.text(label, x: c - Double(Font.width(of: label) - 1) * u / 2, y: sizeBox(smaller: true).midY - 3.5 * u, pixel: u, Theme.text)
+        font.draw("Size \(size)", centredAt: c, sizeBox(smaller: true).midY, scale: u, Theme.text, on: p)
     }
 }

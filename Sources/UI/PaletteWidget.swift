@@ -16,6 +16,7 @@ extension WidgetID {
 public final class PaletteWidget: InteractiveWidget, ToggledWidget {
     public let id = WidgetID.palette
     public let scale: Double
+    private let font: UIFont
     private var windowSize: Size
     public private(set) var palette: Palette?
     /// The colours strokes were last drawn in, the latest first.
@@ -26,9 +27,10 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
     /// The pixels every palette of this scale shows (the panel and the hue ring), drawn once.
     private var base: TextureStorage<UInt32>?
 
-    public init(windowSize: Size, scale: Double) {
+    public init(windowSize: Size, scale: Double, font: UIFont) {
         self.windowSize = windowSize
         self.scale = scale
+        self.font = font
     }
 
     public var frame: Rect? { surface.rect }
@@ -138,7 +140,7 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
         surface.draw(into: target, clip: clip) { r in
             let b = base ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
             base = b
-            return Sprite(x: r.minX, y: r.minY, base: b) { p.draw($0) }
+            return Sprite(x: r.minX, y: r.minY, base: b) { p.draw($0, font: font) }
         }
     }
 }

@@ -142,22 +142,22 @@ public struct ShadingEditor: Equatable, Sendable {
     /// sphere's size in pixels.
     /// Draws what every editor of this scale shows, whatever the lights: the panel, the labels,
     /// the hue bars and the shininess bar (drawn once and kept).
-    func drawBase(_ p: Painter) {
+    func drawBase(_ p: Painter, font: UIFont) {
         let u = scale
         p.fill(Box(x: 0, y: 0, width: Double(width), height: Double(height)), Theme.panel)
-        p.text("SHADING", x: 8 * u, y: 6 * u, pixel: u, Theme.text)
+        font.draw("Shading", x: 8 * u, y: 4 * u, scale: u, Theme.text, on: p)
         for i in 0..<Shading.lightCount {
             let hb = hueBox(i)
-            p.text("\(i + 1)", x: (Self.bars.x - 14) * u, y: hb.y + 8 * u, pixel: u, Theme.text)
+            font.draw("\(i + 1)", centredAt: (Self.bars.x - 11.5) * u, hb.y + 14 * u, scale: u, Theme.text, on: p)
             p.gradient(hb, alongX: { HSV.color(h: $0, s: 1, v: 1) })
         }
         p.gradient(shineBox, alongX: { HSV.color(h: 0, s: 0, v: 0.2 + 0.8 * $0) })
-        p.text("DRAG THE LIGHTS · L CLOSES", x: 8 * u, y: (Self.panel.height - 14) * u, pixel: u, Theme.dim)
+        font.draw("Drag the lights · l closes", x: 8 * u, y: (Self.panel.height - 17) * u, scale: u, Theme.dim, on: p)
     }
 
     /// Draws the rest over `drawBase`'s pixels; `sphere` is the hemisphere for `shading` at the
     /// sphere's size in pixels.
-    func draw(_ p: Painter, sphere: Texture<UInt32>) {
+    func draw(_ p: Painter, sphere: Texture<UInt32>, font: UIFont) {
         let u = scale
         let b = sphereBox
         p.blit(sphere, x: Int(b.x.rounded()), y: Int(b.y.rounded()))
@@ -166,7 +166,7 @@ public struct ShadingEditor: Equatable, Sendable {
             let r = Self.handleRadius * u
             p.ring(cx: h.x, cy: h.y, inner: 0, outer: r + 1.5 * u, Theme.dark)
             p.ring(cx: h.x, cy: h.y, inner: h.front ? 0 : r - 2 * u, outer: r, HSV.color(h: light.hue, s: 1, v: max(light.brightness, 0.25)))
-            p.text("\(i + 1)", x: h.x - 2.5 * u, y: h.y - 3.5 * u, pixel: u, h.front ? Color.black : Theme.text)
+            font.draw("\(i + 1)", centredAt: h.x, h.y, scale: u, h.front ? Color.black : Theme.text, on: p)
         }
         for (i, light) in shading.lights.enumerated() {
             let vb = brightnessBox(i)
@@ -174,7 +174,7 @@ public struct ShadingEditor: Equatable, Sendable {
             marker(p, hueBox(i), light.hue)
             marker(p, vb, light.brightness)
         }
-        p.text("SHININESS \(String(format: "%.3f", shading.shininess))", x: shineBox.x, y: shineBox.y - 10 * u, pixel: u, Theme.text)
+        font.draw("Shininess \(String(format: "%.3f", shading.shininess))", x: shineBox.x, y: shineBox.y - 15 * u, scale: u, Theme.text, on: p)
         marker(p, shineBox, shading.shininess.squareRoot())
     }
 

@@ -15,6 +15,7 @@ extension WidgetID {
 public final class ShadingEditorWidget: InteractiveWidget, ToggledWidget {
     public let id = WidgetID.shadingEditor
     public let scale: Double
+    private let font: UIFont
     private var windowSize: Size
     public private(set) var editor: ShadingEditor?
     /// What the press in progress grabbed.
@@ -30,9 +31,10 @@ public final class ShadingEditorWidget: InteractiveWidget, ToggledWidget {
     /// `prepare`'s.
     private var ahead: Shading?
 
-    public init(windowSize: Size, scale: Double) {
+    public init(windowSize: Size, scale: Double, font: UIFont) {
         self.windowSize = windowSize
         self.scale = scale
+        self.font = font
     }
 
     public var frame: Rect? { surface.rect }
@@ -124,7 +126,7 @@ public final class ShadingEditorWidget: InteractiveWidget, ToggledWidget {
 
     private func drawBase() -> TextureStorage<UInt32> {
         let e = ShadingEditor(shading: .mercurialPaint, scale: scale)
-        return Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0) }.pixels
+        return Sprite(x: 0, y: 0, width: e.width, height: e.height) { e.drawBase($0, font: font) }.pixels
     }
 
     /// What `catchUp` works for: the open editor's shading (none while it is dragged in: its
@@ -163,7 +165,7 @@ public final class ShadingEditorWidget: InteractiveWidget, ToggledWidget {
             let image = sphere.image(for: e.shading, dragging: dragging)
             let b = base ?? drawBase()
             base = b
-            let s = Sprite(x: r.minX, y: r.minY, base: b, reusing: pixels) { e.draw($0, sphere: image) }
+            let s = Sprite(x: r.minX, y: r.minY, base: b, reusing: pixels) { e.draw($0, sphere: image, font: font) }
             pixels = s.pixels
             return s
         }

@@ -20,23 +20,24 @@ public struct StatusStrip: Equatable, Sendable {
     var line: String { fields.joined(separator: " · ") }
 
     /// Its size at `scale`, in window pixels.
-    func size(scale: Double) -> (width: Int, height: Int) {
-        let u = scale, lines = notice == nil ? 1 : 2
-        let textWidth = max(Font.width(of: line) + 14, Font.width(of: notice ?? ""))
-        return (Int((Double(textWidth + 12) * u).rounded(.up)), Int((Double(lines * Font.lineHeight + 8) * u).rounded(.up)))
+    func size(scale u: Double, font: UIFont) -> (width: Int, height: Int) {
+        let lines = notice == nil ? 1.0 : 2.0
+        let textWidth = max(font.width(line, scale: u) + 14 * u, font.width(notice ?? "", scale: u))
+        return (Int((textWidth + 12 * u).rounded(.up)), Int((lines * font.lineHeight(scale: u) + 8 * u).rounded(.up)))
     }
 
     /// Draws it with its top-left at (0, 0).
-    func draw(_ p: Painter, scale u: Double) {
-        let (w, h) = size(scale: u)
+    func draw(_ p: Painter, scale u: Double, font: UIFont) {
+        let (w, h) = size(scale: u, font: font)
         p.fill(Box(x: 0, y: 0, width: Double(w), height: Double(h)), Theme.panel)
-        let swatch = Box(x: 6 * u, y: 5 * u, width: 10 * u, height: 8 * u)
+        let line = font.lineHeight(scale: u)
+        let swatch = Box(x: 6 * u, y: 4 * u + (line - 8 * u) / 2, width: 10 * u, height: 8 * u)
         p.fill(swatch.inset(by: -1 * u), Theme.dim)
         p.fill(swatch, Color(r: self.swatch.r, g: self.swatch.g, b: self.swatch.b))
         let warnFirst = warning && notice == nil
-        p.text(line, x: 20 * u, y: 5 * u, pixel: u, warnFirst ? Theme.warning : Theme.text)
+        font.draw(self.line, x: 20 * u, y: 4 * u, scale: u, warnFirst ? Theme.warning : Theme.text, on: p)
         if let notice {
-            p.text(notice, x: 6 * u, y: Double(5 + Font.lineHeight) * u, pixel: u, warning ? Theme.warning : Theme.dim)
+            font.draw(notice, x: 6 * u, y: 4 * u + line, scale: u, warning ? Theme.warning : Theme.dim, on: p)
         }
     }
 }

@@ -9,13 +9,15 @@ extension WidgetID {
 public final class StatusStripWidget: Widget {
     public let id = WidgetID.status
     public let scale: Double
+    private let font: UIFont
     private var windowSize: Size
     public private(set) var strip: StatusStrip?
     private let surface = WidgetSurface()
 
-    public init(windowSize: Size, scale: Double) {
+    public init(windowSize: Size, scale: Double, font: UIFont) {
         self.windowSize = windowSize
         self.scale = scale
+        self.font = font
     }
 
     public var frame: Rect? { surface.rect }
@@ -28,7 +30,7 @@ public final class StatusStripWidget: Widget {
     }
 
     private func rect(for s: StatusStrip) -> Rect {
-        let (w, h) = s.size(scale: scale)
+        let (w, h) = s.size(scale: scale, font: font)
         let margin = Int((6 * scale).rounded())
         return Rect(x: margin, y: windowSize.height - h - margin, width: w, height: h)
     }
@@ -44,7 +46,7 @@ public final class StatusStripWidget: Widget {
     public func draw(into target: Texture<UInt32>, clip: Rect) {
         guard let strip else { return }
         surface.draw(into: target, clip: clip) { r in
-            Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { strip.draw($0, scale: scale) }
+            Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { strip.draw($0, scale: scale, font: font) }
         }
     }
 }

@@ -33,12 +33,13 @@ public final class Widgets: Overlay {
         self.list = list
     }
 
-    /// The window's widgets: the status strip, the shading editor, the palette, the outline.
-    public static func standard(windowSize: Size, scale: Double) -> Widgets {
+    /// The window's widgets: the status strip, the shading editor, the palette, the outline,
+    /// their text in `font`.
+    public static func standard(windowSize: Size, scale: Double, font: UIFont) -> Widgets {
         Widgets(windowSize: windowSize, scale: scale, list: [
-            StatusStripWidget(windowSize: windowSize, scale: scale),
-            ShadingEditorWidget(windowSize: windowSize, scale: scale),
-            PaletteWidget(windowSize: windowSize, scale: scale),
+            StatusStripWidget(windowSize: windowSize, scale: scale, font: font),
+            ShadingEditorWidget(windowSize: windowSize, scale: scale, font: font),
+            PaletteWidget(windowSize: windowSize, scale: scale, font: font),
             OutlineWidget(),
         ])
     }

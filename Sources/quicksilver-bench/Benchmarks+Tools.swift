@@ -18,7 +18,7 @@ extension Benchmarks {
     private func toolsWindow() -> (Session, OffscreenPresenter, Widgets) {
         let session = Session(size: size, compute: compute)
         let presenter = OffscreenPresenter(size: size)
-        let tools = Widgets.standard(windowSize: size, scale: 1)
+        let tools = Widgets.standard(windowSize: size, scale: 1, font: UIFont())
         session.overlay = tools
         let wash = [UInt32](repeating: 0xC040_6080, count: size.area)
         session.handle(.command(.paste(PastedImage(file: "wash.png", x: 0, y: 0, size: size, pixels: wash))))
@@ -36,7 +36,7 @@ extension Benchmarks {
         let (session, presenter, tools) = toolsWindow()
         var frame = 0
         return { [size] in
-            let fresh = Widgets.standard(windowSize: size, scale: 1)
+            let fresh = Widgets.standard(windowSize: size, scale: 1, font: UIFont())
             session.overlay = fresh
             fresh.editor?.prepare(for: Shading.mercurialPaint)  // as the window's start does, before its first frame
             var times: [Double] = []

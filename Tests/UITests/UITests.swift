@@ -53,12 +53,16 @@ private func settled(_ tools: Widgets) -> TextureStorage<UInt32> {
     return frame
 }
 
+/// The UI's text in DejaVu Sans by name (what `make test` installs), so goldens do not depend on
+/// which other fonts a machine has. One per test: a font is used from one thread.
+private var font: UIFont { UIFont(family: "DejaVu Sans") }
+
 private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { Color(hex: $0) }
 
 @Suite struct PaletteTests {
     @Test(arguments: [1.0, 2.0])
     func looksAsItDidAtEachScale(scale: Double) throws {
-        let tools = Widgets.standard(windowSize: Size(width: Int(320 * scale), height: Int(360 * scale)), scale: scale)
+        let tools = Widgets.standard(windowSize: Size(width: Int(320 * scale), height: Int(360 * scale)), scale: scale, font: font)
         tools.palette?.show(Palette(color: Color(r: 229, g: 57, b: 53), recent: recent, kind: .pen, size: 8, scale: scale),
                           atX: 160 * scale, y: 150 * scale)
         try expectGolden(drawn(tools), "palette@\(Int(scale))x")
@@ -97,7 +101,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
 @Suite struct ShadingEditorTests {
     @Test(arguments: [1.0, 2.0])
     func looksAsItDidAtEachScale(scale: Double) throws {
-        let tools = Widgets.standard(windowSize: Size(width: Int(330 * scale), height: Int(260 * scale)), scale: scale)
+        let tools = Widgets.standard(windowSize: Size(width: Int(330 * scale), height: Int(260 * scale)), scale: scale, font: font)
         tools.editor?.show(ShadingEditor(shading: .mercurialPaint, scale: scale))
         try expectGolden(settled(tools), "editor@\(Int(scale))x")
     }
@@ -111,7 +115,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     private let clearOfHandles = [(40, 120), (121, 45), (100, 130), (80, 80), (60, 20)]
 
     @Test func theFirstOpeningShowsARoughHemisphereAtOnceThenTheFullOneAsAStraightRenderWould() throws {
-        let tools = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1, font: font)
         tools.editor?.show(ShadingEditor(shading: .mercurialPaint, scale: 1))
         let first = drawn(tools)
         let s = try sphereOrigin(tools)
@@ -132,7 +136,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
         #expect(shown.count == 1 && steps > 4, "the full one in several steps, then one frame showing it")
         #expect(shown.first.map { $0.width < 200 && $0.height < 200 } == true, "\(shown)")
         // Then it is the editor a straight full render shows: the window prepared before opening.
-        let ahead = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1)
+        let ahead = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1, font: font)
         ahead.editor?.prepare(for: Shading.mercurialPaint)
         while ahead.isCatchingUp { ahead.catchUp() }
         #expect(ahead.takeDamage().isEmpty, "preparing shows nothing")
@@ -145,7 +149,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func aDragsReleaseKeepsItsRoughHemisphereUntilTheFullOneIsReady() throws {
-        let tools = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 330, height: 260), scale: 1, font: font)
         let editor = ShadingEditor(shading: .mercurialPaint, scale: 1)
         tools.editor?.prepare(for: editor.shading)
         while tools.isCatchingUp { tools.catchUp() }
@@ -196,7 +200,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
 
 @Suite struct WidgetsTests {
     @Test func damagesWhereAPieceWasAndIs() {
-        let tools = Widgets.standard(windowSize: Size(width: 400, height: 300), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 400, height: 300), scale: 1, font: font)
         #expect(tools.takeDamage().isEmpty)
         tools.outline?.show(BrushOutline(x: 100, y: 100, radius: 10))
         #expect(tools.takeDamage() == Rect(x: 88, y: 88, width: 24, height: 24))
@@ -213,7 +217,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func aLightMovedRoundTheSphereDamagesOnlyTheSphere() throws {
-        let tools = Widgets.standard(windowSize: Size(width: 640, height: 480), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 640, height: 480), scale: 1, font: font)
         let editor = ShadingEditor(shading: .mercurialPaint, scale: 1)
         tools.editor?.show(editor)
         let panel = tools.takeDamage()
@@ -227,7 +231,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func aPressIsRoutedToThePieceUnderIt() {
-        let tools = Widgets.standard(windowSize: Size(width: 640, height: 480), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 640, height: 480), scale: 1, font: font)
         tools.editor?.show(ShadingEditor(shading: .mercurialPaint, scale: 1))
         #expect(tools.hit(640 - 8 - 312 + 10, 8 + 2) == .widget(.shadingEditor))
         #expect(tools.hit(100, 300) == .canvas)
@@ -239,7 +243,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func drawsOnlyWithinTheClipAndNothingWhenHidden() {
-        let tools = Widgets.standard(windowSize: Size(width: 320, height: 360), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 320, height: 360), scale: 1, font: font)
         tools.palette?.show(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 160, y: 150)
         tools.status?.show(StatusStrip(swatch: .black, fields: ["pen 8", "layer 1/1", "100 %"]))
         let frame = canvas(tools.windowSize), before = frame.pixels
@@ -259,7 +263,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func theStatusStripSaysItInTheCorner() throws {
-        let tools = Widgets.standard(windowSize: Size(width: 400, height: 60), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 400, height: 60), scale: 1, font: font)
         tools.status?.show(StatusStrip(swatch: Color(r: 229, g: 57, b: 53), fields: ["pen 8", "layer 1/2", "100 %", "journal ok"],
                                      notice: "journal NOT SAVED (disk full), retrying", warning: true))
         try expectGolden(drawn(tools), "status@1x")
@@ -276,7 +280,7 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
     }
 
     @Test func theOutlineIsDarkOutsideAndLightInside() {
-        let tools = Widgets.standard(windowSize: Size(width: 100, height: 100), scale: 1)
+        let tools = Widgets.standard(windowSize: Size(width: 100, height: 100), scale: 1, font: font)
         tools.outline?.show(BrushOutline(x: 50, y: 50, radius: 20))
         let frame = canvas(tools.windowSize)  // white left, dark right
         tools.draw(into: frame.texture, clip: frame.texture.bounds)
