@@ -157,6 +157,10 @@ public struct ReplayParser {
         if let snapshot, snapshot.isEmpty || snapshot.contains("/") {
             throw fail("\"snapshot\" must name a PNG file beside the replay, got \(JSON.quoted(snapshot))")
         }
+        let history = try f.string("history")
+        if let history, history.isEmpty || history.contains("/") {
+            throw fail("\"history\" must name a file beside the replay, got \(JSON.quoted(history))")
+        }
         let started = try f.string("started")
         if let started, !Self.isTimestamp(started) {
             throw fail("\"started\" must be a UTC time YYYY-MM-DDTHH:MM:SSZ, got \(JSON.quoted(started))")
@@ -168,7 +172,7 @@ public struct ReplayParser {
         try f.rejectUnknown(what: "the header")
         return Replay.Header(size: Size(width: width, height: height), seed: seed, background: background, snapshot: snapshot,
                              started: started, continues: continues, continuesBytes: continuesBytes.map { Int($0) },
-                             undoMegabytes: undo.map { Int($0) } ?? Replay.Header.defaultUndoMegabytes)
+                             undoMegabytes: undo.map { Int($0) } ?? Replay.Header.defaultUndoMegabytes, history: history)
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`: digits where digits go, the separators where they go.
