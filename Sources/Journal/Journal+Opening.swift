@@ -5,12 +5,13 @@ import Paint
 import PNGFile
 import ReplayFormat
 
-/// How a journal file begins, and how it is made: the files beside it written whole first,
-/// then the journal beside its old self, synced and renamed over it.
+/// How a journal file begins, and how it is made: the files beside it (snapshot, history,
+/// pictures) written whole first, then the journal beside its old self, synced and renamed
+/// over it.
 extension Journal {
-    /// How a journal file begins: its header, the canvas it starts from, pictures to keep
-    /// beside it, then either the state lines of a fresh start or the events of the session it
-    /// continues. Written (encoded, serialised) on the queue, off the frame loop.
+    /// How a journal file begins: its header, the document it starts from and its undo history,
+    /// pictures to keep beside it, then either the state lines of a fresh start or the events of
+    /// the session it continues. Written (encoded, serialised) on the queue, off the frame loop.
     struct Opening: @unchecked Sendable {
         enum Snapshot {
             /// The document's layers, written as OpenRaster.
@@ -18,11 +19,29 @@ extension Journal {
             /// A file's bytes as they were (the snapshot of the session continued), and its extension.
             case file([UInt8], ext: String)
         }
+        enum History {
+            /// The document's undo history, as taken on the frame loop: made into an image and
+            /// encoded as a `HistoryFile` on the queue.
+            case capture(HistoryImage.Capture)
+            /// The document's undo history, encoded as a `HistoryFile`.
+            case image(HistoryImage)
+            /// A history file's bytes as they were (that of the session continued).
+            case file([UInt8])
+        }
         var header: Replay.Header
         var snapshot: Snapshot?
+        /// Only with a snapshot: its layers are what the history's steps refer to.
+        var history: History?
         var pictures: [(name: String, bytes: [UInt8])] = []
         var lines: [String] = []
         var events: [Replay.TimedEvent] = []
+    }
+
+    /// The files a journal names beside it: its snapshot and its history.
+    struct Beside: Equatable {
+        var snapshot: String?
+        var history: String?
+        var names: [String] { [snapshot, history].compactMap { $0 } }
     }
 
     /// The lines after a header that set a session's state as it is: the brush, the shown
@@ -38,30 +57,44 @@ extension Journal {
         return lines
     }
 
-    /// Writes a new journal beside `path` (its snapshot and pictures, header, opening lines or
-    /// events), locks and syncs it and renames it over `path`. Returns the open writer and the
-    /// snapshot's name. On failure nothing it wrote is left behind.
+    /// Writes a new journal beside `path` (its snapshot, history and pictures, header, opening
+    /// lines or events), locks and syncs it and renames it over `path`. Returns the open writer
+    /// and the names of the snapshot and history it refers to. Every file is written whole and
+    /// synced before the journal that names it is renamed into place, so a crash at any moment
+    /// leaves the old journal with its own files, or the new one with its; on failure nothing
+    /// it wrote is left behind.
     static func startFile(path: String, _ opening: Opening, generation: Int, locking: Bool)
-        throws(FileError) -> (LineWriter, String?) {
+        throws(FileError) -> (LineWriter, Beside) {
         var header = opening.header
         let folder = FilePath.folder(of: path), temp = path + ".new"
         var written: [String] = []
         do throws(FileError) {
+            // Fresh names each time: the journal being replaced may still refer to the old ones.
+            let base = FilePath.baseName(of: path), tag = "\(UInt32.random(in: .min ... .max))-\(generation)"
             if let snapshot = opening.snapshot {
-                // A fresh name each time: the journal being replaced may still refer to the old one.
-                let base = FilePath.baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation)"
                 let name: String
                 switch snapshot {
                 case .file(let bytes, let ext):
-                    name = base + "." + ext
+                    name = base + ".snapshot-" + tag + "." + ext
                     try AtomicFile.write(bytes, to: folder + "/" + name)
                 case .document(let image, let merged):
-                    name = base + ".ora"
+                    name = base + ".snapshot-" + tag + ".ora"
                     try DocumentFile.write(image, merged: PNGImage(width: merged.width, height: merged.height, pixels: merged.pixels),
                                            to: folder + "/" + name)
                 }
                 written.append(name)
                 header.snapshot = name
+                if let history = opening.history {
+                    let name = base + ".history-" + tag + "." + HistoryFile.fileExtension
+                    let bytes = switch history {
+                    case .capture(let capture): HistoryFile.encode(HistoryImage(capture))
+                    case .image(let image): HistoryFile.encode(image)
+                    case .file(let bytes): bytes
+                    }
+                    try AtomicFile.write(bytes, to: folder + "/" + name)
+                    written.append(name)
+                    header.history = name
+                }
             }
             for picture in opening.pictures {
                 try AtomicFile.write(picture.bytes, to: folder + "/" + picture.name)
@@ -80,7 +113,7 @@ extension Journal {
             try writer.write(events)
             try writer.sync()
             try writer.rename(to: path)
-            return (writer, header.snapshot)
+            return (writer, Beside(snapshot: header.snapshot, history: header.history))
         } catch {
             AtomicFile.remove(temp)
             for name in written { AtomicFile.remove(folder + "/" + name) }

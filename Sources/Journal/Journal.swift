@@ -1,10 +1,11 @@
 // Journal: never lose a stroke. Start with `Journal`: the window hands it every event it acts
 // on; it writes them in the replay format from a background queue (so drawing never waits on
 // the disk), syncs when a stroke ends and at least every 100 ms while drawing, marks a clean
-// exit, and compacts itself past a size limit into a PNG snapshot plus the events since. A
-// write that fails (a full disk, a read-only folder) is cut back to the last whole line, the
-// lines wait in memory, and they are written as soon as the disk takes them again; `health`
-// says so at once. `--record` files are journals too, of their own kind.
+// exit, and compacts itself past a size limit into a snapshot of the document, its undo history
+// (`HistoryFile`) and the events since. A write that fails (a full disk, a read-only folder) is
+// cut back to the last whole line, the lines wait in memory, and they are written as soon as the
+// disk takes them again; `health` says so at once. `--record` files are journals too, of their
+// own kind.
 // `Continuation` is what a continued session's journal opens with, so it replays on its own.
 // `SessionStore` is the folder of sessions, one journal each: it names new ones, lists them,
 // says which one a start must recover, and prunes the oldest. `Playback` turns a replay or
@@ -80,7 +81,8 @@ public final class Journal: @unchecked Sendable {
     private var unwritten: [UInt8] = []
     private var unsynced: [UInt8] = []
     private var unwrittenStrokes = 0, unsyncedStrokes = 0
-    private var snapshotName: String?
+    /// The snapshot and history the file names (removed once a new file names others).
+    private var beside = Beside()
     private var retryScheduled = false
 
     // Shared, under `lock`.
@@ -113,7 +115,7 @@ public final class Journal: @unchecked Sendable {
             header.continuesBytes = c.bytes
             opening = Opening(header: header, snapshot: c.header.snapshot.flatMap { name in
                 c.pictures[name].map { .file($0, ext: FilePath.extension(of: name)) }
-            })
+            }, history: c.header.history.flatMap { c.pictures[$0] }.map { .file($0) })
             var renamed: [String: String] = [:]
             opening.events = c.events.map { e in
                 guard case .command(.paste(var p)) = e.event else { return e }
@@ -129,14 +131,18 @@ public final class Journal: @unchecked Sendable {
             pastedFiles = opening.pictures.map(\.name)
         } else {
             session.settle()
-            opening = Opening(header: header, snapshot: session.hasPaint ? .document(session.documentImage(), merged: session.snapshot()) : nil)
+            // A session with undo steps already (none opened from a picture has any) writes
+            // them beside a snapshot, which their layers refer to, even of a blank canvas.
+            let history = session.historyImage()
+            opening = Opening(header: header, snapshot: session.hasPaint || !history.isEmpty ? .document(session.documentImage(), merged: session.snapshot()) : nil,
+                              history: history.isEmpty ? nil : .image(history))
             let brush: Brush? = if case .recording = kind, session.brush == Brush() { nil } else { session.brush }
             opening.lines = Self.stateLines(of: session, brush: brush, header: header)
         }
         firstHeader = header
         if case .recording = kind {
             isStarted = true
-            (file, snapshotName) = try Self.startFile(path: path, opening, generation: 0, locking: false)
+            (file, beside) = try Self.startFile(path: path, opening, generation: 0, locking: false)
         } else {
             toStart = opening
         }
@@ -232,14 +238,21 @@ public final class Journal: @unchecked Sendable {
     /// failure is reported and tried again a second later.
     private func writeOut(sync: Bool) {
         do throws(FileError) {
-            if let opening = toStart {
-                let (writer, name) = try Self.startFile(path: path, opening, generation: generation, locking: kind.locks)
+            if var opening = toStart {
+                // Encoded once, not again at each retry of a disk that refuses the file.
+                switch opening.history {
+                case .capture(let capture)?: opening.history = .file(HistoryFile.encode(HistoryImage(capture)))
+                case .image(let image)?: opening.history = .file(HistoryFile.encode(image))
+                case .file?, nil: break
+                }
+                toStart = opening
+                let (writer, names) = try Self.startFile(path: path, opening, generation: generation, locking: kind.locks)
                 let folder = FilePath.folder(of: path)
-                if let old = snapshotName, old != name { AtomicFile.remove(folder + "/" + old) }
+                for old in beside.names where !names.names.contains(old) { AtomicFile.remove(folder + "/" + old) }
                 for baked in bakedFiles { AtomicFile.remove(folder + "/" + baked) }
                 bakedFiles = []
                 file = writer
-                snapshotName = name
+                beside = names
                 toStart = nil
             }
             guard let file else { return }
@@ -294,18 +307,20 @@ public final class Journal: @unchecked Sendable {
 
     // MARK: - Compaction
 
-    /// Replaces the journal by a snapshot of the canvas, the brush and the view: the file stays
-    /// bounded. The session's undo history goes too, since the new journal could not replay it.
+    /// Replaces the journal by a snapshot of the canvas, its undo history, the brush and the
+    /// view: the file stays bounded, and undo and redo reach as far back as before, in the
+    /// window and in a replay of the new file alike.
     private func compact(_ session: Session) {
-        session.dropHistory()
         bytesSinceSnapshot = 0
         generation += 1
-        // Pixels are copied here, on the frame loop; encoding and writing happen on the queue.
+        // Pixels are copied here, on the frame loop, and the history's tiles taken (shared, not
+        // copied); encoding and writing happen on the queue.
         session.settle()
         let image = session.documentImage()
         var header = firstHeader
         header.size = image.size
         let opening = Opening(header: header, snapshot: .document(image, merged: session.snapshot()),
+                              history: .capture(session.historyCapture()),
                               lines: Self.stateLines(of: session, brush: session.brush, header: header))
         let baked = pastedFiles
         pastedFiles = []

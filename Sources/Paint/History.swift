@@ -52,12 +52,6 @@ final class History {
     /// Whether steps are kept at all.
     var keeps: Bool { byteLimit > 0 }
 
-    func removeAll() {
-        undoSteps.removeAll()
-        redoSteps.removeAll()
-        bytes = 0
-    }
-
     /// Replaces every step (a compacted journal's history, loaded before any event), with the
     /// running total they were counted at.
     func restore(undo: [Step], redo: [Step], bytes: Int) {

@@ -117,9 +117,6 @@ public final class Session {
         return Color(r: UInt8(pixel >> 16 & 0xff), g: UInt8(pixel >> 8 & 0xff), b: UInt8(pixel & 0xff))
     }
 
-    /// Forgets every undo and redo step (a compacted journal cannot replay them).
-    public func dropHistory() { document.dropHistory() }
-
     /// Queues an event for the next frame. A view that follows a view is queued in its place:
     /// a drag moves the view a hundred times a second, and only where it ends up shows.
     public func handle(_ event: SessionEvent) {
