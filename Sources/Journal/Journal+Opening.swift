@@ -30,7 +30,7 @@ extension Journal {
         }
         var header: Replay.Header
         var snapshot: Snapshot?
-        /// Only with a snapshot: its layers are what the history's steps refer to.
+        /// Its steps refer to the layers of the snapshot (of a blank canvas without one).
         var history: History?
         var pictures: [(name: String, bytes: [UInt8])] = []
         var lines: [String] = []
@@ -38,7 +38,7 @@ extension Journal {
     }
 
     /// The files a journal names beside it: its snapshot and its history.
-    struct Beside: Equatable {
+    struct Beside {
         var snapshot: String?
         var history: String?
         var names: [String] { [snapshot, history].compactMap { $0 } }
@@ -84,17 +84,17 @@ extension Journal {
                 }
                 written.append(name)
                 header.snapshot = name
-                if let history = opening.history {
-                    let name = base + ".history-" + tag + "." + HistoryFile.fileExtension
-                    let bytes = switch history {
-                    case .capture(let capture): HistoryFile.encode(HistoryImage(capture))
-                    case .image(let image): HistoryFile.encode(image)
-                    case .file(let bytes): bytes
-                    }
-                    try AtomicFile.write(bytes, to: folder + "/" + name)
-                    written.append(name)
-                    header.history = name
+            }
+            if let history = opening.history {
+                let name = base + ".history-" + tag + "." + HistoryFile.fileExtension
+                let bytes = switch history {
+                case .capture(let capture): HistoryFile.encode(HistoryImage(capture))
+                case .image(let image): HistoryFile.encode(image)
+                case .file(let bytes): bytes
                 }
+                try AtomicFile.write(bytes, to: folder + "/" + name)
+                written.append(name)
+                header.history = name
             }
             for picture in opening.pictures {
                 try AtomicFile.write(picture.bytes, to: folder + "/" + picture.name)
