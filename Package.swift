@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "Files"),
         .target(name: "PNGFile", dependencies: ["CPNG", "CDeflate", "Files"]),
         .target(name: "OpenRaster", dependencies: ["CZip", "Geometry", "Files", "PNGFile"]),
-        .target(name: "Journal", dependencies: ["Geometry", "Compute", "Kernels", "Events", "ReplayFormat", "Paint", "Files", "PNGFile", "OpenRaster"]),
+        .target(name: "Journal", dependencies: ["CDeflate", "Geometry", "Compute", "Kernels", "Events", "ReplayFormat", "Paint", "Files", "PNGFile", "OpenRaster"]),
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                             "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "UI"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),

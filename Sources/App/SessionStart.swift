@@ -137,7 +137,10 @@ public enum SessionStart {
                 ? "quicksilver: warning: \(path):\(n): the last line was cut off (\(stop.error.message)); recovered up to line \(n - 1)"
                 : "quicksilver: warning: \(path):\(n): \(stop.error.message); restored what came before line \(n) and left the file as it is"
         }
-        return (Started(session: loaded.session, continuation: loaded.continuation, notes: note.map { [$0] } ?? [],
+        let lost = loaded.historyLost.map { e in
+            "quicksilver: warning: \(path):\(e.line): \(e.message); restored without it: undo stops at its snapshot"
+        }
+        return (Started(session: loaded.session, continuation: loaded.continuation, notes: [lost, note].compactMap { $0 },
                         unplayed: loaded.unplayed), loaded.strokes)
     }
 }

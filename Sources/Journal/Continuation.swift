@@ -10,10 +10,12 @@ public struct Continuation: Sendable {
     /// Its size in bytes when it was read (before reading: a file still growing is never
     /// taken for wholly recovered).
     public var bytes: Int
-    /// Its header: the canvas, seed, background, undo memory and snapshot the events start from.
+    /// Its header: the canvas, seed, background, undo memory, snapshot and undo history the
+    /// events start from.
     public var header: Replay.Header
     /// Every event played, in order, without the `exit`; a paste names its picture (no pixels).
     public var events: [Replay.TimedEvent]
-    /// The PNG bytes of the snapshot and of the pasted pictures, by the name the file gives them.
+    /// The bytes of the files beside it that it names, by the name the file gives them: the
+    /// snapshot, the undo history (when it could be read), the pasted pictures.
     public var pictures: [String: [UInt8]]
 }

@@ -1,10 +1,11 @@
 // Journal: never lose a stroke. Start with `Journal`: the window hands it every event it acts
 // on; it writes them in the replay format from a background queue (so drawing never waits on
 // the disk), syncs when a stroke ends and at least every 100 ms while drawing, marks a clean
-// exit, and compacts itself past a size limit into a PNG snapshot plus the events since. A
-// write that fails (a full disk, a read-only folder) is cut back to the last whole line, the
-// lines wait in memory, and they are written as soon as the disk takes them again; `health`
-// says so at once. `--record` files are journals too, of their own kind.
+// exit, and compacts itself past a size limit into a snapshot of the document, its undo history
+// (`HistoryFile`) and the events since. A write that fails (a full disk, a read-only folder) is
+// cut back to the last whole line, the lines wait in memory, and they are written as soon as the
+// disk takes them again; `health` says so at once. `--record` files are journals too, of their
+// own kind.
 // `Continuation` is what a continued session's journal opens with, so it replays on its own.
 // `SessionStore` is the folder of sessions, one journal each: it names new ones, lists them,
 // says which one a start must recover, and prunes the oldest. `Playback` turns a replay or
@@ -80,30 +81,14 @@ public final class Journal: @unchecked Sendable {
     private var unwritten: [UInt8] = []
     private var unsynced: [UInt8] = []
     private var unwrittenStrokes = 0, unsyncedStrokes = 0
-    private var snapshotName: String?
+    /// The snapshot and history the file names (removed once a new file names others).
+    private var beside = Beside()
     private var retryScheduled = false
 
     // Shared, under `lock`.
     private let lock = NSLock()
     private var currentHealth = Health.writing
     private var unsavedStrokes = 0
-
-    /// How a journal file begins: its header, the canvas it starts from, pictures to keep
-    /// beside it, then either the state lines of a fresh start or the events of the session it
-    /// continues. Written (encoded, serialised) on the queue, off the frame loop.
-    private struct Opening: @unchecked Sendable {
-        enum Snapshot {
-            /// The document's layers, written as OpenRaster.
-            case document(DocumentImage, merged: Paint.Snapshot)
-            /// A file's bytes as they were (the snapshot of the session continued), and its extension.
-            case file([UInt8], ext: String)
-        }
-        var header: Replay.Header
-        var snapshot: Snapshot?
-        var pictures: [(name: String, bytes: [UInt8])] = []
-        var lines: [String] = []
-        var events: [Replay.TimedEvent] = []
-    }
 
     /// A journal at `path` for `session` as it is now. When the session continues a file,
     /// `continuing` is what it was played from: the journal opens with its events, so undo and
@@ -130,7 +115,7 @@ public final class Journal: @unchecked Sendable {
             header.continuesBytes = c.bytes
             opening = Opening(header: header, snapshot: c.header.snapshot.flatMap { name in
                 c.pictures[name].map { .file($0, ext: FilePath.extension(of: name)) }
-            })
+            }, history: c.header.history.flatMap { c.pictures[$0] }.map { .file($0) })
             var renamed: [String: String] = [:]
             opening.events = c.events.map { e in
                 guard case .command(.paste(var p)) = e.event else { return e }
@@ -146,14 +131,18 @@ public final class Journal: @unchecked Sendable {
             pastedFiles = opening.pictures.map(\.name)
         } else {
             session.settle()
-            opening = Opening(header: header, snapshot: session.hasPaint ? .document(session.documentImage(), merged: session.snapshot()) : nil)
+            // A session with undo steps already (none opened from a picture has any) writes
+            // them beside a snapshot, which their layers refer to, even of a blank canvas.
+            let history = session.historyImage()
+            opening = Opening(header: header, snapshot: session.hasPaint || !history.isEmpty ? .document(session.documentImage(), merged: session.snapshot()) : nil,
+                              history: history.isEmpty ? nil : .image(history))
             let brush: Brush? = if case .recording = kind, session.brush == Brush() { nil } else { session.brush }
             opening.lines = Self.stateLines(of: session, brush: brush, header: header)
         }
         firstHeader = header
         if case .recording = kind {
             isStarted = true
-            (file, snapshotName) = try Self.startFile(path: path, opening, generation: 0, locking: false)
+            (file, beside) = try Self.startFile(path: path, opening, generation: 0, locking: false)
         } else {
             toStart = opening
         }
@@ -249,14 +238,21 @@ public final class Journal: @unchecked Sendable {
     /// failure is reported and tried again a second later.
     private func writeOut(sync: Bool) {
         do throws(FileError) {
-            if let opening = toStart {
-                let (writer, name) = try Self.startFile(path: path, opening, generation: generation, locking: kind.locks)
+            if var opening = toStart {
+                // Encoded once, not again at each retry of a disk that refuses the file.
+                switch opening.history {
+                case .capture(let capture)?: opening.history = .file(HistoryFile.encode(HistoryImage(capture)))
+                case .image(let image)?: opening.history = .file(HistoryFile.encode(image))
+                case .file?, nil: break
+                }
+                toStart = opening
+                let (writer, names) = try Self.startFile(path: path, opening, generation: generation, locking: kind.locks)
                 let folder = FilePath.folder(of: path)
-                if let old = snapshotName, old != name { AtomicFile.remove(folder + "/" + old) }
+                for old in beside.names where !names.names.contains(old) { AtomicFile.remove(folder + "/" + old) }
                 for baked in bakedFiles { AtomicFile.remove(folder + "/" + baked) }
                 bakedFiles = []
                 file = writer
-                snapshotName = name
+                beside = names
                 toStart = nil
             }
             guard let file else { return }
@@ -311,18 +307,20 @@ public final class Journal: @unchecked Sendable {
 
     // MARK: - Compaction
 
-    /// Replaces the journal by a snapshot of the canvas, the brush and the view: the file stays
-    /// bounded. The session's undo history goes too, since the new journal could not replay it.
+    /// Replaces the journal by a snapshot of the canvas, its undo history, the brush and the
+    /// view: the file stays bounded, and undo and redo reach as far back as before, in the
+    /// window and in a replay of the new file alike.
     private func compact(_ session: Session) {
-        session.dropHistory()
         bytesSinceSnapshot = 0
         generation += 1
-        // Pixels are copied here, on the frame loop; encoding and writing happen on the queue.
+        // Pixels are copied here, on the frame loop, and the history's tiles taken (shared, not
+        // copied); encoding and writing happen on the queue.
         session.settle()
         let image = session.documentImage()
         var header = firstHeader
         header.size = image.size
         let opening = Opening(header: header, snapshot: .document(image, merged: session.snapshot()),
+                              history: .capture(session.historyCapture()),
                               lines: Self.stateLines(of: session, brush: session.brush, header: header))
         let baked = pastedFiles
         pastedFiles = []
@@ -333,69 +331,6 @@ public final class Journal: @unchecked Sendable {
             toStart = opening
             bakedFiles += baked
             writeOut(sync: true)
-        }
-    }
-
-    /// The lines after a header that set a session's state as it is: the brush, the shown
-    /// size, and the view and its filters where they are not the defaults.
-    private static func stateLines(of session: Session, brush: Brush?, header: Replay.Header) -> [String] {
-        var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.document.visibleSize).dropFirst())
-        var events: [SessionEvent] = []
-        let view = session.view
-        if view.invert { events.append(.command(.invert(true))) }
-        if let p = view.pulse { events.append(.command(.pulse(on: true, hue: p.hue, centre: p.centre, range: p.range))) }
-        if view.transform != .identity { events.append(.view(view.transform)) }
-        lines += events.map { Replay.line(for: Replay.TimedEvent(t: 0, event: $0)) }
-        return lines
-    }
-
-    /// Writes a new journal beside `path` (its snapshot and pictures, header, opening lines or
-    /// events), locks and syncs it and renames it over `path`. Returns the open writer and the
-    /// snapshot's name. On failure nothing it wrote is left behind.
-    private static func startFile(path: String, _ opening: Opening, generation: Int, locking: Bool)
-        throws(FileError) -> (LineWriter, String?) {
-        var header = opening.header
-        let folder = FilePath.folder(of: path), temp = path + ".new"
-        var written: [String] = []
-        do throws(FileError) {
-            if let snapshot = opening.snapshot {
-                // A fresh name each time: the journal being replaced may still refer to the old one.
-                let base = FilePath.baseName(of: path) + ".snapshot-\(UInt32.random(in: .min ... .max))-\(generation)"
-                let name: String
-                switch snapshot {
-                case .file(let bytes, let ext):
-                    name = base + "." + ext
-                    try AtomicFile.write(bytes, to: folder + "/" + name)
-                case .document(let image, let merged):
-                    name = base + ".ora"
-                    try DocumentFile.write(image, merged: PNGImage(width: merged.width, height: merged.height, pixels: merged.pixels),
-                                           to: folder + "/" + name)
-                }
-                written.append(name)
-                header.snapshot = name
-            }
-            for picture in opening.pictures {
-                try AtomicFile.write(picture.bytes, to: folder + "/" + picture.name)
-                written.append(picture.name)
-            }
-            let writer = try LineWriter(creating: temp)
-            if locking { try writer.lock() }
-            writer.append(Replay.line(for: header))
-            for line in opening.lines { writer.append(line) }
-            var events: [UInt8] = []
-            for e in opening.events {
-                events.append(contentsOf: Replay.line(for: e).utf8)
-                events.append(0x0a)
-                if events.count >= 1 << 20 { try writer.write(events); events.removeAll(keepingCapacity: true) }
-            }
-            try writer.write(events)
-            try writer.sync()
-            try writer.rename(to: path)
-            return (writer, header.snapshot)
-        } catch {
-            AtomicFile.remove(temp)
-            for name in written { AtomicFile.remove(folder + "/" + name) }
-            throw error
         }
     }
 }

@@ -39,6 +39,10 @@ public enum Playback {
         /// A session's journal after a crash, or one still being written by another window:
         /// the first line after the header that cannot be played (cut off by the crash,
         /// damaged, naming a picture that is gone) ends it, and what came before is restored.
+        /// An undo history that cannot be read is done without (`Loaded.historyLost`): the
+        /// first `undo` or `redo` line then ends it, since it may have reached into that history
+        /// (or, through the undo memory it shared, kept a step the replay would not), and
+        /// nothing before it depends on the history.
         case recovering
     }
 
@@ -65,6 +69,9 @@ public enum Playback {
         public var endedCleanly: Bool
         /// Where a recovering read stopped, if it did (warn about it).
         public var stoppedAt: Stop?
+        /// Why a recovering read did without the undo history its header names, if it did
+        /// (warn about it): undo then finds nothing before the snapshot.
+        public var historyLost: ReplayError?
         /// Strokes played (pointer ups).
         public var strokes: Int
         /// What a session continuing this one must carry (when asked for).
@@ -95,6 +102,12 @@ public enum Playback {
         let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
                               historyBytes: header.undoBytes)
         if let snapshot = opening.snapshot { session.load(snapshot) }
+        if let history = opening.history {
+            // Checked against the snapshot on the parsing thread already: this cannot fail.
+            do { try session.load(history: history) } catch {
+                throw .malformed(path: path, ReplayError(line: 1, message: "the undo history does not fit the snapshot: \(error)"))
+            }
+        }
         var player = ReplayPlayer(session: session, presenter: presenter ?? OffscreenPresenter(size: Size(width: 0, height: 0)))
         if let watch {
             watch(.opening, session)
@@ -110,8 +123,8 @@ public enum Playback {
         let continuation = end.kept.map {
             Continuation(path: SessionStore.absolute(path), bytes: size, header: header, events: $0.events, pictures: $0.pictures)
         }
-        return Loaded(session: session, endedCleanly: end.endedCleanly, stoppedAt: end.stop, strokes: end.strokes,
-                      continuation: continuation, unplayed: deferring ? unplayed : nil)
+        return Loaded(session: session, endedCleanly: end.endedCleanly, stoppedAt: end.stop, historyLost: end.historyLost,
+                      strokes: end.strokes, continuation: continuation, unplayed: deferring ? unplayed : nil)
     }
 
     /// The parsing thread: streams lines through the parser, reads the pictures they name,
@@ -119,7 +132,7 @@ public enum Playback {
     private static func parse(_ path: String, reading: Reading, keeping: Bool, into channel: EventChannel) {
         // All the per-line state in one value: the line closure captures that alone (each
         // captured variable it changed cost an exclusivity check on every line).
-        var lines = JournalLines(folder: FilePath.folder(of: path), channel: channel, keeping: keeping)
+        var lines = JournalLines(folder: FilePath.folder(of: path), channel: channel, keeping: keeping, recovering: reading == .recovering)
         do {
             try LineReader.forEachLine(in: path) { bytes, terminated in
                 if (lines.line + 1) % 4096 == 0, channel.isCancelled { throw CancellationError() }
@@ -152,6 +165,7 @@ public enum Playback {
         lines.ending.endedCleanly = lines.parser.sawExit
         lines.ending.strokes = lines.parser.pointerUps
         lines.ending.kept = lines.kept
+        lines.ending.historyLost = lines.historyLost
         channel.finish(lines.ending)
     }
 
@@ -168,22 +182,48 @@ private struct JournalLines {
     var ending = EventChannel.Ending()
     var kept: (events: [Replay.TimedEvent], pictures: [String: [UInt8]])?
     var line = 0
+    /// A recovering read: a history that cannot be read is done without.
+    let recovering: Bool
+    /// Why the history the header names was done without.
+    var historyLost: ReplayError?
 
-    init(folder: String, channel: EventChannel, keeping: Bool) {
+    init(folder: String, channel: EventChannel, keeping: Bool, recovering: Bool) {
         self.folder = folder
         self.channel = channel
+        self.recovering = recovering
         if keeping { kept = ([], [:]) }
     }
 
     /// Parses line `line + 1`; its event is then with the parser's (a paste with its picture).
+    /// A line parsed but not to be played (a picture it names cannot be read) throws, and its
+    /// event goes no further.
     mutating func take(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReplayError) {
         line += 1
-        let fast = parser.fastLines
+        let fast = parser.fastLines, before = parser.events.count
         try parser.feed(bytes)
+        do throws(ReplayError) { try complete(fast: fast) } catch {
+            if parser.events.count > before {
+                var events = parser.takeEvents()
+                events.removeLast()
+                channel.put(events)
+            }
+            throw error
+        }
+    }
+
+    /// What a line parsed needs besides: the header its snapshot and history, a paste its
+    /// picture, an undo or redo the history (when it was lost); keeps what is to be kept.
+    private mutating func complete(fast: Int) throws(ReplayError) {
         if line == 1, let header = parser.header {
-            var snapshot: DocumentImage?
+            var snapshot: DocumentImage?, history: HistoryImage?
             if let name = header.snapshot { snapshot = try document(name, header) }
-            channel.put(EventChannel.Opening(header: header, snapshot: snapshot))
+            if let name = header.history {
+                do throws(ReplayError) { history = try self.history(name, header, snapshot) } catch {
+                    guard recovering else { throw error }
+                    historyLost = error
+                }
+            }
+            channel.put(EventChannel.Opening(header: header, snapshot: snapshot, history: history))
             return
         }
         // A pointer line the fast path read needs nothing more (most lines): the event is not
@@ -199,6 +239,9 @@ private struct JournalLines {
                 parser.lastEvent = last
                 kept?.events.append(Replay.TimedEvent(t: last.t, event: .command(.paste(PastedImage(file: p.file, x: p.x, y: p.y)))))
             case .command(.exit): break
+            case .command(.undo), .command(.redo):
+                if historyLost != nil { throw ReplayError(line: line, message: "an undo or redo may reach into the undo history, which cannot be read") }
+                kept?.events.append(last)
             default: kept?.events.append(last)
             }
         } else if kept != nil, let last = parser.lastEvent {
@@ -215,6 +258,22 @@ private struct JournalLines {
         let bytes: [UInt8], image: PNGImage
         do { bytes = try FileBytes.read(folder + "/" + name, limit: 1 << 30) } catch { throw failure(error.message) }
         do { image = try PNGImage.decode(bytes, maxSide: Replay.Header.sizes.upperBound) } catch { throw failure(error.message) }
+        kept?.pictures[name] = bytes
+        return image
+    }
+
+    /// The undo history beside the file, checked against the document it was taken with: the
+    /// snapshot's (or, with none, the blank canvas). Its bytes kept when asked.
+    private mutating func history(_ name: String, _ header: Replay.Header, _ snapshot: DocumentImage?) throws(ReplayError) -> HistoryImage {
+        func failure(_ why: String) -> ReplayError {
+            ReplayError(line: line, message: "cannot read the undo history \(JSON.quoted(name)): \(why)")
+        }
+        let storage = Size(width: max(header.size.width, snapshot?.size.width ?? 0), height: max(header.size.height, snapshot?.size.height ?? 0))
+        let limit = HistoryFile.memoryLimit(undoBytes: header.undoBytes, storage: storage, layers: max(snapshot?.layers.count ?? 1, 1))
+        let bytes: [UInt8], image: HistoryImage
+        do { bytes = try FileBytes.read(folder + "/" + name, limit: limit + limit / 8 + (64 << 20)) } catch { throw failure(error.message) }
+        do { image = try HistoryFile.decode(bytes, memoryLimit: limit) } catch { throw failure(error.message) }
+        do { try image.check(size: header.size, snapshot: snapshot) } catch { throw failure("it does not fit the snapshot: \(error.message)") }
         kept?.pictures[name] = bytes
         return image
     }
@@ -237,10 +296,11 @@ private struct JournalLines {
 /// Parsed events in chunks, from the parsing thread to the playing one. At most a few chunks
 /// wait at a time, so memory stays bounded however long the file.
 private final class EventChannel: @unchecked Sendable {
-    /// The header and the snapshot the canvas starts from.
+    /// The header, the snapshot the canvas starts from, and the undo history it had.
     struct Opening {
         var header: Replay.Header
         var snapshot: DocumentImage?
+        var history: HistoryImage?
     }
 
     /// What the parsing thread found once it was done.
@@ -249,6 +309,7 @@ private final class EventChannel: @unchecked Sendable {
         var stop: Playback.Stop?
         var strokes = 0
         var kept: (events: [Replay.TimedEvent], pictures: [String: [UInt8]])?
+        var historyLost: ReplayError?
     }
 
     private let condition = NSCondition()

@@ -120,7 +120,6 @@ public final class Document {
 
     func undo() -> Bool { history.undo(revert, current: &current) }
     func redo() -> Bool { history.redo(revert, current: &current) }
-    func dropHistory() { history.removeAll() }
 
     /// Applies the inverse of `change`; returns the change that applies it again.
     private func revert(_ change: History.Change) -> History.Change {

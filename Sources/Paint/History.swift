@@ -40,9 +40,11 @@ final class History {
         var bytes: Int { changes.reduce(0) { $0 + $1.bytes } }
     }
 
-    private var undoSteps: [Step] = []
-    private var redoSteps: [Step] = []
-    private var bytes = 0
+    private(set) var undoSteps: [Step] = []
+    private(set) var redoSteps: [Step] = []
+    /// The memory the steps were counted at when they were added or moved (a running total:
+    /// what a compacted journal keeps, so a replay drops the same steps as the window did).
+    private(set) var bytes = 0
     let byteLimit: Int
 
     init(byteLimit: Int = 256 << 20) { self.byteLimit = byteLimit }
@@ -50,10 +52,12 @@ final class History {
     /// Whether steps are kept at all.
     var keeps: Bool { byteLimit > 0 }
 
-    func removeAll() {
-        undoSteps.removeAll()
-        redoSteps.removeAll()
-        bytes = 0
+    /// Replaces every step (a compacted journal's history, loaded before any event), with the
+    /// running total they were counted at.
+    func restore(undo: [Step], redo: [Step], bytes: Int) {
+        undoSteps = undo
+        redoSteps = redo
+        self.bytes = bytes
     }
 
     /// Adds a step (forgetting what could be redone), then drops the oldest beyond the limit.

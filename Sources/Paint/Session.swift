@@ -77,6 +77,23 @@ public final class Session {
         view.windowIsStale = true
     }
 
+    /// What a `HistoryImage` of the undo history is made of, taken now (cheap: O(layers +
+    /// steps), no tile copied), for the image to be made on another thread: what a compacted
+    /// journal keeps beside its snapshot. Call between frames, after `settle()`, as for
+    /// `documentImage()`.
+    public func historyCapture() -> HistoryImage.Capture {
+        assert(!strokes.isEmbossing, "settle() first")
+        return document.historyCapture()
+    }
+
+    /// The undo history as values, made now (`historyCapture()`, then the image of it).
+    public func historyImage() -> HistoryImage { HistoryImage(historyCapture()) }
+
+    /// Makes `history` the undo history, taken with the document just loaded by `load(_:)` (a
+    /// compacted journal's snapshot), before any event. Refused, changing nothing, when it
+    /// does not fit that document.
+    public func load(history: HistoryImage) throws(HistoryImage.Mismatch) { try document.load(history) }
+
     /// True when the document is not a blank one: more than one layer, any pixel drawn, or a
     /// layer's attributes changed.
     public var hasPaint: Bool {
@@ -99,9 +116,6 @@ public final class Session {
         }
         return Color(r: UInt8(pixel >> 16 & 0xff), g: UInt8(pixel >> 8 & 0xff), b: UInt8(pixel & 0xff))
     }
-
-    /// Forgets every undo and redo step (a compacted journal cannot replay them).
-    public func dropHistory() { document.dropHistory() }
 
     /// Queues an event for the next frame. A view that follows a view is queued in its place:
     /// a drag moves the view a hundred times a second, and only where it ends up shows.

@@ -152,9 +152,9 @@ extension Field.StringRule {
     func problem(with s: String, label: @autoclosure () -> String) -> ReplayError? {
         switch self {
         case .any: return nil
-        case .fileName:
+        case .fileName(let what):
             guard s.isEmpty || s.contains("/") else { return nil }
-            return refusal(.malformedValue, "\(label()) must name a PNG file beside the replay, got \(JSON.quoted(s))")
+            return refusal(.malformedValue, "\(label()) must name \(what) beside the replay, got \(JSON.quoted(s))")
         case .timestamp:
             guard !Self.isTimestamp(s) else { return nil }
             return refusal(.malformedValue, "\(label()) must be a UTC time YYYY-MM-DDTHH:MM:SSZ, got \(JSON.quoted(s))")

@@ -100,8 +100,9 @@ public struct Field: Sendable, Equatable {
     /// What a string must be.
     public enum StringRule: Sendable, Equatable {
         case any
-        /// A plain file name beside the replay: not empty, no `/`.
-        case fileName
+        /// A plain file name beside the replay: not empty, no `/`; messages call it `what`
+        /// ("a PNG file").
+        case fileName(String)
         /// A UTC time, `YYYY-MM-DDTHH:MM:SSZ`.
         case timestamp
         /// A path: not empty.

@@ -43,12 +43,15 @@ public struct Replay: Sendable {
         public var undoMegabytes: Int
         public static let defaultUndoMegabytes = 256
         public static let undoMegabyteRange = 0...(1 << 20)
+        /// The undo history the document had at its snapshot (a compacted journal), a file
+        /// beside the replay: undo and redo reach into it as they did in the window.
+        public var history: String?
         public init(size: Size, seed: Int64 = 0, background: Color = .white, snapshot: String? = nil,
                     started: String? = nil, continues: String? = nil, continuesBytes: Int? = nil,
-                    undoMegabytes: Int = defaultUndoMegabytes) {
+                    undoMegabytes: Int = defaultUndoMegabytes, history: String? = nil) {
             self.size = size; self.seed = seed; self.background = background; self.snapshot = snapshot
             self.started = started; self.continues = continues; self.continuesBytes = continuesBytes
-            self.undoMegabytes = undoMegabytes
+            self.undoMegabytes = undoMegabytes; self.history = history
         }
 
         /// The undo memory in bytes.

@@ -44,7 +44,8 @@ public enum ReplayTable {
         Field("height", .integer(Replay.Header.sizes), .required(.missing)),
         Field("seed", .integer(Int.min...Int.max), .defaulted(.integer(0))),
         Field("background", .color(alpha: false), .defaulted(.color(.white))),
-        Field("snapshot", .string(.fileName), .optional),
+        Field("snapshot", .string(.fileName("a PNG file")), .optional),
+        Field("history", .string(.fileName("a file")), .optional),
         Field("started", .string(.timestamp), .optional),
         Field("continues", .string(.path), .optional),
         Field("continuesBytes", .integer(0...Int.max), .optional),
@@ -54,11 +55,11 @@ public enum ReplayTable {
               let background = r.color("background"), let undo = r.integer("undoMegabytes") else { return nil }
         return Replay.Header(size: Size(width: width, height: height), seed: Int64(seed), background: background,
                              snapshot: r.string("snapshot"), started: r.string("started"), continues: r.string("continues"),
-                             continuesBytes: r.integer("continuesBytes"), undoMegabytes: undo)
+                             continuesBytes: r.integer("continuesBytes"), undoMegabytes: undo, history: r.string("history"))
     }, write: { h in
         ["quicksilver": .integer(version), "width": .integer(h.size.width), "height": .integer(h.size.height),
          "seed": .integer(Int(h.seed)), "background": .color(h.background), "snapshot": h.snapshot.map { .string($0) },
-         "started": h.started.map { .string($0) }, "continues": h.continues.map { .string($0) },
+         "history": h.history.map { .string($0) }, "started": h.started.map { .string($0) }, "continues": h.continues.map { .string($0) },
          "continuesBytes": h.continuesBytes.map { .integer($0) }, "undoMegabytes": .integer(h.undoMegabytes)]
     })
 
@@ -144,7 +145,7 @@ public enum ReplayTable {
                     "name": name.map { .string($0) }]
         },
         command("paste", [
-            Field("image", .string(.fileName), .required(.needs(hint: ", a PNG file beside the replay"))),
+            Field("image", .string(.fileName("a PNG file")), .required(.needs(hint: ", a PNG file beside the replay"))),
             Field("x", .integer(offsets), .required(.needs())),
             Field("y", .integer(offsets), .required(.needs())),
         ], read: { r in

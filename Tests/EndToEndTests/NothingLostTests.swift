@@ -3,8 +3,8 @@ import PNGFile
 import Testing
 
 /// The ways a hostile tester lost drawings, each tried on the real window: a disk that fills
-/// and empties again, a read-only state folder, an undo after a restore, a live session opened
-/// a second time, a journal damaged in the middle.
+/// and empties again, a read-only state folder, an undo after a restore, an undo past a
+/// compaction, a live session opened a second time, a journal damaged in the middle.
 @Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
 struct NothingLostTests {
     /// A horizontal stroke at height `y`.
@@ -132,6 +132,59 @@ struct NothingLostTests {
         let out = try temporaryFolder() + "/third.png"
         #expect(try runProgram(binary, ["render", thirdJournal, "-o", out]).status == 0)
         #expect(try PNGImage.read(from: out) == oneStroke)
+    }
+
+    @Test func undoReachesPastACompactionInTheWindowAndAfterACrash() throws {
+        let x = try XServer()
+        let state = try temporaryFolder()
+        let w = try PaintWindow(on: x, extraArgs: ["--journal-compact-bytes", "1500"], stateDir: state)
+        var shown = [try w.screenshot().image]
+        for y in [40, 90, 140, 190, 240] {
+            try stroke(w, y: y)
+            shown.append(try w.screenshot().image)
+        }
+        let journal = try #require(try eventually { try sessionFiles(in: state).count == 1 } ? sessionFiles(in: state).first : nil)
+        #expect(eventually { (try? String(contentsOfFile: journal, encoding: .utf8))?.contains("\"history\": ") == true }, "compacted")
+        #expect(strokes(in: journal) < 4)
+        for k in 1...4 {
+            try w.key("ctrl+z")
+            #expect(try w.screenshot().image == shown[5 - k], "undo \(k), past the compaction")
+        }
+        killNine(w)
+
+        // Recovered: as the window showed it, undo and redo reaching into the history beside it.
+        let again = try PaintWindow(on: x, stateDir: state)
+        #expect(try again.screenshot().image == shown[1])
+        try again.key("ctrl+z")
+        #expect(try again.screenshot().image == shown[0], "the first stroke, from before the compaction, undone")
+        for _ in 1...4 { try again.key("ctrl+y") }
+        #expect(try again.screenshot().image == shown[4])
+        _ = try again.quit()
+        let out = try temporaryFolder() + "/crashed.png"
+        #expect(try runProgram(binary, ["render", journal, "-o", out]).status == 0)
+        #expect(try PNGImage.read(from: out) == shown[1], "render draws what the window showed")
+    }
+
+    @Test func aDamagedHistoryIsSaidAndThePictureRestoredWithoutIt() throws {
+        let x = try XServer()
+        let state = try temporaryFolder()
+        let w = try PaintWindow(on: x, extraArgs: ["--journal-compact-bytes", "1500"], stateDir: state)
+        for y in [40, 90, 140, 190] { try stroke(w, y: y) }
+        let shown = try w.screenshot().image
+        let journal = try #require(try eventually { try sessionFiles(in: state).count == 1 } ? sessionFiles(in: state).first : nil)
+        #expect(eventually { (try? String(contentsOfFile: journal, encoding: .utf8))?.contains("\"history\": ") == true }, "compacted")
+        killNine(w)
+        let header = try String(contentsOfFile: journal, encoding: .utf8).prefix { $0 != "\n" }
+        let name = try #require(header.components(separatedBy: "\"history\": \"").dropFirst().first?.prefix { $0 != "\"" })
+        let history = (journal as NSString).deletingLastPathComponent + "/" + name
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: history))
+
+        let again = try PaintWindow(on: x, stateDir: state)
+        #expect(try again.screenshot().image == shown, "the snapshot and the events are restored")
+        let stderr = try again.quit().stderr
+        // The name is cut to 40 characters, as every name a file gives is in a message.
+        #expect(stderr.contains("quicksilver: warning: \(journal):1: cannot read the undo history \"\(name.prefix(40))…\": "
+                                + "not a Quicksilver history file; restored without it: undo stops at its snapshot"), "\(stderr)")
     }
 
     @Test func aLiveSessionOpenedAgainIsCopiedNeverTakenOver() throws {

@@ -1,0 +1,123 @@
+import Events
+import Files
+import Geometry
+import Paint
+import PNGFile
+import ReplayFormat
+
+/// How a journal file begins, and how it is made: the files beside it (snapshot, history,
+/// pictures) written whole first, then the journal beside its old self, synced and renamed
+/// over it.
+extension Journal {
+    /// How a journal file begins: its header, the document it starts from and its undo history,
+    /// pictures to keep beside it, then either the state lines of a fresh start or the events of
+    /// the session it continues. Written (encoded, serialised) on the queue, off the frame loop.
+    struct Opening: @unchecked Sendable {
+        enum Snapshot {
+            /// The document's layers, written as OpenRaster.
+            case document(DocumentImage, merged: Paint.Snapshot)
+            /// A file's bytes as they were (the snapshot of the session continued), and its extension.
+            case file([UInt8], ext: String)
+        }
+        enum History {
+            /// The document's undo history, as taken on the frame loop: made into an image and
+            /// encoded as a `HistoryFile` on the queue.
+            case capture(HistoryImage.Capture)
+            /// The document's undo history, encoded as a `HistoryFile`.
+            case image(HistoryImage)
+            /// A history file's bytes as they were (that of the session continued).
+            case file([UInt8])
+        }
+        var header: Replay.Header
+        var snapshot: Snapshot?
+        /// Its steps refer to the layers of the snapshot (of a blank canvas without one).
+        var history: History?
+        var pictures: [(name: String, bytes: [UInt8])] = []
+        var lines: [String] = []
+        var events: [Replay.TimedEvent] = []
+    }
+
+    /// The files a journal names beside it: its snapshot and its history.
+    struct Beside {
+        var snapshot: String?
+        var history: String?
+        var names: [String] { [snapshot, history].compactMap { $0 } }
+    }
+
+    /// The lines after a header that set a session's state as it is: the brush, the shown
+    /// size, and the view and its filters where they are not the defaults.
+    static func stateLines(of session: Session, brush: Brush?, header: Replay.Header) -> [String] {
+        var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.document.visibleSize).dropFirst())
+        var events: [SessionEvent] = []
+        let view = session.view
+        if view.invert { events.append(.command(.invert(true))) }
+        if let p = view.pulse { events.append(.command(.pulse(on: true, hue: p.hue, centre: p.centre, range: p.range))) }
+        if view.transform != .identity { events.append(.view(view.transform)) }
+        lines += events.map { Replay.line(for: Replay.TimedEvent(t: 0, event: $0)) }
+        return lines
+    }
+
+    /// Writes a new journal beside `path` (its snapshot, history and pictures, header, opening
+    /// lines or events), locks and syncs it and renames it over `path`. Returns the open writer
+    /// and the names of the snapshot and history it refers to. Every file is written whole and
+    /// synced before the journal that names it is renamed into place, so a crash at any moment
+    /// leaves the old journal with its own files, or the new one with its; on failure nothing
+    /// it wrote is left behind.
+    static func startFile(path: String, _ opening: Opening, generation: Int, locking: Bool)
+        throws(FileError) -> (LineWriter, Beside) {
+        var header = opening.header
+        let folder = FilePath.folder(of: path), temp = path + ".new"
+        var written: [String] = []
+        do throws(FileError) {
+            // Fresh names each time: the journal being replaced may still refer to the old ones.
+            let base = FilePath.baseName(of: path), tag = "\(UInt32.random(in: .min ... .max))-\(generation)"
+            if let snapshot = opening.snapshot {
+                let name: String
+                switch snapshot {
+                case .file(let bytes, let ext):
+                    name = base + ".snapshot-" + tag + "." + ext
+                    try AtomicFile.write(bytes, to: folder + "/" + name)
+                case .document(let image, let merged):
+                    name = base + ".snapshot-" + tag + ".ora"
+                    try DocumentFile.write(image, merged: PNGImage(width: merged.width, height: merged.height, pixels: merged.pixels),
+                                           to: folder + "/" + name)
+                }
+                written.append(name)
+                header.snapshot = name
+            }
+            if let history = opening.history {
+                let name = base + ".history-" + tag + "." + HistoryFile.fileExtension
+                let bytes = switch history {
+                case .capture(let capture): HistoryFile.encode(HistoryImage(capture))
+                case .image(let image): HistoryFile.encode(image)
+                case .file(let bytes): bytes
+                }
+                try AtomicFile.write(bytes, to: folder + "/" + name)
+                written.append(name)
+                header.history = name
+            }
+            for picture in opening.pictures {
+                try AtomicFile.write(picture.bytes, to: folder + "/" + picture.name)
+                written.append(picture.name)
+            }
+            let writer = try LineWriter(creating: temp)
+            if locking { try writer.lock() }
+            writer.append(Replay.line(for: header))
+            for line in opening.lines { writer.append(line) }
+            var events: [UInt8] = []
+            for e in opening.events {
+                events.append(contentsOf: Replay.line(for: e).utf8)
+                events.append(0x0a)
+                if events.count >= 1 << 20 { try writer.write(events); events.removeAll(keepingCapacity: true) }
+            }
+            try writer.write(events)
+            try writer.sync()
+            try writer.rename(to: path)
+            return (writer, Beside(snapshot: header.snapshot, history: header.history))
+        } catch {
+            AtomicFile.remove(temp)
+            for name in written { AtomicFile.remove(folder + "/" + name) }
+            throw error
+        }
+    }
+}
