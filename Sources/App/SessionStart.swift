@@ -37,6 +37,8 @@ public enum SessionStart {
         /// With `playing`, the file's events, not yet played into `session` (at its opening
         /// canvas): the window plays them (`Playthrough`). Nil for anything but a session file.
         public var unplayed: [Replay.TimedEvent]?
+        /// The picture opened, with its bytes, for the journal to name at once and keep a copy of.
+        public var opened: OpenedFile?
     }
 
     /// A file given on the command line that cannot be opened: `FILE: what is wrong`.
@@ -57,8 +59,10 @@ public enum SessionStart {
             // A pipe or FIFO (`window /dev/stdin`) can only be a picture: it is read once, and a
             // session names files beside it.
             if FileBytes.isStream(path) || isPicture(path) || DocumentFile.isOpenRaster(path) {
-                let (session, notes) = try picture(path, compute: compute, historyBytes: historyBytes, background: background)
-                return Started(session: session, notes: notes)
+                let (session, opened, notes) = try picture(path, compute: compute, historyBytes: historyBytes, background: background)
+                var started = Started(session: session, notes: notes)
+                started.opened = opened
+                return started
             }
             let live = LineWriter.isLocked(path)
             do {
@@ -94,23 +98,20 @@ public enum SessionStart {
     }
 
     /// A session whose document is the picture at `path` (one layer, at its own size), or the
-    /// OpenRaster document there (its layers), with what reading it changed.
+    /// OpenRaster document there (its layers), the file's bytes as they were read, and what
+    /// reading it changed.
     static func picture(_ path: String, compute: ComputeContext, historyBytes: Int, background: Color) throws(BadFile)
-        -> (session: Session, notes: [String]) {
-        let image: DocumentImage, notes: [String]
-        if DocumentFile.isOpenRaster(path) {
-            do { (image, notes) = try DocumentFile.read(ora: path, maxSide: maxSide) } catch { throw BadFile(description: error.description) }
-        } else {
-            let picture: PNGImage
-            do { picture = try PNGImage.read(from: path, maxSide: maxSide) } catch {
-                throw BadFile(description: "\(path): \(error.message)")
-            }
-            image = DocumentImage.picture(picture.pixels, size: Size(width: picture.width, height: picture.height), background: background)
-            notes = []
+        -> (session: Session, opened: OpenedFile, notes: [String]) {
+        let opened: OpenedFile, image: DocumentImage, notes: [String]
+        do {
+            opened = try OpenedFile.read(path)
+            (image, notes) = try opened.document(background: background, maxSide: maxSide, readablePath: path)
+        } catch {
+            throw BadFile(description: error.description)
         }
         let session = Session(size: image.size, background: image.background, compute: compute, historyBytes: historyBytes)
         session.load(image)
-        return (session, notes.map { "quicksilver: \(path): \($0)" })
+        return (session, opened, notes.map { "quicksilver: \(path): \($0)" })
     }
 
     /// Continues the session at `path` as far as it can be read; one that cannot be read at all

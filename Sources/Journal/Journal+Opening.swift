@@ -37,11 +37,12 @@ extension Journal {
         var events: [Replay.TimedEvent] = []
     }
 
-    /// The files a journal names beside it: its snapshot and its history.
+    /// The files a journal names beside it: its snapshot, its history, an opened picture's copy.
     struct Beside {
         var snapshot: String?
         var history: String?
-        var names: [String] { [snapshot, history].compactMap { $0 } }
+        var opened: String?
+        var names: [String] { [snapshot, history, opened].compactMap { $0 } }
     }
 
     /// The lines after a header that set a session's state as it is: the brush, the shown
@@ -65,8 +66,27 @@ extension Journal {
     /// it wrote is left behind.
     static func startFile(path: String, _ opening: Opening, generation: Int, locking: Bool)
         throws(FileError) -> (LineWriter, Beside) {
+        let (header, written) = try writeBeside(path: path, opening, generation: generation)
+        do throws(FileError) {
+            var events: [UInt8] = []
+            for e in opening.events {
+                events.append(contentsOf: Replay.line(for: e).utf8)
+                events.append(0x0a)
+            }
+            let writer = try startJournal(path: path, header: header, lines: opening.lines, then: events, locking: locking)
+            return (writer, Beside(snapshot: header.snapshot, history: header.history, opened: header.opened?.copy))
+        } catch {
+            for name in written { AtomicFile.remove(FilePath.folder(of: path) + "/" + name) }
+            throw error
+        }
+    }
+
+    /// Writes the files an opening names beside the journal at `path` (its snapshot, history
+    /// and pictures), each whole and synced; returns the header naming them and their names. On
+    /// failure nothing it wrote is left behind.
+    static func writeBeside(path: String, _ opening: Opening, generation: Int) throws(FileError) -> (Replay.Header, [String]) {
         var header = opening.header
-        let folder = FilePath.folder(of: path), temp = path + ".new"
+        let folder = FilePath.folder(of: path)
         var written: [String] = []
         do throws(FileError) {
             // Fresh names each time: the journal being replaced may still refer to the old ones.
@@ -100,23 +120,30 @@ extension Journal {
                 try AtomicFile.write(picture.bytes, to: folder + "/" + picture.name)
                 written.append(picture.name)
             }
+            return (header, written)
+        } catch {
+            for name in written { AtomicFile.remove(folder + "/" + name) }
+            throw error
+        }
+    }
+
+    /// Writes a journal beside `path` (its header, `lines`, then the bytes of whole lines
+    /// `then`), locks and syncs it and renames it over `path`: the open writer. On failure
+    /// nothing is left behind.
+    static func startJournal(path: String, header: Replay.Header, lines: [String], then bytes: [UInt8], locking: Bool)
+        throws(FileError) -> LineWriter {
+        let temp = path + ".new"
+        do throws(FileError) {
             let writer = try LineWriter(creating: temp)
             if locking { try writer.lock() }
             writer.append(Replay.line(for: header))
-            for line in opening.lines { writer.append(line) }
-            var events: [UInt8] = []
-            for e in opening.events {
-                events.append(contentsOf: Replay.line(for: e).utf8)
-                events.append(0x0a)
-                if events.count >= 1 << 20 { try writer.write(events); events.removeAll(keepingCapacity: true) }
-            }
-            try writer.write(events)
+            for line in lines { writer.append(line) }
+            try writer.write(bytes)
             try writer.sync()
             try writer.rename(to: path)
-            return (writer, Beside(snapshot: header.snapshot, history: header.history))
+            return writer
         } catch {
             AtomicFile.remove(temp)
-            for name in written { AtomicFile.remove(folder + "/" + name) }
             throw error
         }
     }

@@ -27,8 +27,10 @@ import ReplayFormat
 /// the file is locked, so another process can tell a live session from one a crash left.
 ///
 /// Threading: every method is called from the frame loop's thread; file work happens on a
-/// private serial queue, in order. Nothing the frame loop calls blocks on the disk except
-/// `close()`, `flushNow()` and `keep(picture:as:)`, which must.
+/// private serial queue, in order, and the big files beside it (a compaction's snapshot and
+/// history, an opened picture's copy) on a second one, so that lines keep reaching the disk
+/// while those are made. Nothing the frame loop calls blocks on the disk except `close()`,
+/// `flushNow()` and `keep(picture:as:)`, which must.
 public final class Journal: @unchecked Sendable {
     public enum Kind: Sendable {
         /// A session's journal in the sessions folder: made at the first change, locked while
@@ -53,36 +55,44 @@ public final class Journal: @unchecked Sendable {
     /// How long a failed write waits before it is tried again.
     static let retryInterval = 1.0
 
-    private let queue = DispatchQueue(label: "quicksilver.journal")
+    let queue = DispatchQueue(label: "quicksilver.journal")
+    /// Where the files beside the journal are made: a compaction's snapshot and history, an
+    /// opened picture's copy (see `Journal+Compaction.swift`).
+    let besideQueue = DispatchQueue(label: "quicksilver.journal.beside")
     private let onHealthChange: @Sendable () -> Void
     /// The first header, whose identity (when the session started, what it continues, its undo
     /// memory) every compacted file keeps.
-    private let firstHeader: Replay.Header
+    let firstHeader: Replay.Header
 
     // Frame-loop state.
     /// Lines not yet handed to the queue, and the strokes they end.
     private var pending: [UInt8] = []
     private var pendingStrokes = 0
     private var lastHandOff = -Double.infinity
-    private var bytesSinceSnapshot = 0
+    var bytesSinceSnapshot = 0
     private var lastT = 0.0
-    private var generation = 0
+    var generation = 0
     /// Pictures beside the file that it names (pastes): a compaction bakes them into its snapshot.
-    private var pastedFiles: [String] = []
+    var pastedFiles: [String] = []
 
     // Queue state.
     /// The file being written (nil until made).
-    private var file: LineWriter?
-    /// A file still to be made from this opening before anything else is written: the first
-    /// one, or a compaction's, or one whose making failed and is tried again.
+    var file: LineWriter?
+    /// The first file, still to be made from this opening before anything else is written (or
+    /// one whose making failed and is tried again).
     private var toStart: Opening?
+    /// An opened picture's copy, to be written beside the journal once it has started.
+    private var copyToWrite: (name: String, bytes: [UInt8])?
+    /// A compaction under way: its files are being made beside; the lines written meanwhile
+    /// (`tail`) go into the old file and, once they are made, into the new one.
+    var compaction: Compaction?
     /// Lines accepted but not yet written, and lines written since the last sync (written
     /// again if the sync fails), with the strokes each ends.
-    private var unwritten: [UInt8] = []
-    private var unsynced: [UInt8] = []
-    private var unwrittenStrokes = 0, unsyncedStrokes = 0
-    /// The snapshot and history the file names (removed once a new file names others).
-    private var beside = Beside()
+    var unwritten: [UInt8] = []
+    var unsynced: [UInt8] = []
+    var unwrittenStrokes = 0, unsyncedStrokes = 0
+    /// The files the journal names beside it (removed once a new file names others).
+    var beside = Beside()
     private var retryScheduled = false
 
     // Shared, under `lock`.
@@ -92,13 +102,14 @@ public final class Journal: @unchecked Sendable {
 
     /// A journal at `path` for `session` as it is now. When the session continues a file,
     /// `continuing` is what it was played from: the journal opens with its events, so undo and
-    /// redo replay as the window plays them. Otherwise a canvas that is not blank (an opened
-    /// picture) becomes the journal's snapshot.
+    /// redo replay as the window plays them. When it opened a picture, `opened` is it: the
+    /// journal names it at once, and a copy of its bytes follows once the journal has started.
+    /// Otherwise a canvas that is not blank becomes the journal's snapshot.
     ///
     /// A session's journal is made at its first change; a recording now (so a bad path is
     /// reported at once).
     public init(path: String, kind: Kind = .session(compactAfterBytes: 64 << 20), session: Session, header: Replay.Header,
-                continuing: Continuation? = nil,
+                continuing: Continuation? = nil, opened: OpenedFile? = nil,
                 onHealthChange: @escaping @Sendable () -> Void = {}) throws(FileError) {
         self.path = path
         self.kind = kind
@@ -116,6 +127,12 @@ public final class Journal: @unchecked Sendable {
             opening = Opening(header: header, snapshot: c.header.snapshot.flatMap { name in
                 c.pictures[name].map { .file($0, ext: FilePath.extension(of: name)) }
             }, history: c.header.history.flatMap { c.pictures[$0] }.map { .file($0) })
+            // The picture the continued session opened: its copy comes along, under a new name.
+            if let picture = c.header.opened, let bytes = c.pictures[picture.copy] {
+                let copy = Self.copyName(path, ext: FilePath.extension(of: picture.copy))
+                opening.header.opened = OpenedPicture(path: picture.path, hash: picture.hash, copy: copy)
+                opening.pictures.append((copy, bytes))
+            }
             var renamed: [String: String] = [:]
             opening.events = c.events.map { e in
                 guard case .command(.paste(var p)) = e.event else { return e }
@@ -129,6 +146,14 @@ public final class Journal: @unchecked Sendable {
                 return Replay.TimedEvent(t: e.t, event: .command(.paste(p)))
             }
             pastedFiles = opening.pictures.map(\.name)
+        } else if let opened, session.historyImage().isEmpty {
+            // Named at once; its bytes follow, beside, once the journal has started.
+            let copy = Self.copyName(path, ext: opened.ext)
+            header.opened = OpenedPicture(path: opened.path, hash: opened.hash, copy: copy)
+            opening = Opening(header: header)
+            copyToWrite = (copy, opened.bytes)
+            let brush: Brush? = if case .recording = kind, session.brush == Brush() { nil } else { session.brush }
+            opening.lines = Self.stateLines(of: session, brush: brush, header: header)
         } else {
             session.settle()
             // A session with undo steps already (none opened from a picture has any) writes
@@ -143,9 +168,18 @@ public final class Journal: @unchecked Sendable {
         if case .recording = kind {
             isStarted = true
             (file, beside) = try Self.startFile(path: path, opening, generation: 0, locking: false)
+            if let copy = copyToWrite {
+                copyToWrite = nil
+                besideQueue.async { [self] in writeBeside(copy) }
+            }
         } else {
             toStart = opening
         }
+    }
+
+    /// A fresh name beside the journal at `path` for a copy of an opened picture.
+    static func copyName(_ path: String, ext: String) -> String {
+        FilePath.baseName(of: path) + ".opened-\(UInt32.random(in: .min ... .max))." + ext
     }
 
     /// What the journal's writes have come to (read at every wake-up of the frame loop).
@@ -183,7 +217,7 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// A stroke (or command) ended: write and fsync. Compacts when the journal has grown past
-    /// its limit, no stroke is live and the disk is taking writes.
+    /// its limit, no stroke is live, the disk is taking writes and no compaction is under way.
     public func strokeEnded(now: Double, session: Session) {
         guard isStarted else { return }
         handOff(sync: true, now: now)
@@ -196,6 +230,7 @@ public final class Journal: @unchecked Sendable {
     public func close() -> FileError? {
         guard isStarted else { return nil }
         handOff(sync: true, now: lastHandOff)
+        waitForBeside()
         return queue.sync { () -> FileError? in
             if case .failing(let e) = currentHealth { return e }
             guard let file else { return nil }
@@ -212,14 +247,22 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// Writes and syncs everything now, waiting for it (a signal, a lost X connection).
+    /// Writes and syncs everything now, waiting for it (a signal, a lost X connection), and
+    /// for what is being made beside (a compaction switches over; an opened picture's copy).
     public func flushNow() {
         guard isStarted else { return }
         handOff(sync: true, now: lastHandOff)
+        waitForBeside()
+    }
+
+    /// Waits for the queue, for the work it handed beside, and for what that handed back.
+    private func waitForBeside() {
+        queue.sync {}
+        besideQueue.sync {}
         queue.sync {}
     }
 
-    private func handOff(sync: Bool, now: Double) {
+    func handOff(sync: Bool, now: Double) {
         let bytes = pending, strokes = pendingStrokes
         pending.removeAll(keepingCapacity: true)
         pendingStrokes = 0
@@ -236,7 +279,7 @@ public final class Journal: @unchecked Sendable {
 
     /// Makes the file if it is to be made, then writes what waits, whole lines or nothing; a
     /// failure is reported and tried again a second later.
-    private func writeOut(sync: Bool) {
+    func writeOut(sync: Bool) {
         do throws(FileError) {
             if var opening = toStart {
                 // Encoded once, not again at each retry of a disk that refuses the file.
@@ -254,10 +297,15 @@ public final class Journal: @unchecked Sendable {
                 file = writer
                 beside = names
                 toStart = nil
+                if let copy = copyToWrite {
+                    copyToWrite = nil
+                    besideQueue.async { [self] in writeBeside(copy) }
+                }
             }
             guard let file else { return }
             if !unwritten.isEmpty {
                 try file.write(unwritten)
+                compaction?.tail += unwritten
                 unsynced += unwritten
                 unsyncedStrokes += unwrittenStrokes
                 unwritten.removeAll(keepingCapacity: true)
@@ -268,6 +316,10 @@ public final class Journal: @unchecked Sendable {
                 do { try file.sync() } catch {
                     // What failed to sync may never reach the disk: cut it and write it again.
                     file.truncate(to: syncedLength)
+                    if var c = compaction {
+                        c.tail.removeLast(min(unsynced.count, c.tail.count))
+                        compaction = c
+                    }
                     unwritten = unsynced + unwritten
                     unwrittenStrokes += unsyncedStrokes
                     (unsynced, unsyncedStrokes) = ([], 0)
@@ -284,9 +336,9 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// Pasted pictures the compaction being made bakes in: removed once its file is in place.
-    private var bakedFiles: [String] = []
+    var bakedFiles: [String] = []
 
-    private func setHealth(_ new: Health) {
+    func setHealth(_ new: Health) {
         let changed = lock.withLock { () -> Bool in
             unsavedStrokes = unwrittenStrokes + unsyncedStrokes
             guard currentHealth != new else { return false }
@@ -302,35 +354,6 @@ public final class Journal: @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + Self.retryInterval) { [self] in
             retryScheduled = false
             if currentHealth != .writing { writeOut(sync: true) }
-        }
-    }
-
-    // MARK: - Compaction
-
-    /// Replaces the journal by a snapshot of the canvas, its undo history, the brush and the
-    /// view: the file stays bounded, and undo and redo reach as far back as before, in the
-    /// window and in a replay of the new file alike.
-    private func compact(_ session: Session) {
-        bytesSinceSnapshot = 0
-        generation += 1
-        // Pixels are copied here, on the frame loop, and the history's tiles taken (shared, not
-        // copied); encoding and writing happen on the queue.
-        session.settle()
-        let image = session.documentImage()
-        var header = firstHeader
-        header.size = image.size
-        let opening = Opening(header: header, snapshot: .document(image, merged: session.snapshot()),
-                              history: .capture(session.historyCapture()),
-                              lines: Self.stateLines(of: session, brush: session.brush, header: header))
-        let baked = pastedFiles
-        pastedFiles = []
-        queue.async { [self] in
-            // The snapshot holds everything handed over so far: lines still waiting to be written
-            // (the disk refused them since) must not be played again on top of it.
-            (unwritten, unsynced, unwrittenStrokes, unsyncedStrokes) = ([], [], 0, 0)
-            toStart = opening
-            bakedFiles += baked
-            writeOut(sync: true)
         }
     }
 }

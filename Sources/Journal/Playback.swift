@@ -217,6 +217,7 @@ private struct JournalLines {
         if line == 1, let header = parser.header {
             var snapshot: DocumentImage?, history: HistoryImage?
             if let name = header.snapshot { snapshot = try document(name, header) }
+            if snapshot == nil, let picture = header.opened { snapshot = try document(opened: picture, header) }
             if let name = header.history {
                 do throws(ReplayError) { history = try self.history(name, header, snapshot) } catch {
                     guard recovering else { throw error }
@@ -276,6 +277,26 @@ private struct JournalLines {
         do { try image.check(size: header.size, snapshot: snapshot) } catch { throw failure("it does not fit the snapshot: \(error.message)") }
         kept?.pictures[name] = bytes
         return image
+    }
+
+    /// The document of the picture a session opened: from its copy beside the file when that is
+    /// there and whole, else from the picture itself while it holds the bytes it was opened with.
+    private mutating func document(opened picture: OpenedPicture, _ header: Replay.Header) throws(ReplayError) -> DocumentImage {
+        let copy = folder + "/" + picture.copy
+        for place in [copy, picture.path] {
+            guard let bytes = try? FileBytes.read(place, limit: OpenedFile.byteLimit), FileHash.of(bytes) == picture.hash else { continue }
+            do {
+                let image = try OpenedFile(path: picture.path, bytes: bytes)
+                    .document(background: header.background, maxSide: Replay.Header.sizes.upperBound, readablePath: place).image
+                kept?.pictures[picture.copy] = bytes
+                return image
+            } catch {
+                throw ReplayError(line: line, message: "cannot read the picture the session opened, \(JSON.quoted(place)): \(error.message)",
+                                  kind: .unreadablePicture)
+            }
+        }
+        throw ReplayError(line: line, message: "the picture the session opened, \(JSON.quoted(picture.path)), is gone or has changed, "
+                          + "and its copy \(JSON.quoted(picture.copy)) is not beside the file", kind: .unreadablePicture)
     }
 
     /// The document a snapshot holds: an OpenRaster file, or a PNG of a canvas from before layers.

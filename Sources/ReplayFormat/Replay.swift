@@ -46,12 +46,17 @@ public struct Replay: Sendable {
         /// The undo history the document had at its snapshot (a compacted journal), a file
         /// beside the replay: undo and redo reach into it as they did in the window.
         public var history: String?
+        /// The picture (a PNG, or an OpenRaster document) the session opened and starts from,
+        /// absolute: the journal names it at once, so strokes drawn right after opening are on
+        /// disk as fast as any, and a copy of its bytes (`openedCopy`, beside the replay) follows.
+        /// Played from the copy when it is there, else from this file while it is unchanged.
+        public var opened: OpenedPicture?
         public init(size: Size, seed: Int64 = 0, background: Color = .white, snapshot: String? = nil,
                     started: String? = nil, continues: String? = nil, continuesBytes: Int? = nil,
-                    undoMegabytes: Int = defaultUndoMegabytes, history: String? = nil) {
+                    undoMegabytes: Int = defaultUndoMegabytes, history: String? = nil, opened: OpenedPicture? = nil) {
             self.size = size; self.seed = seed; self.background = background; self.snapshot = snapshot
             self.started = started; self.continues = continues; self.continuesBytes = continuesBytes
-            self.undoMegabytes = undoMegabytes; self.history = history
+            self.undoMegabytes = undoMegabytes; self.history = history; self.opened = opened
         }
 
         /// The undo memory in bytes.

@@ -36,6 +36,13 @@ public enum ReplayTable {
     /// The view's zooms, `ViewTransform.scales` in order.
     public static let zooms = ViewTransform.scales.map { ViewTransform(scale: $0, x: 0, y: 0).zoom }
 
+    /// The fields of `opened`, the picture a session opened (`OpenedPicture`).
+    static let openedFields = [
+        Field("path", .string(.path), .required(.missing)),
+        Field("hash", .string(.any), .required(.missing)),
+        Field("copy", .string(.fileName("a file")), .required(.missing)),
+    ]
+
     /// Line 1.
     public static let header = HeaderShape("header", [
         Field("quicksilver", .version(version),
@@ -46,6 +53,7 @@ public enum ReplayTable {
         Field("background", .color(alpha: false), .defaulted(.color(.white))),
         Field("snapshot", .string(.fileName("a PNG file")), .optional),
         Field("history", .string(.fileName("a file")), .optional),
+        Field("opened", .object(openedFields), .optional),
         Field("started", .string(.timestamp), .optional),
         Field("continues", .string(.path), .optional),
         Field("continuesBytes", .integer(0...Int.max), .optional),
@@ -55,11 +63,15 @@ public enum ReplayTable {
               let background = r.color("background"), let undo = r.integer("undoMegabytes") else { return nil }
         return Replay.Header(size: Size(width: width, height: height), seed: Int64(seed), background: background,
                              snapshot: r.string("snapshot"), started: r.string("started"), continues: r.string("continues"),
-                             continuesBytes: r.integer("continuesBytes"), undoMegabytes: undo, history: r.string("history"))
+                             continuesBytes: r.integer("continuesBytes"), undoMegabytes: undo, history: r.string("history"),
+                             opened: r.record("opened").flatMap { o in
+                                 o.string("path").flatMap { p in o.string("hash").flatMap { h in o.string("copy").map { OpenedPicture(path: p, hash: h, copy: $0) } } }
+                             })
     }, write: { h in
         ["quicksilver": .integer(version), "width": .integer(h.size.width), "height": .integer(h.size.height),
          "seed": .integer(Int(h.seed)), "background": .color(h.background), "snapshot": h.snapshot.map { .string($0) },
-         "history": h.history.map { .string($0) }, "started": h.started.map { .string($0) }, "continues": h.continues.map { .string($0) },
+         "history": h.history.map { .string($0) }, "opened": h.opened.map { .record(["path": .string($0.path), "hash": .string($0.hash), "copy": .string($0.copy)]) },
+         "started": h.started.map { .string($0) }, "continues": h.continues.map { .string($0) },
          "continuesBytes": h.continuesBytes.map { .integer($0) }, "undoMegabytes": .integer(h.undoMegabytes)]
     })
 

@@ -173,7 +173,7 @@ struct WindowCommand: ParsableCommand {
         if let record {
             do {
                 recorder = try Journal(path: record, kind: .recording, session: session, header: header,
-                                       continuing: started.continuation, onHealthChange: wakeup.signal)
+                                       continuing: started.continuation, opened: started.opened, onHealthChange: wakeup.signal)
             } catch {
                 printError("quicksilver: cannot record to \(error)")
                 throw Exit.failure
@@ -186,7 +186,7 @@ struct WindowCommand: ParsableCommand {
             sessionHeader.started = SessionStore.timestamp(now)
             do {
                 journal = try Journal(path: store.newSessionPath(started: now), kind: .session(compactAfterBytes: journalCompactBytes),
-                                      session: session, header: sessionHeader, continuing: started.continuation,
+                                      session: session, header: sessionHeader, continuing: started.continuation, opened: started.opened,
                                       onHealthChange: wakeup.signal)
             } catch {
                 printError("quicksilver: cannot journal to \(error); this session is not protected against crashes")

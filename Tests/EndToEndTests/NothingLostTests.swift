@@ -254,3 +254,50 @@ struct NothingLostTests {
         #expect(strict.status == 2 && strict.stderr.hasPrefix("\(journal):5: "), "\(strict.stderr)")
     }
 }
+
+/// A stroke drawn right after opening a big picture is on disk as fast as any other: the
+/// journal names the picture (and its bytes' hash) at once, and its copy follows beside it,
+/// whatever the copy is doing. Shown without a clock: the state folder has room for the
+/// journal's lines but not for the copy, which never gets written (before, the journal waited
+/// for a snapshot of the picture, which never fitted either, and the stroke was never saved).
+@Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
+struct OpenedPictureTests {
+    /// A picture of noise: as costly to copy or encode, byte for byte, as pictures get.
+    private func noise(width: Int, height: Int) throws -> String {
+        let path = try temporaryFolder() + "/photo.png"
+        var state: UInt32 = 7
+        let pixels = (0..<(width * height)).map { _ -> UInt32 in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return 0xFF00_0000 | state >> 8
+        }
+        try PNGImage(width: width, height: height, pixels: pixels).write(to: path)
+        return path
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func aStrokeRightAfterOpeningAPictureIsSavedWhateverItsCopyIsDoing() throws {
+        let x = try XServer()
+        let picture = try noise(width: 1000, height: 700)
+        let state = try temporaryFolder()
+        let r = try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", state])
+        try #require(r.status == 0, "\(r.stderr)")
+        defer { _ = try? runProgram("/bin/umount", [state]) }
+        let w = try PaintWindow(on: x, extraArgs: [picture], stateDir: state)
+        try w.drag(PaintWindow.line(from: (40, 150), to: (360, 150), steps: 8))
+        let journal = try #require(try eventually { try sessionFiles(in: state).count == 1 } ? sessionFiles(in: state).first : nil,
+                                   "the journal is made: \(w.process.stderr)")
+        #expect(eventually { ((try? String(contentsOfFile: journal, encoding: .utf8)) ?? "").contains("\"type\": \"up\"") },
+                "the stroke reaches it")
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        #expect(text.contains("\"opened\": {\"path\": \"\(picture)\""), "it names the picture opened: \(text.prefix(300))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/quicksilver").allSatisfy { !$0.contains(".opened-") },
+                "the copy did not fit")
+        kill(w.process.pid, SIGKILL)
+        _ = w.process.wait()
+
+        // Restarted: the picture (read from itself, unchanged) and the stroke.
+        let again = try PaintWindow(on: x, stateDir: state)
+        let said = try again.quit().stderr
+        #expect(said.contains("(1 stroke): it did not end cleanly"), "\(said)")
+    }
+}

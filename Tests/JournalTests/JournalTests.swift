@@ -49,6 +49,25 @@ import TestSupport
         #expect(try recovered(path).endedCleanly)
     }
 
+    /// A compaction's snapshot of a big canvas takes a while to make: the strokes drawn
+    /// meanwhile go on reaching the disk (in the old file), and are the new file's first lines.
+    @Test func strokesDrawnWhileACompactionIsMadeAreKept() throws {
+        let dir = try folder()
+        let path = dir + "/journal.jsonl"
+        let size = Size(width: 1024, height: 1024)
+        let session = Session(size: size, compute: ComputeContext(threads: 1))
+        var state: UInt32 = 1
+        let noise = (0..<size.area).map { _ -> UInt32 in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }
+        session.load(DocumentImage.picture(noise, size: size, background: .white))
+        let journal = try Journal(path: path, kind: .session(compactAfterBytes: 300), session: session, header: Replay.Header(size: size))
+        for i in 0..<12 { stroke(session, journal, y: Double(10 + i * 8), t: Double(i)) }
+        journal.flushNow()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"snapshot\": \"journal.jsonl.snapshot-"), "compacted")
+        expectSamePixels(try recovered(path).pixels, session.snapshot().pixels, width: size.width, "every stroke, the ones drawn during the compaction too")
+        #expect(journal.close() == nil)
+    }
+
     @Test func compactionKeepsThePictureAndBoundsTheFile() throws {
         let dir = try folder()
         let path = dir + "/journal.jsonl"
@@ -57,8 +76,12 @@ import TestSupport
         let journal = try Journal(path: path, kind: .session(compactAfterBytes: 600), session: session,
                                   header: Replay.Header(size: Size(width: 200, height: 120)))
         journal.record(Replay.TimedEvent(t: 0, event: .command(.brush(size: 3, color: Color(hex: "#3366ff")))))
-        for i in 0..<30 { stroke(session, journal, y: Double(5 + i * 4), t: Double(i)) }
-        journal.flushNow()
+        // Each stroke waits for the last one's compaction (a stroke or two apart, as in a window):
+        // strokes drawn while one is made are its new file's first lines (see the test below).
+        for i in 0..<30 {
+            stroke(session, journal, y: Double(5 + i * 4), t: Double(i))
+            journal.flushNow()
+        }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.utf8.count < 2000, "compacted, not 30 strokes long")
         #expect(text.contains("\"snapshot\": \"journal.jsonl.snapshot-"))
@@ -265,4 +288,50 @@ private final class Counter: @unchecked Sendable {
     private var count = 0
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+/// A session that opened a picture: its journal names the picture and its bytes' hash at once,
+/// and a copy of them follows beside it. It plays from the copy, else from the picture while
+/// unchanged; with neither, it says so in one line.
+@Suite struct OpenedPictureJournalTests {
+    @Test func playsFromTheCopyElseFromThePictureWhileItIsUnchanged() throws {
+        let dir = try ScratchFolder.make("opened")
+        let picturePath = dir + "/picture.png"
+        let pixels = (0..<(64 * 48)).map { (i: Int) -> UInt32 in 0xFF00_0000 | UInt32(truncatingIfNeeded: (i &* 2_654_435_761) >> 8) & 0xFF_FFFF }
+        try PNGImage(width: 64, height: 48, pixels: pixels).write(to: picturePath)
+        let opened = try OpenedFile.read(picturePath)
+        let image = try opened.document(background: .white, maxSide: 16384).image
+        let session = Session(size: image.size, compute: ComputeContext(threads: 1))
+        session.load(image)
+        let path = dir + "/journal.jsonl"
+        let journal = try Journal(path: path, session: session, header: Replay.Header(size: image.size), opened: opened)
+        for e: SessionEvent in [.pointerDown(StrokeSample(x: 5, y: 5, pressure: 0.5)), .pointerUp(StrokeSample(x: 60, y: 40, pressure: 0.5))] {
+            journal.record(Replay.TimedEvent(t: 0.1, event: e))
+            session.handle(e)
+        }
+        session.draw(FrameInfo(index: 6, timestamp: 0.1, targetTimestamp: 0.1), to: OffscreenPresenter(size: Size(width: 0, height: 0)))
+        journal.strokeEnded(now: 0.1, session: session)
+        journal.flushNow()
+        let header = try ReplayParser.parse(String(contentsOfFile: path, encoding: .utf8)).header
+        let named = try #require(header.opened)
+        #expect(named.path == picturePath && named.hash == FileHash.of(opened.bytes) && header.snapshot == nil)
+        #expect(try FileBytes.read(dir + "/" + named.copy, limit: 1 << 30) == opened.bytes, "the copy beside is the picture's bytes")
+        func played() throws -> [UInt32] { try Playback.load(path, compute: ComputeContext(threads: 1)).session.snapshot().pixels }
+        let drawn = session.snapshot().pixels
+        #expect(try played() == drawn)
+
+        try FileManager.default.removeItem(atPath: picturePath)
+        #expect(try played() == drawn, "from the copy, the picture gone")
+        try FileManager.default.moveItem(atPath: dir + "/" + named.copy, toPath: picturePath)
+        #expect(try played() == drawn, "from the picture, the copy not written yet")
+        try PNGImage(width: 64, height: 48, pixels: pixels.map { $0 ^ 1 }).write(to: picturePath)
+        do {
+            _ = try Playback.load(path, compute: ComputeContext(threads: 1))
+            Issue.record("a changed picture with no copy must be refused")
+        } catch {
+            #expect(error.description == "\(path):1: the picture the session opened, \(JSON.quoted(picturePath)), is gone or has changed, "
+                + "and its copy \(JSON.quoted(named.copy)) is not beside the file")
+        }
+        #expect(journal.close() == nil)
+    }
 }

@@ -1,0 +1,48 @@
+import Files
+import Geometry
+import Kernels
+import Paint
+import PNGFile
+
+/// A picture a window opened (a PNG, or an OpenRaster document), with the bytes it was read
+/// from: the session's journal names it at once and keeps a copy of the bytes beside itself,
+/// written after its first lines (see `Journal`), so a stroke drawn right after opening a big
+/// picture reaches the disk as fast as any other.
+public struct OpenedFile: Sendable {
+    /// Absolute.
+    public var path: String
+    public var bytes: [UInt8]
+    /// `FileHash.of(bytes)`.
+    public var hash: String
+
+    public init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+        hash = FileHash.of(bytes)
+    }
+
+    /// Its extension as a copy of it is named ("png", "ora").
+    var ext: String { DocumentFile.isOpenRaster(path) ? "ora" : "png" }
+
+    /// The most bytes a picture's file is read up to.
+    public static let byteLimit = 1 << 31
+
+    /// Reads the picture at `path` (a stream such as /dev/stdin too), once.
+    public static func read(_ path: String) throws(FileError) -> OpenedFile {
+        let absolute = SessionStore.absolute(path)
+        return OpenedFile(path: absolute, bytes: try FileBytes.read(path, limit: byteLimit))
+    }
+
+    /// The document it opens as: an OpenRaster document's layers, or a PNG as one layer at its
+    /// own size over `background`; with what reading it changed. `readablePath` is where its
+    /// bytes can be read again (OpenRaster is read from a file: the copy beside a journal, say).
+    public func document(background: Color, maxSide: Int, readablePath: String? = nil) throws(FileError) -> (image: DocumentImage, notes: [String]) {
+        if DocumentFile.isOpenRaster(path) { return try DocumentFile.read(ora: readablePath ?? path, maxSide: maxSide) }
+        let picture: PNGImage
+        guard !bytes.isEmpty else { throw FileError(path: path, message: "empty file: not a PNG picture", kind: .other) }
+        do { picture = try PNGImage.decode(bytes, maxSide: maxSide) } catch {
+            throw FileError(path: path, message: error.message, kind: .other)
+        }
+        return (DocumentImage.picture(picture.pixels, size: Size(width: picture.width, height: picture.height), background: background), [])
+    }
+}
