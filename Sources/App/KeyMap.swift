@@ -29,6 +29,8 @@ public enum KeyAction: Equatable, Sendable {
     case toggleTools
     /// MercurialPaint's shading editor opened or closed.
     case shadingEditor
+    /// The keys shown over the canvas, or hidden.
+    case help
 }
 
 /// A key with the modifiers that must be held for it.
@@ -62,6 +64,8 @@ public enum KeyMap {
     private static func c(_ ch: Character, _ mods: Modifiers = []) -> Chord { Chord(.char(ch), mods) }
 
     public static let bindings: [KeyBinding] = [
+        KeyBinding("F1, ?", "show / hide these keys over the canvas (Escape hides them too)",
+            [(Chord(.function(1)), .help), (c("/", .shift), .help)]),
         KeyBinding("[ / ]", "halve / double the brush size (1…512)", [(c("["), .sizeStep(-1)), (c("]"), .sizeStep(1))]),
         KeyBinding("p / x / m / e", "pen (anti-aliased, smoothed) / pixel pen (Bresenham line stamped with a midpoint circle) / "
             + "mercurial brush (liquid metal; default size 200) / eraser (size 24 to start); each kind keeps its own size",
@@ -135,6 +139,9 @@ public enum KeyMap {
         guard key.mods.contains(.shift) else { return nil }
         return table[Chord(key.key, key.mods.subtracting(.shift))]
     }
+
+    /// What a blank first start says in the status strip.
+    public static let greeting = "right click: the palette · F1: the keys"
 
     /// The help `--help` and the man page show: one binding a line (long ones wrapped).
     public static var help: String {

@@ -52,11 +52,13 @@ public final class PaintApp: FrameLoopDelegate {
     ///   - uiScale: the on-canvas tools' scale (1 at 96 dpi); nil: no on-canvas tools.
     ///   - playing: events to play first, at their pace, into `session` (at the canvas they start
     ///     from), not journaled; `startCommands` follow them.
+    ///   - greeting: what the status says first, until something replaces it (a blank first
+    ///     start: where the palette and the keys are).
     public init(window: AppWindow, session: Session, recorder: Journal? = nil, journal: Journal? = nil,
                 wakeup: Wakeup? = nil, exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
                 console: Console = .standard, startCommands: [Command] = [], view: ViewTransform = .identity,
                 lowLatency: Bool = true, predictMilliseconds: Double = 16, uiScale: Double? = nil,
-                playing: Playthrough? = nil) {
+                playing: Playthrough? = nil, greeting: String? = nil) {
         self.window = window
         self.session = session
         logs = SessionLogs(recorder: recorder, journal: journal, console: console)
@@ -68,7 +70,7 @@ public final class PaintApp: FrameLoopDelegate {
         widgets = uiScale.map { scale in
             let font = UIFont()
             if let failure = font.failure { console.err("quicksilver: \(failure); the on-canvas tools use a bitmap font of capitals") }
-            return Widgets.standard(windowSize: window.size, scale: scale, font: font)
+            return Widgets.standard(windowSize: window.size, scale: scale, font: font, help: KeyMap.bindings.map { ($0.keys, $0.does) })
         }
         session.overlay = widgets
         // In the frames after the start: the first `l` then costs what any frame of the editor does.
@@ -79,6 +81,7 @@ public final class PaintApp: FrameLoopDelegate {
             for c in startCommands { session.handle(.command(c)) }
             if view != session.view.transform { session.handle(.view(view)) }
         }
+        statusLine.message = greeting
         showStatus()
     }
 

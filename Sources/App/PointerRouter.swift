@@ -294,6 +294,7 @@ public struct PointerRouter: Sendable, Equatable {
             return [.statusChanged, .crosshair(true), .hideOutline]
         case .toggleTools: return [.toggleTools]
         case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
+        case .help: return [.toggleWidget(.help, x: key.x, y: key.y)]
         case .screenshot: return [.app(.screenshot)]
         case .saveDocument: return [.app(.saveDocument)]
         case .copy: return [.app(.copy)]

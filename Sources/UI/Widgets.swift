@@ -33,13 +33,14 @@ public final class Widgets: Overlay {
         self.list = list
     }
 
-    /// The window's widgets: the status strip, the shading editor, the palette, the outline,
-    /// their text in `font`.
-    public static func standard(windowSize: Size, scale: Double, font: UIFont) -> Widgets {
+    /// The window's widgets, bottom first: the status strip, the shading editor, the palette,
+    /// the key help (listing `help`), the outline; their text in `font`.
+    public static func standard(windowSize: Size, scale: Double, font: UIFont, help: [(keys: String, does: String)] = []) -> Widgets {
         Widgets(windowSize: windowSize, scale: scale, list: [
             StatusStripWidget(windowSize: windowSize, scale: scale, font: font),
             ShadingEditorWidget(windowSize: windowSize, scale: scale, font: font),
             PaletteWidget(windowSize: windowSize, scale: scale, font: font),
+            HelpWidget(windowSize: windowSize, scale: scale, font: font, entries: help),
             OutlineWidget(),
         ])
     }
@@ -53,6 +54,7 @@ public final class Widgets: Overlay {
     public var editor: ShadingEditorWidget? { first(ShadingEditorWidget.self) }
     public var status: StatusStripWidget? { first(StatusStripWidget.self) }
     public var outline: OutlineWidget? { first(OutlineWidget.self) }
+    public var help: HelpWidget? { first(HelpWidget.self) }
 
     /// What a press at a window point is for.
     public enum Target: Equatable, Sendable {
@@ -84,9 +86,10 @@ public final class Widgets: Overlay {
         w.toggle(atX: x, y: y, brush: brush)
     }
 
-    /// Closes the open widget that closes on a press outside it (Escape); false when none is open.
+    /// Closes the topmost open widget that closes on a press outside it (Escape); false when
+    /// none is open.
     public func closePopUp() -> Bool {
-        for case let w as any InteractiveWidget in list where w.closesOnPressOutside && w.frame != nil {
+        for case let w as any InteractiveWidget in list.reversed() where w.closesOnPressOutside && w.frame != nil {
             w.close()
             return true
         }

@@ -209,7 +209,8 @@ struct WindowCommand: ParsableCommand {
                            startCommands: opening,
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs, uiScale: uiScale ?? Widgets.scale(forDPI: window.resourceDPI),
-                           playing: started.unplayed.map { Playthrough(events: $0, speed: speed) })
+                           playing: started.unplayed.map { Playthrough(events: $0, speed: speed) },
+                           greeting: started.session == nil ? KeyMap.greeting : nil)
         if hideTools { app.widgets?.setHidden(true) }
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])

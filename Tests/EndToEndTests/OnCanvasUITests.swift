@@ -83,4 +83,25 @@ struct OnCanvasUITests {
             #expect(try w.quit().status == 0)
         }
     }
+
+    /// F1 shows the keys over the canvas, from the same table as --help; Escape hides them. A
+    /// blank first start says in the status strip where the palette and the keys are.
+    @Test func f1ShowsTheKeysAndABlankStartSaysSo() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x, size: "960x600", tools: true)
+        #expect(try eventually { try title(w).contains("right click: the palette · F1: the keys") }, "\((try? title(w)) ?? "")")
+        try w.key("F1")
+        #expect(try eventually {
+            let centre = rgb(try w.grab(width: 960, height: 600)[480, 300])
+            return centre.r < 80 && centre.g < 80 && centre.b < 80
+        }, "the panel over the middle of the canvas")
+        let shown = try w.grab(width: 960, height: 600)
+        if let docs = ProcessInfo.processInfo.environment["QS_DOCS_PICTURES"] { try shown.write(to: docs + "/help.png") }
+        // Light text on the dark panel: the keys are listed.
+        let lit = (200..<400).flatMap { y in (100..<860).map { (x: $0, y: y) } }.filter { rgb(shown[$0.x, $0.y]).g > 200 }.count
+        #expect(lit > 500, "lettering on the panel: \(lit) light pixels")
+        try w.key("Escape")
+        #expect(try eventually { try w.grab(width: 960, height: 600)[480, 300] == 0xFFFF_FFFF }, "hidden again")
+        #expect(try w.quit().status == 0)
+    }
 }
