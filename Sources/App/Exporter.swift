@@ -1,11 +1,9 @@
 import Files
 import Foundation
-import Journal
-import Paint
 import PNGFile
 
-/// Ctrl+S and Ctrl+Shift+S: picks the folder and a fresh name, and writes the PNG or the
-/// OpenRaster document without ever overwriting.
+/// The screenshot export (Ctrl+Shift+E, Print): picks the folder and a fresh name, and writes
+/// the PNG without ever overwriting.
 public struct Exporter: Sendable {
     /// `--export-dir`, else $XDG_PICTURES_DIR or the one in ~/.config/user-dirs.dirs, else
     /// ~/Pictures when it exists, else the current folder.
@@ -31,22 +29,9 @@ public struct Exporter: Sendable {
         return candidates.first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDir) && isDir.boolValue } ?? "."
     }
 
-    /// What Ctrl+S and Ctrl+Shift+S save.
-    public enum Kind: Sendable {
-        /// The picture, flattened, as PNG.
-        case picture
-        /// The document with its layers, as OpenRaster.
-        case document
-    }
-
     /// The picture as quicksilver-YYYYMMDD-HHMMSS.png, then -2, -3, … when taken. Returns the path written.
     public func save(_ image: PNGImage, at date: Date = Date()) throws -> String {
         try save(ext: "png", at: date) { path throws(FileError) in try image.writeNew(to: path) }
-    }
-
-    /// The document as quicksilver-YYYYMMDD-HHMMSS.ora (its flattened picture inside), the same way.
-    public func save(_ document: DocumentImage, merged: PNGImage, at date: Date = Date()) throws -> String {
-        try save(ext: "ora", at: date) { path throws(FileError) in try DocumentFile.write(document, merged: merged, to: path, replacing: false) }
     }
 
     /// A fresh name, never overwriting: `write` returns false when the name is taken.

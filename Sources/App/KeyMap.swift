@@ -11,9 +11,14 @@ public enum KeyAction: Equatable, Sendable {
     case sizeStep(Int)
     /// The stabilizer's next strength (off after the strongest).
     case nextStabilizer
+    /// The canvas exported as a timestamped PNG (never overwriting).
     case screenshot
-    /// The layered document saved as OpenRaster.
-    case saveDocument
+    /// The document saved to its file (a name asked first where it has none).
+    case save
+    /// The document saved under a name asked for.
+    case saveAs
+    /// Another picture or document opened by a name asked for.
+    case open
     /// The canvas, as a screenshot would save it, onto the clipboard.
     case copy
     /// The clipboard's image onto the canvas, centred at the pointer.
@@ -115,11 +120,18 @@ public enum KeyMap {
             [(c("0"), .resetView), (Chord(.keypad("0")), .resetView)]),
         KeyBinding("middle drag, Space+drag", "pan: the canvas moves with the hand, pixel for pixel at every zoom"),
         KeyBinding("wheel, Shift+wheel", "pan up and down, left and right (64 px a click)"),
-        KeyBinding("Ctrl+S", "save a screenshot: quicksilver-YYYYMMDD-HHMMSS.png in --export-dir, else $XDG_PICTURES_DIR, else ~/Pictures, "
-            + "else the current folder; never overwrites (-2, -3, …); the path is printed", [(c("s", .control), .screenshot)]),
-        KeyBinding("Ctrl+Shift+S", "save the document with its layers as OpenRaster (quicksilver-YYYYMMDD-HHMMSS.ora in the same folder, "
-            + "never overwriting; the path is printed): MyPaint, Krita and GIMP open it", [(c("s", [.control, .shift]), .saveDocument)]),
-        KeyBinding("Ctrl+C", "copy the canvas to the clipboard, exactly as Ctrl+S would save it (image/png)", [(c("c", .control), .copy)]),
+        KeyBinding("Ctrl+S", "save the document to its file (.ora keeps every layer; .png flattens them, and says so); a document "
+            + "without a file asks for a name first. The title names the file, a * before it while there are unsaved changes",
+            [(c("s", .control), .save)]),
+        KeyBinding("Ctrl+Shift+S", "save as: the status strip asks for a name (.ora or .png), the suggestion typed in: Tab completes, "
+            + "Ctrl+U clears, Return saves, Escape cancels; an existing file asks before it is replaced",
+            [(c("s", [.control, .shift]), .saveAs)]),
+        KeyBinding("Ctrl+O", "open another picture or document (.png, .ora, or a session .jsonl) by name, asked the same way; the "
+            + "drawing before stays in its session (quicksilver sessions lists it)", [(c("o", .control), .open)]),
+        KeyBinding("Ctrl+Shift+E, Print", "export a screenshot: quicksilver-YYYYMMDD-HHMMSS.png in --export-dir, else $XDG_PICTURES_DIR, "
+            + "else ~/Pictures, else the current folder; never overwrites (-2, -3, …); the path is printed",
+            [(c("e", [.control, .shift]), .screenshot), (Chord(.print), .screenshot)]),
+        KeyBinding("Ctrl+C", "copy the canvas to the clipboard, exactly as the screenshot export saves it (image/png)", [(c("c", .control), .copy)]),
         KeyBinding("Ctrl+V", "paste the clipboard's image onto the canvas, centred at the pointer (one undo step)",
             [(c("v", .control), .paste)]),
         KeyBinding("Ctrl+Q", "quit (the window manager's close button does too)", [(c("q", .control), .quit)]),

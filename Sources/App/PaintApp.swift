@@ -31,7 +31,10 @@ public final class PaintApp: FrameLoopDelegate {
     private var play: Play?
     /// The frame clock following the display's vertical blanks, where it reports them.
     private var displaySync = DisplaySync()
-    private var stopRequested = false
+    /// Why the loop is to stop, once it is: Ctrl+Q, or another file to open in its place.
+    private var ending: Ending?
+
+    enum Ending: Equatable { case quit, open(String) }
 
     /// What the title and the status strip show now.
     public var status: Status? { statusLine.shown }
@@ -54,17 +57,18 @@ public final class PaintApp: FrameLoopDelegate {
     ///     from), not journaled; `startCommands` follow them.
     ///   - greeting: what the status says first, until something replaces it (a blank first
     ///     start: where the palette and the keys are).
+    ///   - document: the document's file (nil for a new one) and where saves look.
     public init(window: AppWindow, session: Session, recorder: Journal? = nil, journal: Journal? = nil,
                 wakeup: Wakeup? = nil, exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
                 console: Console = .standard, startCommands: [Command] = [], view: ViewTransform = .identity,
                 lowLatency: Bool = true, predictMilliseconds: Double = 16, uiScale: Double? = nil,
-                playing: Playthrough? = nil, greeting: String? = nil) {
+                playing: Playthrough? = nil, greeting: String? = nil, document: DocumentNames = DocumentNames()) {
         self.window = window
         self.session = session
         logs = SessionLogs(recorder: recorder, journal: journal, console: console)
         self.wakeup = wakeup
         self.signals = signals
-        transfers = Transfers(exporter: exporter, console: console)
+        transfers = Transfers(exporter: exporter, console: console, names: document)
         ink = InkPath(lowLatency: lowLatency, predictMilliseconds: predictMilliseconds)
         stats = collectStats ? FrameStats() : nil
         widgets = uiScale.map { scale in
@@ -85,12 +89,15 @@ public final class PaintApp: FrameLoopDelegate {
         showStatus()
     }
 
-    public var shouldStop: Bool { stopRequested }
+    public var shouldStop: Bool { ending != nil }
+
+    /// The file Ctrl+O chose, to open once this session has ended.
+    public var opensNext: String? { if case .open(let path) = ending { path } else { nil } }
 
     public var hasBufferedInput: Bool { window.hasBufferedEvents }
 
     public func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
-        if signals?.take() != nil { stopRequested = true }
+        if signals?.take() != nil { ending = .quit }
         if wakeup?.take() == true, logs.reportHealth() { statusLine.isStale = true }
         let events = window.pendingEvents()
         if !events.isEmpty, play == nil { stats?.inputArrived(at: loop.now) }
@@ -115,7 +122,7 @@ public final class PaintApp: FrameLoopDelegate {
         ink.expire(session: session, now: start)
         widgets?.catchUp()
         let drawn = session.draw(frame, to: window)
-        if logs.record(drawn.played, inFrame: frame.index) { logs.strokeEnded(now: loop.now, session: session) }
+        record(drawn.played, inFrame: frame.index, loop)
         if let at = router.pendingPick { pick(at: at) }
         if var s = stats, !drawn.presented.isEmpty {
             window.waitForPresentCompletion()
@@ -139,8 +146,7 @@ public final class PaintApp: FrameLoopDelegate {
             endPlay()
         }
         let last = FrameInfo(index: logs.lastFrame + 1, timestamp: loop.now, targetTimestamp: loop.now)
-        let drawn = session.draw(last, to: window)
-        if logs.record(drawn.played, inFrame: last.index) { logs.strokeEnded(now: loop.now, session: session) }
+        record(session.draw(last, to: window).played, inFrame: last.index, loop)
         session.settle()
         logs.close()
         if var stats {
@@ -154,7 +160,8 @@ public final class PaintApp: FrameLoopDelegate {
     /// What the router reads of the world.
     private var context: PointerRouter.Context {
         let widgets = widgets
-        return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil) { x, y in
+        return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
+                                     names: transfers.names) { x, y in
             widgets?.hit(x, y) ?? .canvas
         }
     }
@@ -207,8 +214,11 @@ public final class PaintApp: FrameLoopDelegate {
 
     private func carryOut(_ request: AppRequest) {
         switch request {
-        case .screenshot: transfers.requestExport(.picture)
-        case .saveDocument: transfers.requestExport(.document)
+        case .screenshot: transfers.requestExport()
+        case .save(let path): transfers.requestSave(to: path)
+        case .open(let path):
+            // The session ends as Ctrl+Q ends it (its journal stays, listed by `sessions`).
+            if play != nil || logs.mayQuit() { ending = .open(path) } else { statusLine.message = Self.unsavedWarning }
         case .copy: transfers.requestCopy()
         case .paste(let x, let y):
             transfers.requestPaste(at: x, y)
@@ -218,13 +228,11 @@ public final class PaintApp: FrameLoopDelegate {
             if let command { session.handle(.command(command)) }
             if let said { statusLine.message = said }
         case .quit:
-            if play != nil || logs.mayQuit() {
-                stopRequested = true
-            } else {
-                statusLine.message = "quit now and the strokes not yet written are lost: Ctrl+Q again quits, Ctrl+S saves a screenshot"
-            }
+            if play != nil || logs.mayQuit() { ending = .quit } else { statusLine.message = Self.unsavedWarning }
         }
     }
+
+    private static let unsavedWarning = "quit now and the strokes not yet written are lost: Ctrl+Q again quits, Ctrl+S saves the document"
 
     /// Takes the colour at canvas point `at`, now that everything before the click has been
     /// played, as a brush colour command (recorded, so replays pick it too); then the input
@@ -253,7 +261,7 @@ public final class PaintApp: FrameLoopDelegate {
         let started = loop.now
         let drawn = session.drawInk(to: window)
         guard !drawn.played.isEmpty else { return false }
-        if logs.record(drawn.played, inFrame: loop.upcomingFrame) { logs.strokeEnded(now: loop.now, session: session) }
+        record(drawn.played, inFrame: loop.upcomingFrame, loop)
         if !drawn.presented.isEmpty {
             ink.presented()
             if var s = stats {
@@ -263,6 +271,16 @@ public final class PaintApp: FrameLoopDelegate {
             }
         }
         return true
+    }
+
+    /// Records and journals what was played (syncing once a stroke or command ended); a change
+    /// to the picture marks the document edited.
+    private func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop) {
+        if logs.record(played, inFrame: index) { logs.strokeEnded(now: loop.now, session: session) }
+        if !transfers.names.edited, played.contains(where: \.changesThePicture) {
+            transfers.names.edited = true
+            statusLine.isStale = true
+        }
     }
 
     /// A frame of a `window --play`.
@@ -286,7 +304,7 @@ public final class PaintApp: FrameLoopDelegate {
         let prompt = play?.prompt ?? router.prompt
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,
-                             journaled: logs.journal != nil)
+                             journaled: logs.journal != nil, document: transfers.names.title)
         guard let (s, titleChanged) = statusLine.update(current) else { return }
         if titleChanged { window.setTitle(s.title) }
         widgets?.status?.show(s.strip)

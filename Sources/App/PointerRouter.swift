@@ -29,6 +29,8 @@ public struct PointerRouter: Sendable, Equatable {
         case picking(x: Double, y: Double, held: [InputEvent])
         /// A colour is being typed (`#` …).
         case typingColor(ColorEntry)
+        /// A file's name is being typed, to save or open.
+        case typingPath(PathEntry)
         /// Button 1 went down on a widget: the drag and the release are the widget's.
         case inWidget(WidgetID)
         /// A press that only closed something: it draws nothing, to its release.
@@ -64,9 +66,11 @@ public struct PointerRouter: Sendable, Equatable {
         public var hit: (Double, Double) -> Widgets.Target
         /// A `window --play` is under way: any key or click asks for its end.
         public var playing: Bool
-        public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false,
+        /// The document's file, and the names a save or an open suggest.
+        public var names: DocumentNames
+        public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
                     hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
-            self.brush = brush; self.view = view; self.hit = hit; self.playing = playing
+            self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names
         }
     }
 
@@ -74,6 +78,7 @@ public struct PointerRouter: Sendable, Equatable {
     public var prompt: String? {
         switch mode {
         case .typingColor(let entry): entry.prompt
+        case .typingPath(let entry): entry.prompt
         case .pickArmed, .picking: "pick a colour: click on the canvas (Escape cancels)"
         default: nil
         }
@@ -135,7 +140,7 @@ public struct PointerRouter: Sendable, Equatable {
             let at = c.view.canvasPoint(x: s.x, y: s.y)
             mode = .picking(x: at.x, y: at.y, held: [])
             return out
-        case .typingColor:
+        case .typingColor, .typingPath:
             // A click leaves the entry, as it leaves a text field.
             mode = .idle
             out.append(.statusChanged)
@@ -171,7 +176,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .panning(let pan): [.session(.view(pan.from.moved(by: whole(s.x) - pan.x, whole(s.y) - pan.y)), at: s.time)]
         case .inWidget(let id): [.widget(id, .drag, x: s.x, y: s.y)]
         case .drawing: [.session(.pointerMove(onCanvas(s, c)), at: s.time)]
-        case .idle, .pickArmed, .picking, .typingColor, .swallowing: []
+        case .idle, .pickArmed, .picking, .typingColor, .typingPath, .swallowing: []
         }
     }
 
@@ -184,7 +189,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .inWidget(let id): out.append(.widget(id, .release, x: s.x, y: s.y))
         case .panning(let pan) where pan.hand == .space: break
         case .swallowing: break
-        case .panning, .idle, .pickArmed, .picking, .typingColor: return []
+        case .panning, .idle, .pickArmed, .picking, .typingColor, .typingPath: return []
         }
         mode = .idle
         out.append(outline(at: s))
@@ -248,6 +253,18 @@ public struct PointerRouter: Sendable, Equatable {
     // MARK: - Keys
 
     private mutating func key(_ key: KeyPress, _ c: Context) -> [RouterAction] {
+        if case .typingPath(var entry) = mode {
+            let outcome = entry.key(key, files: c.names.files)
+            switch outcome {
+            case .typed: mode = .typingPath(entry)
+            case .cancelled: mode = .idle
+            case .accepted(let path):
+                mode = .idle
+                return [.statusChanged, .app(entry.purpose == .open ? .open(path) : .save(to: path))]
+            }
+            // Ctrl+Q still quits while a name is typed.
+            return KeyMap.action(for: key) == .quit ? [.app(.quit)] : [.statusChanged]
+        }
         if case .typingColor(var entry) = mode {
             let outcome = entry.key(key)
             switch outcome {
@@ -296,7 +313,12 @@ public struct PointerRouter: Sendable, Equatable {
         case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
         case .help: return [.toggleWidget(.help, x: key.x, y: key.y)]
         case .screenshot: return [.app(.screenshot)]
-        case .saveDocument: return [.app(.saveDocument)]
+        case .save, .saveAs, .open:
+            if action == .save, let path = c.names.path { return [.app(.save(to: path))] }
+            guard mode == .idle else { return [] }
+            let purpose: PathEntry.Purpose = action == .open ? .open : action == .save ? .save : .saveAs
+            mode = .typingPath(PathEntry(purpose, suggestion: c.names.suggestion(for: purpose)))
+            return [.statusChanged, .hideOutline]
         case .copy: return [.app(.copy)]
         case .paste:
             let at = c.view.canvasPoint(x: key.x, y: key.y)
@@ -363,7 +385,11 @@ public enum RouterAction: Equatable, Sendable {
 
 /// What the app is asked to do besides playing events.
 public enum AppRequest: Equatable, Sendable {
-    case screenshot, saveDocument, copy, quit
+    case screenshot, copy, quit
+    /// Save the document to this file (absolute): OpenRaster, or a flattened PNG.
+    case save(to: String)
+    /// Open this file (absolute) in place of the document.
+    case open(String)
     /// Paste the clipboard's image centred at this canvas point (the request goes out now).
     case paste(x: Double, y: Double)
     /// The clipboard's answer to a paste.

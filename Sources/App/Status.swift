@@ -20,16 +20,20 @@ public struct Status: Equatable, Sendable {
     public var message: String?
     /// The session is journaled (the strip says whether the journal is being written).
     public var journaled = false
+    /// The document's file name ("untitled" for a new one), `*` first while it has unsaved
+    /// changes, as GTK and Qt programs mark them.
+    public var document: String
 
     public init(brush: Brush, pressure: String, layer: String, zoom: String, prompt: String? = nil, warning: String? = nil,
-                message: String? = nil, journaled: Bool = false) {
+                message: String? = nil, journaled: Bool = false, document: String = "untitled") {
         self.brush = brush; self.pressure = pressure; self.layer = layer; self.zoom = zoom
         self.prompt = prompt; self.warning = warning; self.message = message; self.journaled = journaled
+        self.document = document
     }
 
-    /// The window's title: everything, on one line.
+    /// The window's title: the document first (what a task bar shows), then everything, on one line.
     public var title: String {
-        var t = "Quicksilver — \(brush.tip.kind.rawValue) \(brush.tip.size) \(brush.color) \(pressure) — \(layer) — \(zoom)"
+        var t = "\(document) — Quicksilver — \(brush.tip.kind.rawValue) \(brush.tip.size) \(brush.color) \(pressure) — \(layer) — \(zoom)"
         if brush.stabilizer > 0 { t += " — stabilizer \(stabilizerThirds)/3" }
         for part in [prompt, warning, message] { if let part { t += " — \(part)" } }
         return t
@@ -37,7 +41,7 @@ public struct Status: Equatable, Sendable {
 
     /// The status strip's content: the same facts, shorter.
     public var strip: StatusStrip {
-        var fields = ["\(brush.tip.kind.rawValue) \(brush.tip.size)", brush.color.description, layer, zoom]
+        var fields = [document, "\(brush.tip.kind.rawValue) \(brush.tip.size)", brush.color.description, layer, zoom]
         if brush.stabilizer > 0 { fields.append("stabilizer \(stabilizerThirds)/3") }
         if journaled { fields.append(warning == nil ? "journal ok" : "journal NOT SAVED") }
         return StatusStrip(swatch: brush.color, fields: fields, notice: warning ?? prompt ?? message, warning: warning != nil)

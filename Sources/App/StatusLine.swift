@@ -12,7 +12,8 @@ struct StatusLine {
     /// it is what is shown already. What the last action did stays said until another message
     /// replaces it or something else the status shows changes, the pressure aside (it moves with
     /// every sample of a pen, and with the modifier keys that simulate it: the Ctrl of Ctrl+V
-    /// among them). A frame that brings nothing new does not wipe it either.
+    /// among them) and the document's unsaved mark (the first stroke after a save sets it).
+    /// A frame that brings nothing new does not wipe it either.
     mutating func update(_ current: Status) -> (status: Status, titleChanged: Bool)? {
         var s = current
         s.message = message
@@ -22,6 +23,7 @@ struct StatusLine {
             var same = s
             same.message = kept
             same.pressure = shown.pressure
+            same.document = shown.document
             if same == shown { s.message = kept }
         }
         guard s != shown else { return nil }

@@ -1,31 +1,37 @@
 import Events
+import Files
 import Geometry
 import Input
 import Journal
 import Paint
 import PNGFile
 
-/// What goes out of the window and comes into it as a picture: Ctrl+S's screenshot and
-/// Ctrl+Shift+S's document (written at the frame, so they save what it played), Ctrl+C's copy
-/// and Ctrl+V's paste. Each returns what the status says of it.
+/// What goes out of the window and comes into it as a picture: the document saved to its file
+/// (Ctrl+S, Ctrl+Shift+S), the screenshot export (Ctrl+Shift+E), both written at the frame so
+/// they save what it played; Ctrl+C's copy and Ctrl+V's paste. Each returns what the status
+/// says of it.
 struct Transfers {
     let exporter: Exporter
     let console: Console
-    /// What waits for the frame: a save, a copy.
-    private(set) var requested: (export: Exporter.Kind?, copy: Bool) = (nil, false)
+    /// The document's file, and whether it changed since.
+    var names: DocumentNames
+    /// What waits for the frame: an export, a save, a copy.
+    private(set) var requested: (export: Bool, save: String?, copy: Bool) = (false, nil, false)
     /// Where a paste asked for goes (the canvas point under the pointer at Ctrl+V).
     private var pasteAt: (x: Double, y: Double)?
     /// Pastes so far: each one's picture is kept as `<journal>.paste-N.png` (and beside the recording).
     private var pastes = 0
 
-    init(exporter: Exporter, console: Console) {
+    init(exporter: Exporter, console: Console, names: DocumentNames) {
         self.exporter = exporter
         self.console = console
+        self.names = names
     }
 
-    var hasRequests: Bool { requested.export != nil || requested.copy }
+    var hasRequests: Bool { requested.export || requested.save != nil || requested.copy }
 
-    mutating func requestExport(_ kind: Exporter.Kind) { requested.export = kind }
+    mutating func requestExport() { requested.export = true }
+    mutating func requestSave(to path: String) { requested.save = path }
     mutating func requestCopy() { requested.copy = true }
 
     /// A paste to centre at canvas point (x, y) once the clipboard answers.
@@ -35,9 +41,13 @@ struct Transfers {
     /// the status should say (nil: nothing done).
     mutating func carryOut(_ session: Session, window: AppWindow) -> String? {
         var said: String?
-        if let kind = requested.export {
-            requested.export = nil
-            said = export(kind, session)
+        if requested.export {
+            requested.export = false
+            said = export(session)
+        }
+        if let path = requested.save {
+            requested.save = nil
+            said = save(session, to: path)
         }
         if requested.copy {
             requested.copy = false
@@ -53,16 +63,36 @@ struct Transfers {
         return PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
     }
 
-    private func export(_ kind: Exporter.Kind, _ session: Session) -> String {
-        let what = kind == .picture ? "screenshot" : "saving the document"
+    private func export(_ session: Session) -> String {
+        do {
+            let path = try exporter.save(picture(session))
+            console.out(path)
+            return "exported \(path)"
+        } catch {
+            console.err("quicksilver: screenshot failed: \(error)")
+            return "screenshot failed"
+        }
+    }
+
+    /// Writes the document to `path`, whole or not at all: OpenRaster with every layer, or PNG
+    /// flattened (said, where there were layers to flatten). It is then the document's file.
+    private mutating func save(_ session: Session, to path: String) -> String {
+        let name = FilePath.baseName(of: path)
         do {
             let merged = picture(session)
-            let path = try kind == .picture ? exporter.save(merged) : exporter.save(session.documentImage(), merged: merged)
+            let flattened = !DocumentFile.isOpenRaster(path) && session.document.layers.count > 1
+            if DocumentFile.isOpenRaster(path) {
+                try DocumentFile.write(session.documentImage(), merged: merged, to: path)
+            } else {
+                try merged.write(to: path)
+            }
             console.out(path)
-            return "saved \(path)"
+            names.path = path
+            names.edited = false
+            return flattened ? "saved \(name), flattened: a PNG keeps no layers (save as .ora to keep them)" : "saved \(name)"
         } catch {
-            console.err("quicksilver: \(what) failed: \(error)")
-            return "\(what) failed"
+            console.err("quicksilver: saving \(path) failed: \(error)")
+            return "saving \(name) failed: \(error.message)"
         }
     }
 

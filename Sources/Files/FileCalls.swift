@@ -165,6 +165,20 @@ enum FileCalls {
         }
     }
 
+    /// The names in a folder but "." and ".." (opendir, readdir); none where it cannot be opened.
+    static func names(in path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     static func makeFolder(_ path: String) throws(Failure) {
         if mkdir(path, 0o755) != 0 { throw errorText("cannot create the folder") }
     }

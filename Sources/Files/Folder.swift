@@ -21,4 +21,7 @@ public enum Folder {
 
     /// True when `path` is a folder.
     public static func exists(_ path: String) -> Bool { FileCalls.entry(at: path) == .folder }
+
+    /// The names in the folder at `path` (none where it cannot be read), in no set order.
+    public static func names(in path: String) -> [String] { FileCalls.names(in: path) }
 }

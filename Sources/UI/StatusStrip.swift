@@ -19,6 +19,28 @@ public struct StatusStrip: Equatable, Sendable {
     /// The first line's text.
     var line: String { fields.joined(separator: " · ") }
 
+    /// The strip made to fit `width` window pixels: a notice too long loses its closing
+    /// parenthesis (a hint), then characters from just after its label ("save as: …/folder/
+    /// name.ora_"), so a path typed at its end stays in view.
+    public func fitted(to width: Int, scale u: Double, font: UIFont) -> StatusStrip {
+        guard var text = notice, size(scale: u, font: font).width > width else { return self }
+        var fitted = self
+        if text.hasSuffix(")"), let open = text.range(of: " (", options: .backwards) {
+            text = String(text[..<open.lowerBound])
+            fitted.notice = text
+            if fitted.size(scale: u, font: font).width <= width { return fitted }
+        }
+        let head = text.range(of: ": ").map { String(text[..<$0.upperBound]) } ?? ""
+        var tail = Substring(text.dropFirst(head.count))
+        while !tail.isEmpty {
+            tail = tail.dropFirst()
+            text = head + "…" + tail
+            fitted.notice = text
+            if fitted.size(scale: u, font: font).width <= width { break }
+        }
+        return fitted
+    }
+
     /// Its size at `scale`, in window pixels.
     func size(scale u: Double, font: UIFont) -> (width: Int, height: Int) {
         let lines = notice == nil ? 1.0 : 2.0

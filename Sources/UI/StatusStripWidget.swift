@@ -22,11 +22,20 @@ public final class StatusStripWidget: Widget {
 
     public var frame: Rect? { surface.rect }
 
+    /// The content shown, before it is fitted to the window.
+    private var content: StatusStrip?
+
     /// Shows the strip's new content (nil: none).
     public func show(_ new: StatusStrip?) {
-        guard new != strip else { return }
-        strip = new
-        surface.place(new.map(rect(for:)))
+        guard new != content else { return }
+        content = new
+        place()
+    }
+
+    private func place() {
+        let margin = Int((6 * scale).rounded())
+        strip = content.map { $0.fitted(to: windowSize.width - 2 * margin, scale: scale, font: font) }
+        surface.place(strip.map(rect(for:)))
     }
 
     private func rect(for s: StatusStrip) -> Rect {
@@ -37,7 +46,7 @@ public final class StatusStripWidget: Widget {
 
     public func windowResized(to size: Size) {
         windowSize = size
-        surface.place(strip.map(rect(for:)))
+        place()
     }
 
     public var hasDamage: Bool { surface.hasDamage }

@@ -10,4 +10,14 @@ enum ProcessCalls {
     static func useOneMallocArena() {
         _ = mallopt(M_ARENA_MAX, 1)
     }
+
+    /// Replaces this process with this program run with `arguments` (argv[1...]): what a window
+    /// does to open another file once its session has ended. Returns only on failure, saying why.
+    static func execSelf(_ arguments: [String]) -> String {
+        let argv = [CommandLine.arguments.first ?? "quicksilver"] + arguments
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        execv("/proc/self/exe", &cArgs)
+        return String(cString: strerror(errno))
+    }
 }

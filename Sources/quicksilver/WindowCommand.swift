@@ -22,7 +22,7 @@ struct WindowCommand: ParsableCommand {
         discussion: KeyMap.help
     )
 
-    @Argument(help: "A PNG picture or an OpenRaster document (.ora) to paint over (never written), or a session or replay file (.jsonl) to continue.")
+    @Argument(help: "A PNG picture or an OpenRaster document (.ora) to edit (Ctrl+S saves it back), or a session or replay file (.jsonl) to continue.")
     var file: String?
 
     @Option(help: "X display to open (default: $DISPLAY).")
@@ -37,7 +37,7 @@ struct WindowCommand: ParsableCommand {
     @Option(help: "Record the session to this replay file (render it with `quicksilver render`).")
     var record: String?
 
-    @Option(help: "Folder for Ctrl+S screenshots (default: the XDG pictures folder, ~/Pictures, or the current folder).")
+    @Option(help: "Folder for screenshot exports (Ctrl+Shift+E) and a new document's first save (default: the XDG pictures folder, ~/Pictures, or the current folder).")
     var exportDir: String?
 
     @Flag(help: "Print frame and latency statistics on exit.")
@@ -204,13 +204,17 @@ struct WindowCommand: ParsableCommand {
         // them ends a stroke left live and starts the window's clock.
         let opening: [Command] = (started.continuation == nil ? [] : [.continued])
             + (pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
+        let exporter = Exporter(folder: exportDir)
+        let environment = ProcessInfo.processInfo.environment
+        let names = DocumentNames(path: started.opened.map(\.path), folder: exporter.folder,
+                                  files: .real(home: environment["HOME"] ?? "/", currentFolder: FileManager.default.currentDirectoryPath))
         let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal, wakeup: wakeup,
-                           exporter: Exporter(folder: exportDir), collectStats: stats, signals: signals,
+                           exporter: exporter, collectStats: stats, signals: signals,
                            startCommands: opening,
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs, uiScale: uiScale ?? Widgets.scale(forDPI: window.resourceDPI),
                            playing: started.unplayed.map { Playthrough(events: $0, speed: speed) },
-                           greeting: started.session == nil ? KeyMap.greeting : nil)
+                           greeting: started.session == nil ? KeyMap.greeting : nil, document: names)
         if hideTools { app.widgets?.setHidden(true) }
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
@@ -219,6 +223,25 @@ struct WindowCommand: ParsableCommand {
         app.finish(loop)
         window.close()
         if let store { prune(store) }
+        if let next = app.opensNext { try open(next, after: journal) }
+    }
+
+    /// Ctrl+O: this session has ended (its journal stays, listed by `sessions`); the window
+    /// opens again on `path`, with this one's options.
+    private func open(_ path: String, after journal: Journal?) throws {
+        if let journal { printError("quicksilver: opening \(path); the drawing before stays in \(journal.path)") }
+        var args = ["window", path, "--size", size.size.description, "--background", background,
+                    "--predict-ms", "\(predictMs)", "--undo-megabytes", "\(undoMegabytes)",
+                    "--sessions-megabytes", "\(sessionsMegabytes)", "--journal-compact-bytes", "\(journalCompactBytes)"]
+        for (flag, value) in [("--display", display), ("--export-dir", exportDir), ("--state-dir", stateDir),
+                              ("--ui-scale", uiScale.map { "\($0)" }), ("--threads", threads.map { "\($0)" })] {
+            if let value { args += [flag, value] }
+        }
+        for (flag, on) in [("--stats", stats), ("--no-low-latency", noLowLatency), ("--no-journal", noJournal), ("--core-input", coreInput)] where on {
+            args.append(flag)
+        }
+        printError("quicksilver: cannot open \(path): \(ProcessCalls.execSelf(args))")
+        throw Exit.failure
     }
 
     /// Keeps the sessions folder under its cap, saying what went.

@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 
 /// Layered documents through the real window: an OpenRaster file written by another program
-/// (here Python's zipfile, as MyPaint and Krita lay theirs out) opened, painted on and saved with
-/// Ctrl+Shift+S, the saved file checked by an independent reader; layers through kill -9 and
+/// (here Python's zipfile, as MyPaint and Krita lay theirs out) opened, painted on, saved back
+/// with Ctrl+S and as another name with Ctrl+Shift+S, the saved file checked by an independent reader; layers through kill -9 and
 /// `render -o OUT.ora`.
 @Suite(.serialized, .enabled(if: canStartXServer, "needs Xvfb and xdotool (make test installs them)"))
 struct DocumentTests {
@@ -76,13 +76,28 @@ struct DocumentTests {
         let painted = try w.screenshot().image
         #expect(painted[100, 60] != opened[100, 60])
 
-        let before = w.process.stdout.split(separator: "\n").count
-        try w.key("ctrl+shift+s")
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).hasPrefix("*from-elsewhere.ora — Quicksilver — ") },
+                "the title names the file and marks the unsaved stroke")
+        // Ctrl+S writes the document back to its file, whole (and the title loses its mark).
+        var before = w.process.stdout.split(separator: "\n").count
+        try w.key("ctrl+s")
         #expect(try eventually { w.process.stdout.split(separator: "\n").count > before })
-        let saved = try #require(w.process.stdout.split(separator: "\n").last.map(String.init))
-        #expect(saved.hasPrefix(w.exportDir + "/quicksilver-") && saved.hasSuffix(".ora"))
+        #expect(w.process.stdout.split(separator: "\n").last.map(String.init) == original)
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).hasPrefix("from-elsewhere.ora — Quicksilver — ") })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: original)) != originalBytes, "saved back")
+        // Save As asks in the status strip: a name typed, Return.
+        let saved = dir + "/copy.ora"
+        before = w.process.stdout.split(separator: "\n").count
+        try w.key("ctrl+shift+s")
+        try w.key("ctrl+u")
+        try w.type(saved)
+        try w.key("Return")
+        #expect(try eventually { w.process.stdout.split(separator: "\n").count > before })
+        #expect(w.process.stdout.split(separator: "\n").last.map(String.init) == saved)
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).hasPrefix("copy.ora — Quicksilver — ") })
         _ = try w.quit()
-        #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == originalBytes, "the opened document was never written")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == Data(contentsOf: URL(fileURLWithPath: saved)),
+                "the same document, the same bytes")
 
         let got = try inspect(saved)
         let entries = (got["entries"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }

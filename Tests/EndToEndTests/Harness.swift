@@ -216,7 +216,8 @@ struct HarnessError: Error, CustomStringConvertible {
 final class PaintWindow {
     let x: XServer
     let process: Launched
-    let id: String
+    /// The window's X id (a Ctrl+O opens a new one: `windowReopened()`).
+    private(set) var id: String
     let exportDir: String
     /// $XDG_STATE_HOME of this window: its sessions are in `sessionsFolder`.
     let stateDir: String
@@ -232,16 +233,35 @@ final class PaintWindow {
         self.stateDir = try stateDir ?? temporaryFolder()
         process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + (tools ? [] : ["--hide-tools"]) + extraArgs,
                                environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 }, stdin: stdin)
+        id = ""
+        id = try window()
+    }
+
+    /// The window of this process (by _NET_WM_PID; a window of one just killed may linger),
+    /// other than one marked `marked` (`reopening`).
+    private func window(unmarked marked: String? = nil) throws -> String {
         var found = ""
         let deadline = Date().addingTimeInterval(60)
         while found.isEmpty && Date() < deadline && process.isRunning {
-            // This process's window (by _NET_WM_PID): a window of one just killed may linger.
-            found = (try? x.xdotool("search", "--all", "--pid", "\(process.pid)", "--name", "^Quicksilver"))?
-                .split(separator: "\n").first.map(String.init) ?? ""
+            found = (try? x.xdotool("search", "--all", "--pid", "\(process.pid)", "--name", "Quicksilver"))?
+                .split(separator: "\n").map(String.init).first { id in
+                    guard let marked else { return true }
+                    let r = try? runProgram(which("xprop") ?? "/usr/bin/xprop", ["-id", id, marked], environment: x.environment)
+                    return r?.status == 0 && r?.stdout.contains("not found") == true
+                } ?? ""
             if found.isEmpty { usleep(50_000) }
         }
         guard !found.isEmpty else { throw HarnessError("the window did not appear: \(process.stderr)") }
-        id = found
+        return found
+    }
+
+    /// Does `action` (the Return of Ctrl+O's prompt), after which the same process opens a new
+    /// window: found by a mark the old one has (X may give the new one the same id).
+    func reopening(_ action: () throws -> Void) throws {
+        let mark = "_QS_TEST_OLD"
+        _ = try runProgram(which("xprop") ?? "/usr/bin/xprop", ["-id", id, "-f", mark, "8s", "-set", mark, "old"], environment: x.environment)
+        try action()
+        id = try window(unmarked: mark)
     }
 
     /// Presses button 1 at the first point, moves through the rest, releases: a real drag.
@@ -263,10 +283,16 @@ final class PaintWindow {
         try x.xdotool("key", k)
     }
 
-    /// Ctrl+S, then waits for the path on stdout and reads the PNG.
+    /// Types `text` as keys (XTest), into the window under the pointer.
+    func type(_ text: String) throws {
+        try x.xdotool("mousemove", "--window", id, "1", "1")
+        try x.xdotool("type", "--delay", "5", text)
+    }
+
+    /// Ctrl+Shift+E (the screenshot export), then waits for the path on stdout and reads the PNG.
     func screenshot() throws -> (path: String, image: PNGImage) {
         let before = process.stdout.split(separator: "\n").count
-        try key("ctrl+s")
+        try key("ctrl+shift+e")
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let lines = process.stdout.split(separator: "\n")

@@ -55,7 +55,7 @@ def launch(extra):
                           "--journal-compact-bytes", "4000000", "--undo-megabytes", "2", "--stats"] + extra,
                          stdout=out, stderr=subprocess.STDOUT)
     for _ in range(1200):
-        if subprocess.run(["xdotool", "search", "--name", "^Quicksilver"], capture_output=True).stdout.strip():
+        if subprocess.run(["xdotool", "search", "--name", "Quicksilver"], capture_output=True).stdout.strip():
             return p, out
         time.sleep(0.05)
     sys.exit("soak: the window did not appear")

@@ -1,0 +1,32 @@
+import Files
+
+/// The file the window's document is kept in, if it has one, whether it changed since it was
+/// opened or saved, and the names a save or an open suggest.
+public struct DocumentNames: Sendable, Equatable {
+    /// Absolute; nil for a new document (its first save asks for a name).
+    public var path: String?
+    /// Changed since opened or last saved: the title marks it with a `*`.
+    public var edited = false
+    /// Where a new document's first save and an open without a file look (the export folder).
+    public var folder: String
+    public var files: PathLookup
+
+    public init(path: String? = nil, folder: String = ".", files: PathLookup = .real(home: "", currentFolder: ".")) {
+        self.path = path; self.folder = folder; self.files = files
+    }
+
+    /// How the title names the document: its file's name, or "untitled"; `*` first while edited.
+    public var title: String { (edited ? "*" : "") + (path.map(FilePath.baseName) ?? "untitled") }
+
+    /// The name a prompt starts with, as it shows it (`~/…`).
+    public func suggestion(for purpose: PathEntry.Purpose) -> String {
+        switch purpose {
+        case .open: return files.shown(path.map(FilePath.folder) ?? files.absolute(folder)) + "/"
+        case .save, .saveAs:
+            if let path { return files.shown(path) }
+            let stem = files.absolute(folder) + "/untitled"
+            let free = (1...999).lazy.map { stem + ($0 == 1 ? "" : "-\($0)") + ".ora" }.first { !files.isFile($0) }
+            return files.shown(free ?? stem + ".ora")
+        }
+    }
+}
