@@ -55,6 +55,9 @@ public struct PointerRouter: Sendable, Equatable {
     public private(set) var spaceHeld = false
     /// Decides each sample's pressure.
     public private(set) var pressure = Pressure()
+    /// Where the pointer last hovered over the window (nil once it left): the outline is drawn
+    /// again there when a key changes the brush or the zoom.
+    private var hovering: PointerSample?
 
     public init() {}
 
@@ -102,10 +105,18 @@ public struct PointerRouter: Sendable, Equatable {
         case .pointerDown(let s): return press(s, context)
         case .pointerMove(let s): return move(s, context)
         case .pointerUp(let s): return release(s, context)
-        case .hover(let s): return [outline(at: s)]
-        case .leave: return [.hideOutline]
+        case .hover(let s):
+            hovering = s
+            return [outline(at: s)]
+        case .leave:
+            hovering = nil
+            return [.hideOutline]
         case .button(let button, let down, let s): return self.button(button, down, s, context)
-        case .key(let key): return self.key(key, context)
+        case .key(let key):
+            let out = self.key(key, context)
+            // A new size, kind or zoom shows at once, not at the pointer's next move.
+            guard let at = hovering, showsOutline, out.contains(where: \.changesTheBrushOrView) else { return out }
+            return out + [outline(at: PointerSample(x: at.x, y: at.y, pressure: at.pressure, time: key.time, mods: key.mods))]
         case .keyRelease(let key):
             if key.key == Key.space { spaceHeld = false }
             return []
@@ -379,6 +390,13 @@ public enum RouterAction: Equatable, Sendable {
 
     /// No outline.
     case hideOutline
+
+    /// A command or view change queued for the session (what the outline depends on).
+    var changesTheBrushOrView: Bool {
+        if case .session(.command, _) = self { return true }
+        if case .session(.view, _) = self { return true }
+        return false
+    }
 
     public enum Gesture: Equatable, Sendable { case press, drag, release }
 }
