@@ -160,8 +160,9 @@ public final class PaintApp: FrameLoopDelegate {
     /// What the router reads of the world.
     private var context: PointerRouter.Context {
         let widgets = widgets
+        let refusal = session.upcomingLayerIsHidden == true ? "\(session.document.currentLayer.attributes.name) is hidden: v shows it, then draw" : nil
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
-                                     names: transfers.names) { x, y in
+                                     names: transfers.names, refusal: refusal) { x, y in
             widgets?.hit(x, y) ?? .canvas
         }
     }
@@ -201,6 +202,7 @@ public final class PaintApp: FrameLoopDelegate {
         case .hideOutline: widgets?.outline?.show(nil)
         case .strokeStarted(let color): widgets?.palette?.strokeStarted(in: color)
         case .statusChanged: statusLine.isStale = true
+        case .say(let message): statusLine.message = message
         case .crosshair(let on): window.setCrosshair(on)
         case .app(let request): carryOut(request)
         case .windowResized(let size):

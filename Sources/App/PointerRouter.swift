@@ -71,9 +71,11 @@ public struct PointerRouter: Sendable, Equatable {
         public var playing: Bool
         /// The document's file, and the names a save or an open suggest.
         public var names: DocumentNames
+        /// Why a stroke cannot start now (the current layer is hidden), if it cannot.
+        public var refusal: String?
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
-                    hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
-            self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names
+                    refusal: String? = nil, hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
+            self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
         }
     }
 
@@ -159,7 +161,10 @@ public struct PointerRouter: Sendable, Equatable {
         case .drawing, .panning, .inWidget, .swallowing, .picking: return []
         }
         switch c.hit(s.x, s.y) {
-        case .outside(let id):
+        case .outside(let id, let under?):
+            mode = .inWidget(under)
+            out += [.closeWidget(id), .widget(under, .press, x: s.x, y: s.y)]
+        case .outside(let id, nil):
             mode = .swallowing
             out.append(.closeWidget(id))
         case .widget(let id):
@@ -167,6 +172,10 @@ public struct PointerRouter: Sendable, Equatable {
             out.append(.widget(id, .press, x: s.x, y: s.y))
         case .canvas where spaceHeld:
             mode = .panning(Pan(hand: .space, x: whole(s.x), y: whole(s.y), from: c.view))
+        case .canvas where c.refusal != nil:
+            // As Krita does: a stroke nobody would see is not drawn, and the status says why.
+            mode = .swallowing
+            out.append(.say(c.refusal ?? ""))
         case .canvas:
             var kind = c.brush.tip.kind, restoring: BrushKind?
             // The eraser end erases whatever brush is selected, for this stroke.
@@ -379,6 +388,8 @@ public enum RouterAction: Equatable, Sendable {
     case strokeStarted(Color)
     /// What the status shows changed (a prompt).
     case statusChanged
+    /// The status says this (why a press did nothing).
+    case say(String)
     /// The crosshair pointer shown (the colour picker is armed) or the usual one.
     case crosshair(Bool)
     case app(AppRequest)

@@ -152,6 +152,10 @@ import UI
         #expect(r.route(.pointerMove(p(20, 9)), c).isEmpty && r.mode == .swallowing, "the press draws nothing")
         _ = r.route(.pointerUp(p(20, 9)), c)
         #expect(r.mode == .idle)
+        target = .outside(.palette, under: .shadingEditor)
+        #expect(r.route(.pointerDown(p(9, 9)), c).suffix(2) == [.closeWidget(.palette), .widget(.shadingEditor, .press, x: 9, y: 9)],
+                "a press on the editor beside the open palette closes it and works the editor")
+        #expect(r.route(.pointerMove(p(20, 9)), c) == [.widget(.shadingEditor, .drag, x: 20, y: 9)])
     }
 
     @Test func keysBecomeCommandsFromTheBrushAndViewAsTheyWillBe() {
