@@ -122,6 +122,28 @@ struct DocumentTests {
         _ = try again.quit()
     }
 
+    /// What reading an .ora changed (a group flattened) is said in the window, not only on stderr.
+    @Test func whatAnOpenedDocumentLostIsSaidInTheWindow() throws {
+        let x = try XServer()
+        let dir = try temporaryFolder()
+        let stack = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <image version="0.0.5" w="120" h="80"><stack>
+         <stack name="Group" composite-op="svg:multiply"><layer name="In" src="data/a.png"/></stack>
+        </stack></image>
+        """
+        let spec: [String: Any] = ["entries": [
+            ["name": "mimetype", "compress": "stored", "text": "image/openraster"], ["name": "stack.xml", "text": stack],
+            ["name": "data/a.png", "png": ["width": 120, "height": 80, "pixels": Array(repeating: Int(0xFF20_4080), count: 9600)]],
+        ]]
+        try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: dir + "/spec.json"))
+        let file = dir + "/grouped.ora"
+        #expect(try runProgram(which("python3") ?? "/usr/bin/python3", [Self.tool, "make", dir + "/spec.json", file]).status == 0)
+        let w = try PaintWindow(on: x, size: "200x120", extraArgs: [file])
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).contains("grouped.ora: nested stacks flattened into their layers") })
+        _ = try w.quit()
+    }
+
     @Test func layersSurviveKillNineAndRenderAsOpenRaster() throws {
         let x = try XServer()
         let state = try temporaryFolder()
