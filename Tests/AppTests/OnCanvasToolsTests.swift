@@ -184,7 +184,7 @@ import UI
     @Test func aScreenshotHasNoneOfTheTools() throws {
         let h = try harness()
         h.input([.pointerDown(sample(100, 100, t: 0)), .pointerUp(sample(300, 100, t: 0.01)), h.key("l"),
-                 .button(.right, isDown: true, sample(320, 240, t: 0.1)), .hover(sample(500, 400, t: 0.2)), h.key("s", .control)])
+                 .button(.right, isDown: true, sample(320, 240, t: 0.1)), .hover(sample(500, 400, t: 0.2)), h.key("e", [.control, .shift])])
         h.draw(frame: 2)
         let png = try PNGImage.read(from: try #require(h.out.all.last))
         #expect(png[320 + 89, 240] == 0xFFFF_FFFF && png[10, 470] == 0xFFFF_FFFF && png[630 - 10, 20] == 0xFFFF_FFFF)
