@@ -74,7 +74,8 @@ public final class PaintApp: FrameLoopDelegate {
         widgets = uiScale.map { scale in
             let font = UIFont()
             if let failure = font.failure { console.err("quicksilver: \(failure); the on-canvas tools use a bitmap font of capitals") }
-            return Widgets.standard(windowSize: window.size, scale: scale, font: font, help: KeyMap.bindings.map { ($0.keys, $0.does) })
+            return Widgets.standard(windowSize: window.size, scale: scale, font: font, help: KeyMap.bindings.map { ($0.keys, $0.does) },
+                                    layers: true)
         }
         session.overlay = widgets
         // In the frames after the start: the first `l` then costs what any frame of the editor does.
@@ -279,6 +280,7 @@ public final class PaintApp: FrameLoopDelegate {
     /// to the picture marks the document edited.
     private func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop) {
         if logs.record(played, inFrame: index) { logs.strokeEnded(now: loop.now, session: session) }
+        if played.contains(where: { if case .command(.layer) = $0 { true } else { $0.changesThePicture } }) { widgets?.layers?.needsRows = true }
         if !transfers.names.edited, played.contains(where: \.changesThePicture) {
             transfers.names.edited = true
             statusLine.isStale = true
@@ -301,8 +303,12 @@ public final class PaintApp: FrameLoopDelegate {
         logs.restartClock()
     }
 
-    /// Shows the status in the title (and the status strip) when it changed.
+    /// Shows the status in the title (and the status strip) when it changed, and the layers in
+    /// their panel when the document changed.
     private func showStatus() {
+        if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
+            panel.show(LayerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows, previous: panel.panel))
+        }
         let prompt = play?.prompt ?? router.prompt
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,

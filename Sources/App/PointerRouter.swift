@@ -332,6 +332,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .toggleTools: return [.toggleTools]
         case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
         case .help: return [.toggleWidget(.help, x: key.x, y: key.y)]
+        case .layerPanel: return [.toggleWidget(.layers, x: key.x, y: key.y)]
         case .screenshot: return [.app(.screenshot)]
         case .save, .saveAs, .open:
             if action == .save, let path = c.names.path { return [.app(.save(to: path))] }

@@ -33,11 +33,14 @@ public final class Widgets: Overlay {
         self.list = list
     }
 
-    /// The window's widgets, bottom first: the status strip, the shading editor, the palette,
+    /// The window's widgets, bottom first: the status strip, the layer panel (open with
+    /// `layers`), the shading editor, the palette,
     /// the key help (listing `help`), the outline; their text in `font`.
-    public static func standard(windowSize: Size, scale: Double, font: UIFont, help: [(keys: String, does: String)] = []) -> Widgets {
+    public static func standard(windowSize: Size, scale: Double, font: UIFont, help: [(keys: String, does: String)] = [],
+                                layers: Bool = false) -> Widgets {
         Widgets(windowSize: windowSize, scale: scale, list: [
             StatusStripWidget(windowSize: windowSize, scale: scale, font: font),
+            LayerPanelWidget(windowSize: windowSize, scale: scale, font: font, open: layers),
             ShadingEditorWidget(windowSize: windowSize, scale: scale, font: font),
             PaletteWidget(windowSize: windowSize, scale: scale, font: font),
             HelpWidget(windowSize: windowSize, scale: scale, font: font, entries: help),
@@ -55,6 +58,7 @@ public final class Widgets: Overlay {
     public var status: StatusStripWidget? { first(StatusStripWidget.self) }
     public var outline: OutlineWidget? { first(OutlineWidget.self) }
     public var help: HelpWidget? { first(HelpWidget.self) }
+    public var layers: LayerPanelWidget? { first(LayerPanelWidget.self) }
 
     /// What a press at a window point is for.
     public enum Target: Equatable, Sendable {

@@ -48,7 +48,8 @@ import UI
         let events = try h.recorded()
         #expect(!events.contains { if case .pointerDown = $0.event { true } else { false } })
         let colours = events.compactMap { e -> Color? in if case .command(.brush(_, _, let c?, _)) = e.event { c } else { nil } }
-        #expect(colours == [chosen])  // the first click changed the hue of black: still black, no command
+        // The first click gave black the ring's hue (a hue alone would leave it black), the second the square's point.
+        #expect(colours.count == 2 && colours.last == chosen && colours.first?.g == 255 && colours.first?.b == 0, "\(colours)")
         // The canvas draws in it.
         h.input([.pointerDown(sample(100, 400, t: 0.5)), .pointerMove(sample(200, 400, t: 0.51)), .pointerUp(sample(300, 400, t: 0.52))])
         h.draw(frame: 5)
