@@ -281,6 +281,9 @@ public final class PaintApp: FrameLoopDelegate {
     private func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop) {
         if logs.record(played, inFrame: index) { logs.strokeEnded(now: loop.now, session: session) }
         if played.contains(where: { if case .command(.layer) = $0 { true } else { $0.changesThePicture } }) { widgets?.layers?.needsRows = true }
+        if session.document.layers.count >= LayerOp.maxLayers, played.contains(where: { if case .command(.layer(.new)) = $0 { true } else { false } }) {
+            statusLine.message = "\(LayerOp.maxLayers) layers: the most a document holds (Insert makes no more)"
+        }
         if !transfers.names.edited, played.contains(where: \.changesThePicture) {
             transfers.names.edited = true
             statusLine.isStale = true

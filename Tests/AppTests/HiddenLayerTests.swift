@@ -1,4 +1,5 @@
 import App
+import Events
 import Input
 import Testing
 
@@ -14,5 +15,17 @@ import Testing
         #expect(!h.app.router.isDrawing && h.window.image.pixels == before)
         h.step([h.key("v"), .pointerDown(sample(30, 30, t: 0.2)), .pointerUp(sample(170, 90, t: 0.21))])
         #expect(h.window.image.pixels != before, "shown again, it takes the stroke")
+    }
+}
+
+/// At the layer limit the window says so, rather than Insert doing nothing silently.
+@Suite struct LayerLimitTests {
+    @Test func insertAtTheLimitIsSaid() throws {
+        let h = try Harness()
+        h.step(Array(repeating: h.key(.insert), count: LayerOp.maxLayers - 2))
+        #expect(h.app.status?.message == nil)
+        h.step([h.key(.insert), h.key(.insert)])
+        #expect(h.app.status?.message == "\(LayerOp.maxLayers) layers: the most a document holds (Insert makes no more)")
+        #expect(h.app.status?.layer.hasPrefix("layer \(LayerOp.maxLayers)/\(LayerOp.maxLayers)") == true)
     }
 }
