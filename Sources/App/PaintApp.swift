@@ -163,7 +163,8 @@ public final class PaintApp: FrameLoopDelegate {
         let widgets = widgets
         let refusal = session.upcomingLayerIsHidden == true ? "\(session.document.currentLayer.attributes.name) is hidden: v shows it, then draw" : nil
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
-                                     names: transfers.names, refusal: refusal) { x, y in
+                                     names: transfers.names, refusal: refusal,
+                                     layerName: session.document.currentLayer.attributes.name) { x, y in
             widgets?.hit(x, y) ?? .canvas
         }
     }

@@ -29,8 +29,8 @@ public struct PointerRouter: Sendable, Equatable {
         case picking(x: Double, y: Double, held: [InputEvent])
         /// A colour is being typed (`#` …).
         case typingColor(ColorEntry)
-        /// A file's name is being typed, to save or open.
-        case typingPath(PathEntry)
+        /// A name is being typed: a file's, to save or open, or the current layer's.
+        case typingName(NameEntry)
         /// Button 1 went down on a widget: the drag and the release are the widget's.
         case inWidget(WidgetID)
         /// A press that only closed something: it draws nothing, to its release.
@@ -73,9 +73,12 @@ public struct PointerRouter: Sendable, Equatable {
         public var names: DocumentNames
         /// Why a stroke cannot start now (the current layer is hidden), if it cannot.
         public var refusal: String?
+        /// The current layer's name (F2 starts from it).
+        public var layerName: String
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
-                    refusal: String? = nil, hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
+                    refusal: String? = nil, layerName: String = "", hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
             self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
+            self.layerName = layerName
         }
     }
 
@@ -83,7 +86,7 @@ public struct PointerRouter: Sendable, Equatable {
     public var prompt: String? {
         switch mode {
         case .typingColor(let entry): entry.prompt
-        case .typingPath(let entry): entry.prompt
+        case .typingName(let entry): entry.prompt
         case .pickArmed, .picking: "pick a colour: click on the canvas (Escape cancels)"
         default: nil
         }
@@ -153,7 +156,7 @@ public struct PointerRouter: Sendable, Equatable {
             let at = c.view.canvasPoint(x: s.x, y: s.y)
             mode = .picking(x: at.x, y: at.y, held: [])
             return out
-        case .typingColor, .typingPath:
+        case .typingColor, .typingName:
             // A click leaves the entry, as it leaves a text field.
             mode = .idle
             out.append(.statusChanged)
@@ -196,7 +199,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .panning(let pan): [.session(.view(pan.from.moved(by: whole(s.x) - pan.x, whole(s.y) - pan.y)), at: s.time)]
         case .inWidget(let id): [.widget(id, .drag, x: s.x, y: s.y)]
         case .drawing: [.session(.pointerMove(onCanvas(s, c)), at: s.time)]
-        case .idle, .pickArmed, .picking, .typingColor, .typingPath, .swallowing: []
+        case .idle, .pickArmed, .picking, .typingColor, .typingName, .swallowing: []
         }
     }
 
@@ -209,7 +212,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .inWidget(let id): out.append(.widget(id, .release, x: s.x, y: s.y))
         case .panning(let pan) where pan.hand == .space: break
         case .swallowing: break
-        case .panning, .idle, .pickArmed, .picking, .typingColor, .typingPath: return []
+        case .panning, .idle, .pickArmed, .picking, .typingColor, .typingName: return []
         }
         mode = .idle
         out.append(outline(at: s))
@@ -273,14 +276,18 @@ public struct PointerRouter: Sendable, Equatable {
     // MARK: - Keys
 
     private mutating func key(_ key: KeyPress, _ c: Context) -> [RouterAction] {
-        if case .typingPath(var entry) = mode {
+        if case .typingName(var entry) = mode {
             let outcome = entry.key(key, files: c.names.files)
             switch outcome {
-            case .typed: mode = .typingPath(entry)
+            case .typed: mode = .typingName(entry)
             case .cancelled: mode = .idle
-            case .accepted(let path):
+            case .accepted(let text):
                 mode = .idle
-                return [.statusChanged, .app(entry.purpose == .open ? .open(path) : .save(to: path))]
+                switch entry.purpose {
+                case .rename: return [.statusChanged, .session(.command(.layer(.set(name: text))), at: key.time)]
+                case .open: return [.statusChanged, .app(.open(text))]
+                case .save, .saveAs: return [.statusChanged, .app(.save(to: text))]
+                }
             }
             // Ctrl+Q still quits while a name is typed.
             return KeyMap.action(for: key) == .quit ? [.app(.quit)] : [.statusChanged]
@@ -333,12 +340,16 @@ public struct PointerRouter: Sendable, Equatable {
         case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
         case .help: return [.toggleWidget(.help, x: key.x, y: key.y)]
         case .layerPanel: return [.toggleWidget(.layers, x: key.x, y: key.y)]
+        case .renameLayer:
+            guard mode == .idle else { return [] }
+            mode = .typingName(NameEntry(.rename, suggestion: c.layerName))
+            return [.statusChanged, .hideOutline]
         case .screenshot: return [.app(.screenshot)]
         case .save, .saveAs, .open:
             if action == .save, let path = c.names.path { return [.app(.save(to: path))] }
             guard mode == .idle else { return [] }
-            let purpose: PathEntry.Purpose = action == .open ? .open : action == .save ? .save : .saveAs
-            mode = .typingPath(PathEntry(purpose, suggestion: c.names.suggestion(for: purpose)))
+            let purpose: NameEntry.Purpose = action == .open ? .open : action == .save ? .save : .saveAs
+            mode = .typingName(NameEntry(purpose, suggestion: c.names.suggestion(for: purpose)))
             return [.statusChanged, .hideOutline]
         case .copy: return [.app(.copy)]
         case .paste:

@@ -141,6 +141,11 @@ struct OnCanvasUITests {
         try x.xdotool("mousemove", "--window", w.id, "\(left + 120)", "\(top + 20)")
         try x.xdotool("mousemove", "--window", w.id, "\(left + 120)", "\(top + 16)", "mouseup", "1")
         #expect(try eventually { try title(w).contains("— layer 3/3 —") })
+        try w.key("F2")
+        try w.key("ctrl+u")
+        try w.type("Ink")
+        try w.key("Return")
+        #expect(try eventually { try title(w).contains("— layer 3/3 Ink —") }, "F2 renamed it")
         let shown = try w.screenshot().image
         #expect(try w.quit().status == 0)
         let journal = try sessionFiles(in: w.stateDir)[0]
