@@ -92,6 +92,9 @@ public final class PaintApp: FrameLoopDelegate {
 
     public var shouldStop: Bool { ending != nil }
 
+    /// The document's file and whether it has unsaved changes.
+    public var document: DocumentNames { transfers.names }
+
     /// The file Ctrl+O chose, to open once this session has ended.
     public var opensNext: String? { if case .open(let path) = ending { path } else { nil } }
 

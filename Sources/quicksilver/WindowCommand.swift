@@ -223,6 +223,11 @@ struct WindowCommand: ParsableCommand {
         app.finish(loop)
         window.close()
         if let store { prune(store) }
+        if app.document.edited, let journal, journal.isStarted {
+            // Nothing is lost (the journal has it), but the file is not what the window showed.
+            printError("quicksilver: \(app.document.path ?? "the drawing") has changes not saved to a file; they are kept in \(journal.path) "
+                       + "(quicksilver window \(journal.path) continues it)")
+        }
         if let next = app.opensNext { try open(next, after: journal) }
     }
 
