@@ -6,13 +6,28 @@ public struct DocumentNames: Sendable, Equatable {
     /// Absolute; nil for a new document (its first save asks for a name).
     public var path: String?
     /// Changed since opened or last saved: the title marks it with a `*`.
-    public var edited = false
+    public private(set) var edited = false
+    /// Counts the changes, so a save finishing knows whether what it wrote is still the latest.
+    public private(set) var revision = 0
     /// Where a new document's first save and an open without a file look (the export folder).
     public var folder: String
     public var files: PathLookup
 
     public init(path: String? = nil, folder: String = ".", files: PathLookup = .real(home: "", currentFolder: ".")) {
         self.path = path; self.folder = folder; self.files = files
+    }
+
+    /// The picture changed.
+    public mutating func changed() {
+        revision += 1
+        edited = true
+    }
+
+    /// A save of the document as it was at `revision` finished writing `path`, now its file;
+    /// unsaved changes are left only if it changed since.
+    public mutating func saved(to path: String, revision saved: Int) {
+        self.path = path
+        if saved == revision { edited = false }
     }
 
     /// How the title names the document: its file's name, or "untitled"; `*` first while edited.

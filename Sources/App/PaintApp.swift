@@ -68,7 +68,7 @@ public final class PaintApp: FrameLoopDelegate {
         logs = SessionLogs(recorder: recorder, journal: journal, console: console)
         self.wakeup = wakeup
         self.signals = signals
-        transfers = Transfers(exporter: exporter, console: console, names: document)
+        transfers = Transfers(exporter: exporter, console: console, names: document, wakeup: wakeup)
         ink = InkPath(lowLatency: lowLatency, predictMilliseconds: predictMilliseconds)
         stats = collectStats ? FrameStats() : nil
         widgets = uiScale.map { scale in
@@ -103,6 +103,7 @@ public final class PaintApp: FrameLoopDelegate {
     public func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
         if signals?.take() != nil { ending = .quit }
         if wakeup?.take() == true, logs.reportHealth() { statusLine.isStale = true }
+        takeFinishedWrites()
         let events = window.pendingEvents()
         if !events.isEmpty, play == nil { stats?.inputArrived(at: loop.now) }
         for event in events { route(event) }
@@ -152,6 +153,7 @@ public final class PaintApp: FrameLoopDelegate {
         let last = FrameInfo(index: logs.lastFrame + 1, timestamp: loop.now, targetTimestamp: loop.now)
         record(session.draw(last, to: window).played, inFrame: last.index, loop)
         session.settle()
+        waitForWrites()
         logs.close()
         if var stats {
             stats.clock = clockDescription
@@ -280,6 +282,21 @@ public final class PaintApp: FrameLoopDelegate {
         return true
     }
 
+    /// Waits for the files being written (a save, a screenshot) and shows what they say: at the
+    /// end of a session, and in tests.
+    public func waitForWrites() {
+        transfers.writes.wait()
+        takeFinishedWrites()
+        showStatus()
+    }
+
+    private func takeFinishedWrites() {
+        if let said = transfers.finishedWrites() {
+            statusLine.message = said
+            statusLine.isStale = true
+        }
+    }
+
     /// Records and journals what was played (syncing once a stroke or command ended); a change
     /// to the picture marks the document edited.
     private func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop) {
@@ -288,9 +305,9 @@ public final class PaintApp: FrameLoopDelegate {
         if session.document.layers.count >= LayerOp.maxLayers, played.contains(where: { if case .command(.layer(.new)) = $0 { true } else { false } }) {
             statusLine.message = "\(LayerOp.maxLayers) layers: the most a document holds (Insert makes no more)"
         }
-        if !transfers.names.edited, played.contains(where: \.changesThePicture) {
-            transfers.names.edited = true
-            statusLine.isStale = true
+        if played.contains(where: \.changesThePicture) {
+            if !transfers.names.edited { statusLine.isStale = true }
+            transfers.names.changed()
         }
     }
 

@@ -1,3 +1,4 @@
+import Clock
 import Events
 import Files
 import Geometry
@@ -7,12 +8,13 @@ import Paint
 import PNGFile
 
 /// What goes out of the window and comes into it as a picture: the document saved to its file
-/// (Ctrl+S, Ctrl+Shift+S), the screenshot export (Ctrl+Shift+E), both written at the frame so
-/// they save what it played; Ctrl+C's copy and Ctrl+V's paste. Each returns what the status
-/// says of it.
+/// (Ctrl+S, Ctrl+Shift+S), the screenshot export (Ctrl+Shift+E), both taken at the frame so
+/// they save what it played and written in the background (`BackgroundWrites`); Ctrl+C's copy
+/// and Ctrl+V's paste. Each returns what the status says of it.
 struct Transfers {
     let exporter: Exporter
     let console: Console
+    let writes: BackgroundWrites
     /// The document's file, and whether it changed since.
     var names: DocumentNames
     /// What waits for the frame: an export, a save, a copy.
@@ -22,10 +24,22 @@ struct Transfers {
     /// Pastes so far: each one's picture is kept as `<journal>.paste-N.png` (and beside the recording).
     private var pastes = 0
 
-    init(exporter: Exporter, console: Console, names: DocumentNames) {
+    init(exporter: Exporter, console: Console, names: DocumentNames, wakeup: Wakeup?) {
         self.exporter = exporter
         self.console = console
         self.names = names
+        writes = BackgroundWrites(wakeup: wakeup)
+    }
+
+    /// What the writes finished since the last call say (the last of them), the document's file
+    /// and unsaved mark brought up to date.
+    mutating func finishedWrites() -> String? {
+        var said: String?
+        for d in writes.take() {
+            said = d.said
+            if let saved = d.saved { names.saved(to: saved.path, revision: saved.revision) }
+        }
+        return said
     }
 
     var hasRequests: Bool { requested.export || requested.save != nil || requested.copy }
@@ -40,19 +54,12 @@ struct Transfers {
     /// Carries out what the frame's requests ask, from the session as it now is; returns what
     /// the status should say (nil: nothing done).
     mutating func carryOut(_ session: Session, window: AppWindow) -> String? {
+        let asked = requested
+        requested = (false, nil, false)
         var said: String?
-        if requested.export {
-            requested.export = false
-            said = export(session)
-        }
-        if let path = requested.save {
-            requested.save = nil
-            said = save(session, to: path)
-        }
-        if requested.copy {
-            requested.copy = false
-            said = copy(session, window)
-        }
+        if asked.export { said = export(session) ?? said }
+        if let path = asked.save { said = save(session, to: path) ?? said }
+        if asked.copy { said = copy(session, window) }
         return said
     }
 
@@ -63,37 +70,43 @@ struct Transfers {
         return PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
     }
 
-    private func export(_ session: Session) -> String {
-        do {
-            let path = try exporter.save(picture(session))
-            console.out(path)
-            return "exported \(path)"
-        } catch {
-            console.err("quicksilver: screenshot failed: \(error)")
-            return "screenshot failed"
+    private func export(_ session: Session) -> String? {
+        let (shot, exporter, console) = (picture(session), exporter, console)
+        writes.run {
+            do {
+                let path = try exporter.save(shot)
+                console.out(path)
+                return .init(said: "exported \(path)")
+            } catch {
+                console.err("quicksilver: screenshot failed: \(error)")
+                return .init(said: "screenshot failed")
+            }
         }
+        return nil
     }
 
     /// Writes the document to `path`, whole or not at all: OpenRaster with every layer, or PNG
     /// flattened (said, where there were layers to flatten). It is then the document's file.
-    private mutating func save(_ session: Session, to path: String) -> String {
+    /// The layers are taken now; encoding and writing them happen in the background.
+    private func save(_ session: Session, to path: String) -> String? {
         let name = FilePath.baseName(of: path)
-        do {
-            let merged = picture(session)
-            let flattened = !DocumentFile.isOpenRaster(path) && session.document.layers.count > 1
-            if DocumentFile.isOpenRaster(path) {
-                try DocumentFile.write(session.documentImage(), merged: merged, to: path)
-            } else {
-                try merged.write(to: path)
+        let merged = picture(session)
+        let ora = DocumentFile.isOpenRaster(path)
+        let document = ora ? session.documentImage() : nil
+        let flattened = !ora && session.document.layers.count > 1
+        let (console, revision) = (console, names.revision)
+        writes.run {
+            do throws(FileError) {
+                if let document { try DocumentFile.write(document, merged: merged, to: path) } else { try merged.write(to: path) }
+                console.out(path)
+                return .init(said: flattened ? "saved \(name), flattened: a PNG keeps no layers (save as .ora to keep them)" : "saved \(name)",
+                             saved: (path, revision))
+            } catch {
+                console.err("quicksilver: saving \(path) failed: \(error)")
+                return .init(said: "saving \(name) failed: \(error.message)")
             }
-            console.out(path)
-            names.path = path
-            names.edited = false
-            return flattened ? "saved \(name), flattened: a PNG keeps no layers (save as .ora to keep them)" : "saved \(name)"
-        } catch {
-            console.err("quicksilver: saving \(path) failed: \(error)")
-            return "saving \(name) failed: \(error.message)"
         }
+        return "saving \(name)…"
     }
 
     private func copy(_ session: Session, _ window: AppWindow) -> String {

@@ -150,7 +150,10 @@ final class ZipWriter {
             zip_source_free(entrySource)
             throw ORAError(entry: name, message: String(cString: zip_strerror(archive)))
         }
-        guard zip_set_file_compression(archive, UInt64(index), deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) == 0 else {
+        // A fixed time (1980-01-01, zip's first), not the clock's: the same document gives the
+        // same bytes however often and whenever it is saved (render -o OUT.ora included).
+        guard zip_file_set_mtime(archive, UInt64(index), 315_532_800, 0) == 0,
+              zip_set_file_compression(archive, UInt64(index), deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) == 0 else {
             throw ORAError(entry: name, message: String(cString: zip_strerror(archive)))
         }
     }
