@@ -50,14 +50,14 @@ public struct PointerRouter: Sendable, Equatable {
         public var from: ViewTransform
     }
 
-    public private(set) var mode = Mode.idle
+    public internal(set) var mode = Mode.idle
     /// Space is held: a button-1 press pans instead of drawing.
-    public private(set) var spaceHeld = false
+    public internal(set) var spaceHeld = false
     /// Decides each sample's pressure.
-    public private(set) var pressure = Pressure()
+    public internal(set) var pressure = Pressure()
     /// Where the pointer last hovered over the window (nil once it left): the outline is drawn
     /// again there when a key changes the brush or the zoom.
-    private var hovering: PointerSample?
+    var hovering: PointerSample?
 
     public init() {}
 
@@ -149,7 +149,7 @@ public struct PointerRouter: Sendable, Equatable {
 
     // MARK: - Button 1
 
-    private mutating func press(_ s: PointerSample, _ c: Context) -> [RouterAction] {
+    mutating func press(_ s: PointerSample, _ c: Context) -> [RouterAction] {
         var out: [RouterAction] = [.hideOutline]
         switch mode {
         case .pickArmed:
@@ -194,7 +194,7 @@ public struct PointerRouter: Sendable, Equatable {
         return out
     }
 
-    private mutating func move(_ s: PointerSample, _ c: Context) -> [RouterAction] {
+    mutating func move(_ s: PointerSample, _ c: Context) -> [RouterAction] {
         switch mode {
         case .panning(let pan): [.session(.view(pan.from.moved(by: whole(s.x) - pan.x, whole(s.y) - pan.y)), at: s.time)]
         case .inWidget(let id): [.widget(id, .drag, x: s.x, y: s.y)]
@@ -203,7 +203,7 @@ public struct PointerRouter: Sendable, Equatable {
         }
     }
 
-    private mutating func release(_ s: PointerSample, _ c: Context) -> [RouterAction] {
+    mutating func release(_ s: PointerSample, _ c: Context) -> [RouterAction] {
         var out: [RouterAction] = []
         switch mode {
         case .drawing(let restoring):
@@ -220,22 +220,22 @@ public struct PointerRouter: Sendable, Equatable {
     }
 
     /// The brush's outline under a sample, where it shows.
-    private func outline(at s: PointerSample) -> RouterAction {
+    func outline(at s: PointerSample) -> RouterAction {
         showsOutline ? .outline(x: s.x, y: s.y, pressure: pressure.outline(s)) : .hideOutline
     }
 
     /// A sample as the session draws it: its pressure decided, its position on the canvas.
-    private mutating func onCanvas(_ s: PointerSample, _ c: Context) -> StrokeSample {
+    mutating func onCanvas(_ s: PointerSample, _ c: Context) -> StrokeSample {
         var sample = pressure.decide(s)
         (sample.x, sample.y) = c.view.canvasPoint(x: sample.x, y: sample.y)
         return sample
     }
 
-    private func whole(_ v: Double) -> Int { Int(v.rounded(.down)) }
+    func whole(_ v: Double) -> Int { Int(v.rounded(.down)) }
 
     // MARK: - Other buttons
 
-    private mutating func button(_ button: PointerButton, _ down: Bool, _ s: PointerSample, _ c: Context) -> [RouterAction] {
+    mutating func button(_ button: PointerButton, _ down: Bool, _ s: PointerSample, _ c: Context) -> [RouterAction] {
         switch button {
         case .middle where down:
             guard mode == .idle else { return [] }
@@ -264,106 +264,20 @@ public struct PointerRouter: Sendable, Equatable {
 
     /// `view` zoomed in (`steps` > 0) or out by factors of two, the canvas point under window
     /// point (x, y) kept still.
-    private func zoomed(_ view: ViewTransform, by steps: Int, _ x: Double, _ y: Double) -> ViewTransform {
+    func zoomed(_ view: ViewTransform, by steps: Int, _ x: Double, _ y: Double) -> ViewTransform {
         view.zoomed(to: view.scale + steps, around: whole(x), whole(y))
     }
 
     /// `view` after wheel clicks: the canvas moves the way the page does under a wheel.
-    private func scrolled(_ view: ViewTransform, down: Int, right: Int) -> ViewTransform {
+    func scrolled(_ view: ViewTransform, down: Int, right: Int) -> ViewTransform {
         view.moved(by: -right * Self.wheelStep, -down * Self.wheelStep)
-    }
-
-    // MARK: - Keys
-
-    private mutating func key(_ key: KeyPress, _ c: Context) -> [RouterAction] {
-        if case .typingName(var entry) = mode {
-            let outcome = entry.key(key, files: c.names.files)
-            switch outcome {
-            case .typed: mode = .typingName(entry)
-            case .cancelled: mode = .idle
-            case .accepted(let text):
-                mode = .idle
-                switch entry.purpose {
-                case .rename: return [.statusChanged, .session(.command(.layer(.set(name: text))), at: key.time)]
-                case .open: return [.statusChanged, .app(.open(text))]
-                case .save, .saveAs: return [.statusChanged, .app(.save(to: text))]
-                }
-            }
-            // Ctrl+Q still quits while a name is typed.
-            return KeyMap.action(for: key) == .quit ? [.app(.quit)] : [.statusChanged]
-        }
-        if case .typingColor(var entry) = mode {
-            let outcome = entry.key(key)
-            switch outcome {
-            case .typed:
-                mode = .typingColor(entry)
-                return [.statusChanged]
-            case .cancelled:
-                mode = .idle
-                return [.statusChanged]
-            case .accepted(let color):
-                mode = .idle
-                return [.statusChanged, .session(.command(.brush(color: color)), at: key.time)]
-            case .passed: break
-            }
-        } else if mode == .idle || mode == .pickArmed {
-            var entry = ColorEntry()
-            if entry.key(key) == .typed {
-                let disarms = mode == .pickArmed
-                mode = .typingColor(entry)
-                return [.statusChanged] + (disarms ? [.crosshair(false)] : [])
-            }
-        }
-        if key.key == .escape {
-            if mode == .pickArmed {
-                mode = .idle
-                return [.statusChanged, .crosshair(false)]
-            }
-            return [.closePopUp]
-        }
-        if key.key == Key.space { spaceHeld = true }
-        guard let action = KeyMap.action(for: key) else { return [] }
-        let t = key.time
-        switch action {
-        case .command(let command): return [.session(.command(command), at: t)]
-        case .sizeStep(let step):
-            let size = c.brush.tip.size, sizes = BrushTip.sizes
-            return [.session(.command(.brush(size: step < 0 ? max(sizes.lowerBound, size / 2) : min(sizes.upperBound, size * 2))), at: t)]
-        case .nextStabilizer: return [.session(.command(.brush(stabilizer: c.brush.nextStabilizer)), at: t)]
-        case .zoom(let steps): return [.session(.view(zoomed(c.view, by: steps, key.x, key.y)), at: t)]
-        case .resetView: return [.session(.view(.identity), at: t)]
-        case .pickColor:
-            guard mode == .idle else { return [] }
-            mode = .pickArmed
-            return [.statusChanged, .crosshair(true), .hideOutline]
-        case .toggleTools: return [.toggleTools]
-        case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
-        case .help: return [.toggleWidget(.help, x: key.x, y: key.y)]
-        case .layerPanel: return [.toggleWidget(.layers, x: key.x, y: key.y)]
-        case .renameLayer:
-            guard mode == .idle else { return [] }
-            mode = .typingName(NameEntry(.rename, suggestion: c.layerName))
-            return [.statusChanged, .hideOutline]
-        case .screenshot: return [.app(.screenshot)]
-        case .save, .saveAs, .open:
-            if action == .save, let path = c.names.path { return [.app(.save(to: path))] }
-            guard mode == .idle else { return [] }
-            let purpose: NameEntry.Purpose = action == .open ? .open : action == .save ? .save : .saveAs
-            mode = .typingName(NameEntry(purpose, suggestion: c.names.suggestion(for: purpose)))
-            return [.statusChanged, .hideOutline]
-        case .copy: return [.app(.copy)]
-        case .paste:
-            let at = c.view.canvasPoint(x: key.x, y: key.y)
-            return [.app(.paste(x: at.x, y: at.y))]
-        case .quit: return [.app(.quit)]
-        }
     }
 
     // MARK: - While playing
 
     /// During a `window --play` a key or a button asks for the end (Ctrl+Q and the close button
     /// quit); the drag a press begins draws nothing, even once the play has ended.
-    private mutating func routeWhilePlaying(_ event: InputEvent) -> [RouterAction] {
+    mutating func routeWhilePlaying(_ event: InputEvent) -> [RouterAction] {
         switch event {
         case .key(let key): return KeyMap.action(for: key) == .quit ? [.app(.quit)] : [.jumpToEnd]
         case .pointerDown:
@@ -379,60 +293,4 @@ public struct PointerRouter: Sendable, Equatable {
         case .pointerMove, .hover, .leave, .button, .keyRelease, .modifiers, .paste: return []
         }
     }
-}
-
-/// What the router decided an input event means, for `PaintApp` to carry out in order.
-public enum RouterAction: Equatable, Sendable {
-    /// Queue this for the session; `at`: the input's window time (the predictor follows samples).
-    case session(SessionEvent, at: Double)
-    /// A gesture of button 1 on a widget, at a window point.
-    case widget(WidgetID, Gesture, x: Double, y: Double)
-    /// Open the widget at a window point, or close it.
-    case toggleWidget(WidgetID, x: Double, y: Double)
-    case closeWidget(WidgetID)
-    /// Close the open pop-up (Escape), if one is open.
-    case closePopUp
-    /// Hide every widget, or show them again.
-    case toggleTools
-    /// The brush outline at a window point, at this pressure (where the canvas is under it).
-    case outline(x: Double, y: Double, pressure: Double)
-    /// A stroke starts in this colour (the palette's recent colours).
-    case strokeStarted(Color)
-    /// What the status shows changed (a prompt).
-    case statusChanged
-    /// The status says this (why a press did nothing).
-    case say(String)
-    /// The crosshair pointer shown (the colour picker is armed) or the usual one.
-    case crosshair(Bool)
-    case app(AppRequest)
-    case windowResized(Size)
-    /// Show the last image again.
-    case expose
-    /// A `window --play`: jump to its end.
-    case jumpToEnd
-
-    /// No outline.
-    case hideOutline
-
-    /// A command or view change queued for the session (what the outline depends on).
-    var changesTheBrushOrView: Bool {
-        if case .session(.command, _) = self { return true }
-        if case .session(.view, _) = self { return true }
-        return false
-    }
-
-    public enum Gesture: Equatable, Sendable { case press, drag, release }
-}
-
-/// What the app is asked to do besides playing events.
-public enum AppRequest: Equatable, Sendable {
-    case screenshot, copy, quit
-    /// Save the document to this file (absolute): OpenRaster, or a flattened PNG.
-    case save(to: String)
-    /// Open this file (absolute) in place of the document.
-    case open(String)
-    /// Paste the clipboard's image centred at this canvas point (the request goes out now).
-    case paste(x: Double, y: Double)
-    /// The clipboard's answer to a paste.
-    case pasted(ClipboardImage)
 }

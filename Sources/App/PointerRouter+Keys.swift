@@ -1,0 +1,97 @@
+import Events
+import Geometry
+import Input
+import Kernels
+import Strokes
+import UI
+
+/// The keys: a name or a colour being typed takes them first; otherwise `KeyMap` says what a
+/// key does.
+extension PointerRouter {
+    // MARK: - Keys
+
+    mutating func key(_ key: KeyPress, _ c: Context) -> [RouterAction] {
+        if case .typingName(var entry) = mode {
+            let outcome = entry.key(key, files: c.names.files)
+            switch outcome {
+            case .typed: mode = .typingName(entry)
+            case .cancelled: mode = .idle
+            case .accepted(let text):
+                mode = .idle
+                switch entry.purpose {
+                case .rename: return [.statusChanged, .session(.command(.layer(.set(name: text))), at: key.time)]
+                case .open: return [.statusChanged, .app(.open(text))]
+                case .save, .saveAs: return [.statusChanged, .app(.save(to: text))]
+                }
+            }
+            // Ctrl+Q still quits while a name is typed.
+            return KeyMap.action(for: key) == .quit ? [.app(.quit)] : [.statusChanged]
+        }
+        if case .typingColor(var entry) = mode {
+            let outcome = entry.key(key)
+            switch outcome {
+            case .typed:
+                mode = .typingColor(entry)
+                return [.statusChanged]
+            case .cancelled:
+                mode = .idle
+                return [.statusChanged]
+            case .accepted(let color):
+                mode = .idle
+                return [.statusChanged, .session(.command(.brush(color: color)), at: key.time)]
+            case .passed: break
+            }
+        } else if mode == .idle || mode == .pickArmed {
+            var entry = ColorEntry()
+            if entry.key(key) == .typed {
+                let disarms = mode == .pickArmed
+                mode = .typingColor(entry)
+                return [.statusChanged] + (disarms ? [.crosshair(false)] : [])
+            }
+        }
+        if key.key == .escape {
+            if mode == .pickArmed {
+                mode = .idle
+                return [.statusChanged, .crosshair(false)]
+            }
+            return [.closePopUp]
+        }
+        if key.key == Key.space { spaceHeld = true }
+        guard let action = KeyMap.action(for: key) else { return [] }
+        let t = key.time
+        switch action {
+        case .command(let command): return [.session(.command(command), at: t)]
+        case .sizeStep(let step):
+            let size = c.brush.tip.size, sizes = BrushTip.sizes
+            return [.session(.command(.brush(size: step < 0 ? max(sizes.lowerBound, size / 2) : min(sizes.upperBound, size * 2))), at: t)]
+        case .nextStabilizer: return [.session(.command(.brush(stabilizer: c.brush.nextStabilizer)), at: t)]
+        case .zoom(let steps): return [.session(.view(zoomed(c.view, by: steps, key.x, key.y)), at: t)]
+        case .resetView: return [.session(.view(.identity), at: t)]
+        case .pickColor:
+            guard mode == .idle else { return [] }
+            mode = .pickArmed
+            return [.statusChanged, .crosshair(true), .hideOutline]
+        case .toggleTools: return [.toggleTools]
+        case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
+        case .help: return [.toggleWidget(.help, x: key.x, y: key.y)]
+        case .layerPanel: return [.toggleWidget(.layers, x: key.x, y: key.y)]
+        case .renameLayer:
+            guard mode == .idle else { return [] }
+            mode = .typingName(NameEntry(.rename, suggestion: c.layerName))
+            return [.statusChanged, .hideOutline]
+        case .screenshot: return [.app(.screenshot)]
+        case .save, .saveAs, .open:
+            if action == .save, let path = c.names.path { return [.app(.save(to: path))] }
+            guard mode == .idle else { return [] }
+            let purpose: NameEntry.Purpose = action == .open ? .open : action == .save ? .save : .saveAs
+            mode = .typingName(NameEntry(purpose, suggestion: c.names.suggestion(for: purpose)))
+            return [.statusChanged, .hideOutline]
+        case .copy: return [.app(.copy)]
+        case .paste:
+            let at = c.view.canvasPoint(x: key.x, y: key.y)
+            return [.app(.paste(x: at.x, y: at.y))]
+        case .quit: return [.app(.quit)]
+        }
+    }
+
+}
