@@ -66,7 +66,15 @@ public final class FileReader {
         if count == buffer.count {
             let wanted = regularFileSize.map { $0 + 1 } ?? max(1 << 16, 2 * count)
             let room = min(most, max(wanted, count + 1))
-            buffer += repeatElement(0, count: room - buffer.count)
+            // The bytes so far, and room after them left as it is (never written but by read(2),
+            // so its pages cost nothing until they hold something).
+            let old = buffer, kept = count
+            buffer = [UInt8](unsafeUninitializedCapacity: room) { out, initialized in
+                old.withUnsafeBufferPointer { from in
+                    if let target = out.baseAddress, let source = from.baseAddress { target.update(from: source, count: kept) }
+                }
+                initialized = room
+            }
         }
         let n = try FileCalls.read(fd, into: &buffer, from: count)
         if n == 0 { atEnd = true }
