@@ -58,6 +58,13 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
     /// other chunks (a colour profile, text).
     public static func maxFileBytes(width: Int, height: Int) -> Int { PNGHeader.maxFileBytes(width: width, height: height) }
 
+    /// The most bytes a PNG that starts with `head` can need, from the size its header declares
+    /// (`maxFileBytes(width:height:)`); nil when `head` does not hold a whole, valid header (its
+    /// first 33 bytes): how far a stream is worth reading.
+    public static func maxFileBytes(head: [UInt8]) -> Int? {
+        PNGHeader(head).map { PNGHeader.maxFileBytes(width: $0.width, height: $0.height) }
+    }
+
     /// Reads a PNG file, converting it to 0xAARRGGBB pixels (see `PNGDecoder`). A picture wider
     /// or taller than `maxSide` is refused before its pixels are decoded. The file may be a
     /// stream (a FIFO, /dev/stdin fed by a pipe), read to its end; nothing waits for a writer

@@ -122,4 +122,19 @@ import Testing
         let out = try PNGImage.read(from: dir + "/out.png")
         #expect(out.width == 2048 && out.height == 2048 && out.pixels.allSatisfy { $0 == 0xFFFF_FFFF }, "the white background")
     }
+
+    /// /dev/zero never ends: given as a picture, directly or by a link named like one, it is
+    /// refused from its first bytes (it once read 2 GiB before it was refused).
+    @Test func aDeviceThatNeverEndsIsRefusedFromItsFirstBytes() throws {
+        let dir = try temporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: dir + "/zero.png", withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/zero.ora", withDestinationPath: "/dev/zero")
+        for (path, message) in [("/dev/zero", "not a PNG file"), (dir + "/zero.png", "not a PNG file"),
+                                (dir + "/zero.ora", "not an OpenRaster file: not a zip archive")] {
+            let r = try runProgram(binary, ["window", path], environment: ["DISPLAY": ":9999"])
+            #expect(r.status == 2 && r.stderr == path + ": " + message + "\n", "\(r.stderr)")
+            #expect(r.peakRSS > 0 && r.peakRSS < 256 << 20, "\(path): peak RSS \(r.peakRSS >> 20) MiB")
+        }
+    }
 }
+
