@@ -26,7 +26,7 @@ INTEROP_DEBS := mypaint krita gimp xvfb xauth
 
 SOAK_MINUTES ?= 30
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= replay replay-fast-path png x11-events
+FUZZ_TARGETS ?= replay replay-fast-path png x11-events ora
 
 .PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop
 

@@ -48,11 +48,12 @@ let package = Package(
         .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "Text"]),
         // The libFuzzer targets' bodies, and an executable for each (`make fuzz` builds them with libFuzzer).
         .target(name: "Fuzzing", dependencies: ["CDeflate", "CX11", "Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
-                                                "PNGFile", "X11Window"]),
+                                                "PNGFile", "X11Window", "Files", "OpenRaster", "Journal"]),
         .executableTarget(name: "fuzz-replay", dependencies: ["Fuzzing"]),
         .executableTarget(name: "fuzz-replay-fast-path", dependencies: ["Fuzzing"]),
         .executableTarget(name: "fuzz-png", dependencies: ["Fuzzing"]),
         .executableTarget(name: "fuzz-x11-events", dependencies: ["Fuzzing"]),
+        .executableTarget(name: "fuzz-ora", dependencies: ["Fuzzing"]),
         // The benchmarks, a program of their own that `make bench` runs and `make install` leaves out;
         // Measures, the geometry yardsticks it and the Strokes and Paint tests share (not in quicksilver).
         .target(name: "Measures", dependencies: ["Geometry", "Strokes"]),

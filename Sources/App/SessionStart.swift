@@ -57,7 +57,12 @@ public enum SessionStart {
         switch request {
         case .file(let path):
             // A pipe or FIFO (`window /dev/stdin`) can only be a picture: it is read once, and a
-            // session names files beside it.
+            // session names files beside it. One named as a session is said to be what it is,
+            // not read as a picture (where "empty file: not a PNG picture" misled).
+            if FileBytes.isStream(path) && path.lowercased().hasSuffix(".jsonl") {
+                throw BadFile(description: "\(path): \(FileBytes.streamKind(path) ?? "a stream"), not a regular file: the window continues "
+                              + "a session or replay from a file, beside the pictures it names (quicksilver render plays one from a pipe)")
+            }
             if FileBytes.isStream(path) || isPicture(path) || DocumentFile.isOpenRaster(path) {
                 let (session, opened, notes) = try picture(path, compute: compute, historyBytes: historyBytes, background: background)
                 var started = Started(session: session, notes: notes)

@@ -179,6 +179,18 @@ enum FileCalls {
         return names
     }
 
+    /// What kind of stream `path` names, following links: "a FIFO or pipe", "a character
+    /// device", "a block device", "a socket"; nil for a regular file, a folder or nothing.
+    static func streamKind(_ path: String) -> String? {
+        switch fileType(path) {
+        case S_IFIFO: "a FIFO or pipe"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: nil
+        }
+    }
+
     static func makeFolder(_ path: String) throws(Failure) {
         if mkdir(path, 0o755) != 0 { throw errorText("cannot create the folder") }
     }

@@ -1,9 +1,10 @@
 // Fuzzing: the bodies of the libFuzzer targets `make fuzz` runs, one for each kind of input that
 // comes from outside the process: `ReplayTarget` (replays and journals), `PNGTarget` (pictures
-// opened or pasted) and `X11EventsTarget` (what the X server and the input devices report).
+// opened or pasted), `ORATarget` (OpenRaster documents opened: stack.xml, its names, attributes
+// and sizes) and `X11EventsTarget` (what the X server and the input devices report).
 //
 // Start with `FuzzTarget`: a target's `check` takes one input and returns the first property it
-// broke. The executables fuzz-replay, fuzz-png and fuzz-x11-events hand it libFuzzer's inputs
+// broke. The executables fuzz-replay, fuzz-png, fuzz-ora and fuzz-x11-events hand it libFuzzer's inputs
 // through `fuzz(_:_:)`; FuzzTests runs it over every committed seed in Tests/Fixtures/fuzz, so
 // `make test` exercises the same bodies without libFuzzer.
 

@@ -27,32 +27,122 @@ public enum DocumentFile {
     /// here. With it MyPaint shows what this program showed.
     static let myPaintNamespace = "http://mypaint.org/ns/openraster", myPaintEOTF = "1.0"
 
-    /// Reads an OpenRaster file. `notes` says what reading changed (nested stacks flattened).
-    public static func read(ora path: String, maxSide: Int) throws(FileError) -> (image: DocumentImage, notes: [String]) {
+    /// Reads an OpenRaster file. `notes` says what reading changed (nested stacks flattened,
+    /// long names cut), one line each.
+    ///
+    /// Within `DocumentLimits`: at most `maxLayers` layers besides the background, and their
+    /// pictures, as their PNGs declare them, within `pixelBytes` decoded, which is checked
+    /// before any is decoded. Then each layer is decoded, made premultiplied and cropped (to the
+    /// canvas, and to its pixels with any alpha) in turn, its decoded picture let go before the
+    /// next: opening holds the document's layers and one picture more at most.
+    public static func read(ora path: String, maxSide: Int,
+                            pixelBytes: Int = DocumentLimits.pixelBytes) throws(FileError) -> (image: DocumentImage, notes: [String]) {
         let doc: ORADocument
-        do { doc = try OpenRaster.read(from: path, maxSide: maxSide) } catch { throw FileError(path: path, message: (error.entry.map { "\($0): " } ?? "") + error.message, kind: error.kind) }
+        do { doc = try OpenRaster.read(from: path, maxSide: maxSide) } catch { throw failure(error, path) }
+        return try image(of: doc, path: path, pixelBytes: pixelBytes)
+    }
+
+    /// Reads an OpenRaster file's bytes as `read(ora:maxSide:pixelBytes:)` does a file; errors
+    /// name `name` as their file.
+    public static func decode(ora bytes: [UInt8], name: String, maxSide: Int,
+                              pixelBytes: Int = DocumentLimits.pixelBytes) throws(FileError) -> (image: DocumentImage, notes: [String]) {
+        let doc: ORADocument
+        do { doc = try OpenRaster.decode(bytes, name: name, maxSide: maxSide) } catch { throw failure(error, name) }
+        return try image(of: doc, path: name, pixelBytes: pixelBytes)
+    }
+
+    /// The document `doc` holds, its layers decoded one at a time.
+    private static func image(of doc: ORADocument, path: String, pixelBytes: Int) throws(FileError) -> (image: DocumentImage, notes: [String]) {
         var layers = doc.layers
         var background = Color.white
         if let bottom = layers.first, let value = bottom.extraAttributes.first(where: { $0.name == backgroundAttribute })?.value,
            let color = Color(hex: value) {
+            // Its colour is all that is read of it: its picture is never decoded.
             background = color
             layers.removeFirst()
         }
+        guard layers.count <= DocumentLimits.maxLayers else {
+            throw FileError(path: path, message: "\(layers.count) layers, more than the \(DocumentLimits.maxLayers) a document may hold")
+        }
+        let declared = ORADocument(size: doc.size, layers: layers).pixelBytes
+        guard declared <= pixelBytes else {
+            throw FileError(path: path, message: "too large: its layers would take \(bytesText(declared)) decoded (width × height × 4 bytes each), "
+                            + "more than the \(bytesText(pixelBytes)) a document may hold")
+        }
         var current = 0
-        let images = layers.enumerated().map { i, l -> DocumentImage.LayerImage in
+        var images: [DocumentImage.LayerImage] = []
+        images.reserveCapacity(layers.count)
+        for i in layers.indices {
+            let l = layers[i]
+            // The PNG's bytes go with the layer read: only the pixels kept are held from here on.
+            layers[i].pixels = .image(PNGImage(width: 0, height: 0, pixels: []))
             if l.extraAttributes.contains(where: { $0.name == selectedAttribute && $0.value == "true" }) { current = i }
             let attributes = LayerAttributes(name: l.name, visible: l.visible, opacity: l.opacity,
                                              mode: BlendMode(rawValue: l.compositeOp) ?? .normal,
                                              extra: l.extraAttributes.filter { $0.name != selectedAttribute }.map { ExtraAttribute(name: $0.name, value: $0.value) })
-            return DocumentImage.LayerImage(attributes: attributes, bounds: Rect(x: l.x, y: l.y, width: l.image.width, height: l.image.height),
-                                            pixels: l.image.pixels.map(Premultiplied.from(straight:)))
+            let picture: PNGImage
+            do { picture = try l.image() } catch { throw failure(error, path) }
+            let (bounds, pixels) = premultipliedAndCropped(picture, at: l.x, l.y, within: Rect(size: doc.size))
+            images.append(DocumentImage.LayerImage(attributes: attributes, bounds: bounds, pixels: pixels))
         }
         var notes = doc.notes
         let unknown = Set(layers.map(\.compositeOp).filter { BlendMode(rawValue: $0) == nil })
-        if !unknown.isEmpty { notes.append("blend modes this program does not know, shown as normal: \(unknown.sorted().joined(separator: ", "))") }
+        if !unknown.isEmpty {
+            notes.append("blend modes this program does not know, shown as normal: \(unknown.sorted().map(ORAText.quoted).joined(separator: ", "))")
+        }
         var image = DocumentImage(size: doc.size, background: background, layers: images, current: current)
         image.extra = doc.attributes.map { ExtraAttribute(name: $0.name, value: $0.value) }
-        return (image, notes)
+        return (image, notes.map { ORAText.oneLine($0, cut: 400) })
+    }
+
+    /// `picture`'s pixels, premultiplied, within `canvas` and the bounds of those with any
+    /// alpha, and where they lie on the canvas (the picture's top-left corner at `x`, `y`). The
+    /// picture's own array is kept when nothing is cut away: no second copy of a whole layer.
+    static func premultipliedAndCropped(_ picture: consuming PNGImage, at x: Int, _ y: Int, within canvas: Rect) -> (Rect, [UInt32]) {
+        let width = picture.width
+        var pixels = picture.pixels
+        picture = PNGImage(width: 0, height: 0, pixels: [])
+        let visible = Rect(x: x, y: y, width: width, height: width == 0 ? 0 : pixels.count / width).intersection(canvas)
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        pixels.withUnsafeMutableBufferPointer { p in
+            for cy in visible.ys {
+                let row = (cy - y) * width - x
+                for cx in visible.xs {
+                    guard p[row + cx] >> 24 != 0 else { p[row + cx] = 0; continue }
+                    p[row + cx] = Premultiplied.from(straight: p[row + cx])
+                    minX = min(minX, cx); maxX = max(maxX, cx + 1)
+                    minY = min(minY, cy); maxY = max(maxY, cy + 1)
+                }
+            }
+        }
+        guard minX < maxX else { return (Rect(x: 0, y: 0, width: 0, height: 0), []) }
+        let bounds = Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        if bounds == Rect(x: x, y: y, width: width, height: pixels.count / width) { return (bounds, pixels) }
+        var cropped = [UInt32](repeating: 0, count: bounds.area)
+        cropped.withUnsafeMutableBufferPointer { out in
+            pixels.withUnsafeBufferPointer { p in
+                for cy in bounds.ys {
+                    let from = (cy - y) * width + bounds.minX - x, to = (cy - bounds.minY) * bounds.width
+                    for i in 0..<bounds.width { out[to + i] = p[from + i] }
+                }
+            }
+        }
+        return (bounds, cropped)
+    }
+
+    /// An amount of memory as a person reads it: "4 GiB", "1.5 GiB", "300 MiB", "12 bytes".
+    static func bytesText(_ bytes: Int) -> String {
+        let gib = 1 << 30, mib = 1 << 20
+        if bytes == .max { return "more than \(Int.max) bytes" }
+        func tenths(_ unit: Int) -> String { bytes % unit == 0 ? "\(bytes / unit)" : "\((Double(bytes) / Double(unit) * 10).rounded() / 10)" }
+        if bytes >= gib { return tenths(gib) + " GiB" }
+        if bytes >= mib { return tenths(mib) + " MiB" }
+        return "\(bytes) bytes"
+    }
+
+    /// An OpenRaster error as a file's: `FILE: entry: what`, one line.
+    private static func failure(_ error: ORAError, _ path: String) -> FileError {
+        FileError(path: path, message: ORAError(entry: error.entry, message: error.message).description, kind: error.kind)
     }
 
     /// Writes `image` as OpenRaster, with `merged` (what it shows) as its merged image and
@@ -86,7 +176,7 @@ public enum DocumentFile {
             }
             return try OpenRaster.writeNew(doc, merged: merged, to: path)
         } catch {
-            throw FileError(path: path, message: (error.entry.map { "\($0): " } ?? "") + error.message, kind: error.kind)
+            throw failure(error, path)
         }
     }
 

@@ -309,8 +309,10 @@ private struct JournalLines {
             return DocumentImage.legacyCanvas(image.pixels, size: Size(width: image.width, height: image.height), background: header.background)
         }
         do {
-            kept?.pictures[name] = try FileBytes.read(folder + "/" + name, limit: 1 << 31)
-            return try DocumentFile.read(ora: folder + "/" + name, maxSide: Replay.Header.sizes.upperBound).image
+            // Read once: the bytes kept are the bytes decoded.
+            let bytes = try FileBytes.read(folder + "/" + name, limit: DocumentLimits.fileBytes)
+            kept?.pictures[name] = bytes
+            return try DocumentFile.decode(ora: bytes, name: folder + "/" + name, maxSide: Replay.Header.sizes.upperBound).image
         } catch {
             throw ReplayError(line: line, message: "cannot read the snapshot \(JSON.quoted(name)): \(error.message)", kind: .unreadablePicture)
         }

@@ -17,10 +17,27 @@ public struct ORADocument: Sendable, Equatable {
     public init(size: Size, layers: [ORALayer], attributes: [ORAAttribute] = [], notes: [String] = []) {
         self.size = size; self.layers = layers; self.attributes = attributes; self.notes = notes
     }
+
+    /// The same document with every layer's picture decoded (`ORALayer.decoded()`): what a
+    /// document made in memory is, to compare with one.
+    public func decoded() throws(ORAError) -> ORADocument {
+        var document = self
+        for i in document.layers.indices { document.layers[i] = try document.layers[i].decoded() }
+        return document
+    }
+
+    /// What the layers' pictures take decoded, all told (Int.max when that overflows).
+    public var pixelBytes: Int {
+        layers.reduce(0) { sum, layer in
+            let (total, overflow) = sum.addingReportingOverflow(layer.pixelBytes)
+            return overflow ? .max : total
+        }
+    }
 }
 
 /// One raster layer: its pixels, where they go in the image and how they are composed.
 public struct ORALayer: Sendable, Equatable {
+    /// At most `DocumentLimits.nameBytes` of UTF-8 when read from a file (a longer one is cut).
     public var name: String
     /// Where the layer's top-left pixel goes in the image (may be negative, or beyond it).
     public var x: Int
@@ -30,18 +47,65 @@ public struct ORALayer: Sendable, Equatable {
     public var visible: Bool
     /// As in the file, e.g. "svg:multiply"; "svg:src-over" when the file names none.
     public var compositeOp: String
-    /// 0xAARRGGBB, straight alpha, at the layer PNG's own size.
-    public var image: PNGImage
+    /// The layer's pixels, at its own size: a picture in memory, or, read from a file, its PNG
+    /// not yet decoded (`image()` decodes it), so that a reader can take the layers one at a time.
+    public var pixels: Pixels
     /// Every other attribute of `<layer>` (Krita's and MyPaint's: selected, locked, …), in file
     /// order, so that open → save keeps them.
     public var extraAttributes: [ORAAttribute]
+
+    /// A layer's pixels, decoded or not yet.
+    public enum Pixels: Sendable, Equatable {
+        /// 0xAARRGGBB, straight alpha.
+        case image(PNGImage)
+        /// The layer's PNG as the archive held it (the entry named), checked as far as it can be
+        /// without decoding (`PNGImage.declaredSize(of:maxSide:)`), and the width and height its
+        /// header declares.
+        case png([UInt8], width: Int, height: Int, entry: String)
+    }
 
     public static let defaultCompositeOp = "svg:src-over"
 
     public init(name: String, x: Int = 0, y: Int = 0, opacity: Double = 1, visible: Bool = true,
                 compositeOp: String = ORALayer.defaultCompositeOp, image: PNGImage, extraAttributes: [ORAAttribute] = []) {
+        self.init(name: name, x: x, y: y, opacity: opacity, visible: visible, compositeOp: compositeOp, pixels: .image(image),
+                  extraAttributes: extraAttributes)
+    }
+
+    public init(name: String, x: Int = 0, y: Int = 0, opacity: Double = 1, visible: Bool = true,
+                compositeOp: String = ORALayer.defaultCompositeOp, pixels: Pixels, extraAttributes: [ORAAttribute] = []) {
         self.name = name; self.x = x; self.y = y; self.opacity = opacity; self.visible = visible
-        self.compositeOp = compositeOp; self.image = image; self.extraAttributes = extraAttributes
+        self.compositeOp = compositeOp; self.pixels = pixels; self.extraAttributes = extraAttributes
+    }
+
+    /// The width and height of the layer's picture (as its PNG declares it, before decoding).
+    public var size: Size {
+        switch pixels {
+        case .image(let image): Size(width: image.width, height: image.height)
+        case .png(_, let width, let height, _): Size(width: width, height: height)
+        }
+    }
+
+    /// What the layer's picture takes decoded: width × height × 4 bytes.
+    public var pixelBytes: Int { ORAReader.product(size.width, size.height, 4) }
+
+    /// The same layer with its picture decoded.
+    public func decoded() throws(ORAError) -> ORALayer {
+        var layer = self
+        layer.pixels = .image(try image())
+        return layer
+    }
+
+    /// The layer's picture, decoded when it is still a PNG (not kept: each call decodes).
+    /// Errors name the entry, as `ORAError`s of the file do.
+    public func image() throws(ORAError) -> PNGImage {
+        switch pixels {
+        case .image(let image): return image
+        case .png(let bytes, let width, let height, let entry):
+            do throws(PNGError) { return try PNGImage.decode(bytes, maxSide: max(width, height)) } catch {
+                throw ORAError(entry: entry, message: error.message)
+            }
+        }
     }
 }
 

@@ -19,7 +19,12 @@ public struct ORAError: Error, CustomStringConvertible, Sendable, Equatable {
 
     init(_ error: FileError) { self.init(path: error.path, message: error.message, kind: error.kind) }
 
-    public var description: String { ([path, entry ?? ""].filter { !$0.isEmpty } + [message]).joined(separator: ": ") }
+    /// One line: the entry, which the file names, and the message have their control
+    /// characters escaped, and are cut when very long (what a message quotes from the file is
+    /// escaped and cut already; this is the last word).
+    public var description: String {
+        ([path, entry.map { ORAText.oneLine($0) } ?? ""].filter { !$0.isEmpty } + [ORAText.oneLine(message, cut: 400)]).joined(separator: ": ")
+    }
 
     /// The same error, said of the file at `path` (what is thrown inside names the entry only).
     func of(_ path: String) -> ORAError {

@@ -2,10 +2,11 @@ import Geometry
 import PNGFile
 
 /// An OpenRaster archive's bytes into a document: the mimetype checked, stack.xml read
-/// (`StackReader`), each layer's PNG inflated and decoded, within the limits a zip bomb would break.
+/// (`StackReader`), each layer's PNG inflated and checked as far as it can be without decoding
+/// it (its declared size, and that its data can hold that), within the limits a zip bomb would
+/// break. No layer is decoded here: `ORALayer.image()` does that, one layer at a time.
 enum ORAReader {
     static let mimetype = "image/openraster"
-    static let maxStackXMLBytes = 16 << 20
 
     /// The most bytes one layer's PNG may inflate to when no side exceeds `maxSide`: a 16-bit RGBA
     /// PNG stored with no compression, a filter byte a row, with room for zlib's and chunks' framing.
@@ -25,27 +26,35 @@ enum ORAReader {
             // Exactly the type, as the spec says; a newline after it is forgiven.
             let text = String(decoding: found.reversed().drop { $0 == 0x0A || $0 == 0x0D }.reversed(), as: UTF8.self)
             guard text == mimetype else {
-                throw ORAError(entry: "mimetype", message: "\"\(text.prefix(64))\", not \(mimetype): not an OpenRaster file")
+                throw ORAError(entry: "mimetype", message: "\(ORAText.quoted(text)), not \(mimetype): not an OpenRaster file")
             }
             guard let stackEntry = zip.entry(named: "stack.xml") else { throw ORAError(message: "no stack.xml in the archive") }
             var budget = Budget(limit: maxTotalBytes)
             try budget.take(stackEntry.size, for: stackEntry.name)
-            let stack = try StackReader.read(try zip.read(stackEntry, limit: maxStackXMLBytes), maxSide: maxSide)
+            let stack = try StackReader.read(try zip.read(stackEntry, limit: DocumentLimits.stackXMLBytes), maxSide: maxSide)
             var layers: [ORALayer] = []
             var dropped: [String] = []
+            // Each entry is inflated once, however many layers name it.
+            var pngs: [String: ORALayer.Pixels] = [:]
             for layer in stack.layers.reversed() {
                 guard let entry = zip.entry(named: layer.src) else {
-                    throw ORAError(entry: layer.src, message: "named by layer \"\(layer.name)\" but not in the archive")
+                    throw ORAError(entry: layer.src, message: "named by layer \(ORAText.quoted(layer.name)) but not in the archive")
                 }
-                try budget.take(entry.size, for: entry.name)
-                let png = try zip.read(entry, limit: maxLayerBytes(maxSide: maxSide))
-                if let size = pngSize(png), size.width <= maxSide, size.height <= maxSide {
-                    try budget.take(product(size.width, size.height, 4), for: entry.name)
+                let pixels: ORALayer.Pixels
+                if let known = pngs[entry.name] {
+                    pixels = known
+                } else {
+                    try budget.take(entry.size, for: entry.name)
+                    let png = try zip.read(entry, limit: maxLayerBytes(maxSide: maxSide))
+                    let size: (width: Int, height: Int)
+                    do throws(PNGError) { size = try PNGImage.declaredSize(of: png, maxSide: maxSide) } catch {
+                        throw ORAError(entry: entry.name, message: error.message)
+                    }
+                    pixels = .png(png, width: size.width, height: size.height, entry: entry.name)
+                    pngs[entry.name] = pixels
                 }
-                let image: PNGImage
-                do throws(PNGError) { image = try PNGImage.decode(png, maxSide: maxSide) } catch { throw ORAError(entry: entry.name, message: error.message) }
                 layers.append(ORALayer(name: layer.name, x: layer.x, y: layer.y, opacity: layer.opacity, visible: layer.visible,
-                                       compositeOp: layer.compositeOp, image: image,
+                                       compositeOp: layer.compositeOp, pixels: pixels,
                                        extraAttributes: keptAttributes(layer.extraAttributes, in: zip, dropped: &dropped)))
             }
             let attributes = keptAttributes(stack.attributes, in: zip, dropped: &dropped)
@@ -53,7 +62,7 @@ enum ORAReader {
             if !dropped.isEmpty {
                 var seen: Set<String> = []
                 notes.append("not kept, with the other files of the archive they name: "
-                             + dropped.filter { seen.insert($0).inserted }.joined(separator: ", "))
+                             + dropped.filter { seen.insert($0).inserted }.map { ORAText.oneLine($0, cut: 64) }.joined(separator: ", "))
             }
             return ORADocument(size: stack.size, layers: layers, attributes: attributes, notes: notes)
         }
@@ -72,13 +81,6 @@ enum ORAReader {
         }
     }
 
-    /// The width and height a PNG's header claims, before anything is decoded.
-    static func pngSize(_ png: [UInt8]) -> Size? {
-        guard png.count >= 24, png.starts(with: PNGImage.signature), png[12..<16].elementsEqual("IHDR".utf8) else { return nil }
-        func word(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return Size(width: word(16), height: word(20))
-    }
-
     /// The product of the factors, or Int.max when it overflows.
     static func product(_ factors: Int...) -> Int {
         factors.reduce(1) { product, factor in
@@ -87,7 +89,8 @@ enum ORAReader {
         }
     }
 
-    /// What a read may hold in memory, all told: the entries inflated and the layers' pixels.
+    /// What a read may hold in memory, all told: the entries inflated (stack.xml and the
+    /// layers' PNGs, each once).
     struct Budget {
         let limit: Int
         var used = 0
@@ -96,7 +99,7 @@ enum ORAReader {
             let (sum, overflow) = used.addingReportingOverflow(bytes)
             used = overflow ? .max : sum
             guard used <= limit else {
-                throw ORAError(entry: entry, message: "too large: reading it would hold \(used) bytes in all, more than the \(limit)-byte limit")
+                throw ORAError(entry: entry, message: "too large: the archive's entries would inflate to \(used) bytes in all, more than the \(limit)-byte limit")
             }
         }
     }

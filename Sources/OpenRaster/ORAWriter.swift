@@ -30,7 +30,10 @@ enum ORAWriter {
                     case layers.count: return (try png(LayerPixels.thumbnail(merged, side: thumbnailSide), thumbnail), 0, 0)
                     case layers.count + 1: return (try png(merged, "mergedimage.png"), 0, 0)
                     default:
-                        let crop = LayerPixels.cropped(layers[index].image)
+                        let image: PNGImage
+                        // A layer read from a file and not decoded yet is decoded here, as it is written.
+                        image = try layers[index].image()
+                        let crop = LayerPixels.cropped(image)
                         return (try png(crop.image, "data/layer\(index).png"), crop.x, crop.y)
                     }
                 }

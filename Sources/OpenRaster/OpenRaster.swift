@@ -15,26 +15,49 @@ import Geometry
 import PNGFile
 
 public enum OpenRaster {
-    /// The most a read holds in memory by default, all told: the archive's entries inflated and
-    /// the layers' decoded pixels (4 bytes each). 4 GiB.
-    public static let defaultMaxTotalBytes = 1 << 32
+    /// The most a read holds in memory by default, all told, besides the file: the archive's
+    /// entries inflated (stack.xml and the layers' PNGs, which are not decoded).
+    /// `DocumentLimits.fileBytes`, 2 GiB.
+    public static let defaultMaxTotalBytes = DocumentLimits.fileBytes
 
-    /// The most bytes of an .ora file `read(from:maxSide:maxTotalBytes:)` reads: 2 GiB.
-    public static let maxFileBytes = 1 << 31
+    /// The most bytes of an .ora file `read(from:maxSide:maxTotalBytes:)` reads:
+    /// `DocumentLimits.fileBytes`, 2 GiB.
+    public static let maxFileBytes = DocumentLimits.fileBytes
+
+    /// The most layers read: a document's (`DocumentLimits.maxLayers`) and the background this
+    /// program saves beneath them. stack.xml with more is refused at the first one too many.
+    public static let maxLayers = DocumentLimits.maxLayers + 1
 
     /// Reads the .ora file at `path`, layers bottom first, nested stacks flattened and other
-    /// elements (`<text>`, …) skipped, each such change said in `notes`.
+    /// elements (`<text>`, …) skipped, each such change said in `notes`. The layers' PNGs are
+    /// checked but not decoded: `ORALayer.image()` decodes each, so a caller can take them one
+    /// at a time, and check `ORADocument.pixelBytes` against its budget before it does.
     ///
-    /// Refused, with the entry at fault where there is one: what is not a zip, has no mimetype
-    /// `image/openraster` or no stack.xml; malformed XML; an image or a layer wider or taller
-    /// than `maxSide`; a layer whose PNG is missing or cannot be decoded, or whose src leads out
-    /// of the archive; an entry whose declared size is more than a layer of `maxSide` can need,
-    /// or than it holds; more than `maxTotalBytes` in all. Sizes are checked before anything is
-    /// inflated or decoded.
+    /// Refused, with the entry at fault where there is one: what is not a regular file (checked
+    /// before reading), not a zip (after its first bytes), a zip cut short or with two entries of
+    /// one name, has no mimetype `image/openraster` or no stack.xml; malformed XML; more layers
+    /// than `maxLayers`; an image or a layer wider or taller than `maxSide`; a layer whose PNG is
+    /// missing, is no PNG, or whose data cannot hold the pixels it declares, or whose src leads
+    /// out of the archive; an entry whose declared size is more than a layer of `maxSide` can
+    /// need, more than its compressed bytes can inflate to, or than it holds; more than
+    /// `maxTotalBytes` of entries in all. Sizes are checked before anything is inflated.
+    /// Names longer than `DocumentLimits.nameBytes` are cut, and attributes longer than
+    /// `DocumentLimits.attributeBytes` left out, each said in `notes`.
     public static func read(from path: String, maxSide: Int,
                             maxTotalBytes: Int = defaultMaxTotalBytes) throws(ORAError) -> ORADocument {
+        let file: FileReader
+        do { file = try FileReader(path) } catch { throw ORAError(error) }
+        guard !file.isStream else {
+            throw ORAError(path: path, message: "\(FileBytes.streamKind(path) ?? "a stream"), not a regular file: an OpenRaster document is read from a file",
+                           kind: .notRegularFile)
+        }
+        // A zip starts with an entry's header ("PK\u{3}\u{4}") or, empty, with its end
+        // ("PK\u{5}\u{6}"): anything else is refused before the rest is read.
+        let head: [UInt8]
+        do { head = try file.read(upTo: 2) } catch { throw ORAError(error) }
+        if !head.isEmpty && head != [0x50, 0x4B] { throw ORAError(path: path, message: "not an OpenRaster file: not a zip archive") }
         let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, limit: maxFileBytes) } catch { throw ORAError(error) }
+        do { bytes = try file.readAll(limit: maxFileBytes) } catch { throw ORAError(error) }
         do { return try ORAReader.decode(bytes, maxSide: maxSide, maxTotalBytes: maxTotalBytes) } catch { throw error.of(path) }
     }
 

@@ -27,7 +27,7 @@ enum StackReader {
     /// Offsets beyond this are refused: no picture needs them, and sums of them cannot overflow.
     static let maxOffset = 1 << 30
 
-    static func read(_ bytes: [UInt8], maxSide: Int) throws(ORAError) -> Stack {
+    static func read(_ bytes: [UInt8], maxSide: Int, maxLayers: Int = OpenRaster.maxLayers) throws(ORAError) -> Stack {
         let root: XMLReader.Element
         do { root = try XMLReader.parse(bytes) } catch { throw ORAError(entry: "stack.xml:\(error.line)", message: error.message) }
         guard root.name == "image" else { throw problem(root, "the root element is <\(root.name)>, not <image>") }
@@ -36,7 +36,7 @@ enum StackReader {
         guard width <= maxSide, height <= maxSide else {
             throw problem(root, "\(width)x\(height) pixels is larger than the \(maxSide)x\(maxSide) limit")
         }
-        var walk = Walk()
+        var walk = Walk(maxLayers: maxLayers)
         let stacks = root.children.filter { $0.name == "stack" }
         if let first = stacks.first {
             // The root stack's own offset, opacity and visibility apply to every layer, as a nested one's do.
@@ -47,7 +47,7 @@ enum StackReader {
         }
         for other in root.children where other.name != "stack" { walk.skipped[other.name, default: 0] += 1 }
         if stacks.count > 1 { walk.notes.append("\(stacks.count - 1) more <stack> under <image> skipped (only the first is read)") }
-        var kept = root.attributes.filter { !["w", "h", "version"].contains($0.name) }
+        var kept = walk.fitting(root.attributes.filter { !["w", "h", "version"].contains($0.name) })
         // A stack's namespace declarations go up to <image>, which outlives the flattening, so
         // that the prefixed attributes of its layers are still declared when written back.
         for declaration in walk.declarations where !kept.contains(where: { $0.name == declaration.name }) { kept.append(declaration) }
@@ -56,7 +56,13 @@ enum StackReader {
 
     /// The walk through the stacks, gathering layers and what changed.
     private struct Walk {
+        let maxLayers: Int
         var layers: [Layer] = []
+        /// Names cut to `DocumentLimits.nameBytes`: how many, and the first (quoted as a note
+        /// shows it, and its length in bytes; never the whole name kept).
+        var cutNames = 0, firstCutName = "", firstCutBytes = 0
+        /// The names of attributes left out for their length, each once, in file order.
+        var longAttributes: [String] = []
         var notes: [String] = []
         var nestedStacks = 0
         var skipped: [String: Int] = [:]
@@ -67,7 +73,12 @@ enum StackReader {
             for child in element.children {
                 switch child.name {
                 case "layer":
+                    guard layers.count < maxLayers else {
+                        throw StackReader.problem(child, "more layers than the \(DocumentLimits.maxLayers) a document may hold")
+                    }
                     var layer = try StackReader.layer(child, notes: &notes)
+                    layer.name = fitting(name: layer.name)
+                    layer.extraAttributes = fitting(layer.extraAttributes)
                     layer.x += x; layer.y += y
                     layer.opacity *= opacity
                     layer.visible = layer.visible && visible
@@ -85,11 +96,38 @@ enum StackReader {
             }
         }
 
+        /// `name`, cut to `DocumentLimits.nameBytes` of whole characters when longer (counted).
+        /// Takes time in the characters kept, not in the name's length (a 15 MiB name costs one
+        /// pass to count its bytes).
+        mutating func fitting(name: String) -> String {
+            guard name.utf8.count > DocumentLimits.nameBytes else { return name }
+            if cutNames == 0 { (firstCutName, firstCutBytes) = (ORAText.quoted(name), name.utf8.count) }
+            cutNames += 1
+            var end = name.startIndex, bytes = 0
+            while end < name.endIndex {
+                let next = name.index(after: end)
+                let size = name.utf8.distance(from: end, to: next)
+                guard bytes + size <= DocumentLimits.nameBytes else { break }
+                bytes += size
+                end = next
+            }
+            return String(name[..<end])
+        }
+
+        /// `attributes` without those longer than `DocumentLimits.attributeBytes` (noted).
+        mutating func fitting(_ attributes: [ORAAttribute]) -> [ORAAttribute] {
+            attributes.filter { attribute in
+                guard attribute.value.utf8.count > DocumentLimits.attributeBytes else { return true }
+                if !longAttributes.contains(attribute.name) { longAttributes.append(attribute.name) }
+                return false
+            }
+        }
+
         /// Notes what a flattened stack's own composing did that its layers alone do not.
         mutating func lost(_ stack: XMLReader.Element, over layers: ArraySlice<Layer>) {
-            let name = stack.attribute("name").map { "\"\($0)\"" } ?? "at stack.xml:\(stack.line)"
+            let name = stack.attribute("name").map(ORAText.quoted) ?? "at stack.xml:\(stack.line)"
             if let op = stack.attribute("composite-op"), op != ORALayer.defaultCompositeOp {
-                notes.append("stack \(name): its composite-op \(op) is lost (its layers are composed one by one)")
+                notes.append("stack \(name): its composite-op \(ORAText.quoted(op)) is lost (its layers are composed one by one)")
             }
             // Isolation changes nothing when every layer in it is src-over.
             if stack.attribute("isolation") == "isolate", layers.contains(where: { $0.compositeOp != ORALayer.defaultCompositeOp }) {
@@ -104,8 +142,17 @@ enum StackReader {
                            + "their offsets, opacity and visibility applied to each layer)")
             }
             all += notes
+            if cutNames > 0 {
+                all.append("\(cutNames == 1 ? "a layer name" : "\(cutNames) layer names") longer than \(DocumentLimits.nameBytes) bytes cut to "
+                           + "\(cutNames == 1 ? "its" : "their") first \(DocumentLimits.nameBytes) (\(firstCutName), \(firstCutBytes) bytes)")
+            }
+            if !longAttributes.isEmpty {
+                all.append("left out, longer than \(DocumentLimits.attributeBytes) bytes: "
+                           + longAttributes.prefix(8).map { ORAText.oneLine($0, cut: 64) }.joined(separator: ", ")
+                           + (longAttributes.count > 8 ? " and \(longAttributes.count - 8) more" : ""))
+            }
             for (name, count) in skipped.sorted(by: { $0.key < $1.key }) {
-                all.append("skipped \(count) <\(name)> element\(count == 1 ? "" : "s") (not raster layers)")
+                all.append("skipped \(count) <\(ORAText.oneLine(name, cut: 64))> element\(count == 1 ? "" : "s") (not raster layers)")
             }
             return all
         }
@@ -131,30 +178,36 @@ enum StackReader {
         var opacity = 1.0
         if let text = element.attribute("opacity") {
             guard let value = Double(text.trimmingXMLSpace), value.isFinite else {
-                throw problem(element, "\(what)opacity \"\(text)\" is not a number")
+                throw problem(element, "\(what)opacity \(ORAText.quoted(text)) is not a number")
             }
             opacity = min(max(value, 0), 1)
-            if opacity != value { notes.append("\(what)opacity \(text) read as \(opacity)") }
+            if opacity != value { notes.append("\(what)opacity \(ORAText.oneLine(text, cut: 40)) read as \(opacity)") }
         }
         var visible = true
         if let text = element.attribute("visibility"), text != "visible" {
             visible = text != "hidden"
-            if visible { notes.append("\(what)visibility \"\(text)\" read as visible") }
+            if visible { notes.append("\(what)visibility \(ORAText.quoted(text)) read as visible") }
         }
         return (x, y, opacity, visible)
     }
 
-    /// A src as an archive entry's name: relative, inside the archive, "." parts dropped. A
-    /// leading "/" or "\\", a drive or a URL scheme ("C:", "file:") and ".." lead out.
+    /// A src as an archive entry's name: relative, "." parts dropped and each ".." taking the
+    /// part before it away ("data/../data/a.png" is "data/a.png"). A leading "/" or "\\", a
+    /// drive or a URL scheme ("C:", "file:"), or a ".." with nothing before it to take away,
+    /// leads out of the archive.
     private static func entryName(_ src: String, _ element: XMLReader.Element) throws(ORAError) -> String {
-        let escapes = problem(element, "src \"\(src)\" leads out of the archive")
+        let escapes = problem(element, "src \(ORAText.quoted(src)) leads out of the archive")
         guard !src.hasPrefix("/"), !src.hasPrefix("\\") else { throw escapes }
         var parts: [Substring] = []
         for part in src.split(separator: "/") where part != "." {
-            guard part != "..", !(parts.isEmpty && part.contains(":")) else { throw escapes }
-            parts.append(part)
+            guard !(parts.isEmpty && part.contains(":")) else { throw escapes }
+            if part == ".." {
+                guard parts.popLast() != nil else { throw escapes }
+            } else {
+                parts.append(part)
+            }
         }
-        guard !parts.isEmpty else { throw problem(element, "src \"\(src)\" names no file") }
+        guard !parts.isEmpty else { throw problem(element, "src \(ORAText.quoted(src)) names no file") }
         return parts.joined(separator: "/")
     }
 
@@ -167,12 +220,12 @@ enum StackReader {
         }
         let trimmed = text.trimmingXMLSpace
         let value = Int(trimmed) ?? Double(trimmed).flatMap { $0.rounded() == $0 && abs($0) <= 1e15 ? Int($0) : nil }
-        guard let value else { throw problem(element, "<\(element.name)> \(name) \"\(text)\" is not a whole number") }
+        guard let value else { throw problem(element, "<\(element.name)> \(name) \(ORAText.quoted(text)) is not a whole number") }
         guard range.contains(value) else { throw problem(element, "<\(element.name)> \(name) \(value) is out of range") }
         return value
     }
 
-    private static func quoted(_ name: String) -> String { name.isEmpty ? "" : "\"\(name)\" " }
+    private static func quoted(_ name: String) -> String { name.isEmpty ? "" : ORAText.quoted(name) + " " }
 
     private static func problem(_ element: XMLReader.Element, _ message: String) -> ORAError {
         ORAError(entry: "stack.xml:\(element.line)", message: message)

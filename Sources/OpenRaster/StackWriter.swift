@@ -24,7 +24,7 @@ enum StackWriter {
                        ORAAttribute("y", "\(written.y)"), ORAAttribute("opacity", "\(l.opacity.isNaN ? 1 : min(max(l.opacity, 0), 1))"),
                        ORAAttribute("visibility", l.visible ? "visible" : "hidden"), ORAAttribute("composite-op", l.compositeOp)]
             text += "  <layer" + (try attributeText(own, extra: l.extraAttributes, declared: declared.union(prefixesDeclared(by: l.extraAttributes)),
-                                                    of: "layer \"\(l.name)\"")) + "/>\n"
+                                                    of: "layer \(ORAText.quoted(l.name))")) + "/>\n"
         }
         text += " </stack>\n</image>\n"
         return Array(text.utf8)
@@ -42,7 +42,7 @@ enum StackWriter {
         for attribute in own + extra.filter({ !ownNames.contains($0.name) && seen.insert($0.name).inserted }) {
             let parts = attribute.name.split(separator: ":", omittingEmptySubsequences: false)
             guard XMLName.isName(attribute.name), parts.count <= 2, parts.allSatisfy({ !$0.isEmpty }) else {
-                throw ORAError(entry: "stack.xml", message: "\(what): attribute name \"\(attribute.name)\" is not an XML name")
+                throw ORAError(entry: "stack.xml", message: "\(what): attribute name \(ORAText.quoted(attribute.name)) is not an XML name")
             }
             if parts.count == 2, !["xml", "xmlns"].contains(parts[0]), !declared.contains(parts[0]) {
                 throw ORAError(entry: "stack.xml", message: "\(what): attribute \(attribute.name) has a namespace prefix declared nowhere")

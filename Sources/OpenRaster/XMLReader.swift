@@ -1,3 +1,5 @@
+import Geometry
+
 /// A small strict reader for the XML of stack.xml: elements and their attributes, in file order.
 ///
 /// Why not Foundation's XMLParser: on Linux its parse() returns true for a document cut off or
@@ -25,6 +27,11 @@ enum XMLReader {
 
     /// The deepest nesting read; deeper is refused rather than risk the stack of what walks the tree.
     static let maxDepth = 256
+    /// The most elements read: sixteen for each layer a document may hold, room for any stack
+    /// of them, and a bound on the tree however small the elements of the text.
+    static let maxElements = 16 * DocumentLimits.maxLayers
+    /// The most attributes of one element (Krita's and MyPaint's layers have about 15).
+    static let maxAttributes = 256
 
     static func parse(_ bytes: [UInt8]) throws(Failure) -> Element {
         var scanner = Scanner(bytes)
@@ -35,22 +42,28 @@ enum XMLReader {
 private struct Scanner {
     let bytes: [UInt8]
     var at = 0
-    /// Where each line starts, for the line of an offset.
-    let lineStarts: [Int]
+    var elementCount = 0
+    /// The line of the offset last asked for: lines are counted on from there (the reader asks
+    /// in file order, but for an error), never held a number a line.
+    private let counted = LineCount()
+
+    private final class LineCount {
+        var offset = 0, line = 1
+    }
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { at = 3 }
     }
 
     func line(_ offset: Int) -> Int {
-        var low = 0, high = lineStarts.count
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if lineStarts[mid] <= offset { low = mid } else { high = mid }
-        }
-        return low + 1
+        if offset < counted.offset { counted.offset = 0; counted.line = 1 }
+        let end = min(offset, bytes.count)
+        var line = counted.line
+        for i in counted.offset..<max(end, counted.offset) where bytes[i] == 0x0A { line += 1 }
+        counted.offset = max(end, counted.offset)
+        counted.line = line
+        return line
     }
 
     func fail(_ message: String, at offset: Int? = nil) -> XMLReader.Failure {
@@ -88,6 +101,8 @@ private struct Scanner {
         var open: [XMLReader.Element] = []
         while true {
             // At "<" of a start tag.
+            elementCount += 1
+            guard elementCount <= XMLReader.maxElements else { throw fail("more than \(XMLReader.maxElements) elements") }
             let (element, empty) = try startTag()
             if empty {
                 guard var parent = open.popLast() else { return element }
@@ -128,6 +143,7 @@ private struct Scanner {
         let start = at
         at += 1
         var element = XMLReader.Element(name: try name(), attributes: [], children: [], line: line(start))
+        var names: Set<String> = []
         while true {
             let spaced = skipSpace()
             if looking(at: "/>") { at += 2; return (element, true) }
@@ -140,7 +156,8 @@ private struct Scanner {
             try expect("=")
             skipSpace()
             let value = try attributeValue()
-            guard element.attribute(attribute) == nil else { throw fail("<\(element.name)> has two \(attribute) attributes", at: nameAt) }
+            guard names.insert(attribute).inserted else { throw fail("<\(element.name)> has two \(attribute) attributes", at: nameAt) }
+            guard names.count <= XMLReader.maxAttributes else { throw fail("<\(element.name)> has more than \(XMLReader.maxAttributes) attributes", at: nameAt) }
             element.attributes.append(ORAAttribute(attribute, value))
         }
     }

@@ -11,6 +11,8 @@ struct ZipEntry: Sendable {
     var name: String
     /// Uncompressed, as declared: what a read may give, never more (`ZipReader.read` checks).
     var size: Int
+    /// Compressed, as declared.
+    var compressedSize: Int
     var stored: Bool
 }
 
@@ -22,34 +24,86 @@ final class ZipReader {
     let entries: [ZipEntry]
     private let byName: [String: ZipEntry]
 
+    /// The most bytes deflate gives for each compressed byte (a 258-byte match in two bits),
+    /// and room beside that for a stream's first bytes.
+    static let maxInflation = 1032, inflationSlack = 1 << 10
+
+    /// The bytes of the archive read from.
+    private let archiveBytes: Int
+
     /// Opens `bytes` as a zip archive and hands it to `body`; the archive is closed after.
     static func open<T>(_ bytes: [UInt8], _ body: (ZipReader) throws(ORAError) -> T) throws(ORAError) -> T {
         let result = bytes.withUnsafeBytes { raw -> Result<T, ORAError> in
-            var error = zip_error_t()
-            zip_error_init(&error)
-            defer { zip_error_fini(&error) }
-            guard let source = zip_source_buffer_create(raw.baseAddress, UInt64(raw.count), 0, &error) else {
-                return .failure(openFailure(&error))
-            }
             // CHECKCONS: a local header that disagrees with the central directory is damage.
-            guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
-                zip_source_free(source)
-                return .failure(openFailure(&error))
+            let archive: OpaquePointer
+            switch openArchive(raw, flags: ZIP_RDONLY | ZIP_CHECKCONS) {
+            case .success(let opened): archive = opened
+            case .failure(let error): return .failure(refusal(error, raw))
             }
             let entries: [ZipEntry]
             do throws(ORAError) { entries = try listEntries(archive) } catch {
                 zip_discard(archive)
                 return .failure(error)
             }
-            let reader = ZipReader(archive, entries)
+            let reader = ZipReader(archive, entries, archiveBytes: raw.count)
             return Result { () throws(ORAError) in try body(reader) }
         }
         return try result.get()
     }
 
-    private init(_ archive: OpaquePointer, _ entries: [ZipEntry]) {
+    /// libzip's archive over `raw`, or its error code.
+    private static func openArchive(_ raw: UnsafeRawBufferPointer, flags: Int32) -> Result<OpaquePointer, OpenFailure> {
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let source = zip_source_buffer_create(raw.baseAddress, UInt64(raw.count), 0, &error) else {
+            return .failure(OpenFailure(code: zip_error_code_zip(&error), text: String(cString: zip_error_strerror(&error))))
+        }
+        guard let archive = zip_open_from_source(source, flags, &error) else {
+            zip_source_free(source)
+            return .failure(OpenFailure(code: zip_error_code_zip(&error), text: String(cString: zip_error_strerror(&error))))
+        }
+        return .success(archive)
+    }
+
+    /// libzip's refusal to open an archive.
+    private struct OpenFailure: Error {
+        var code: Int32
+        var text: String
+    }
+
+    /// What libzip's refusal means, said plainly where it has words of its own for a common case.
+    private static func refusal(_ failure: OpenFailure, _ raw: UnsafeRawBufferPointer) -> ORAError {
+        switch failure.code {
+        case ZIP_ER_NOZIP:
+            // No end of central directory found. A file that starts as a zip does (an entry's
+            // local header) lost its end: cut short, as a download or a copy can be.
+            if raw.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+                return ORAError(message: "cut off: the zip archive ends before the directory of its entries")
+            }
+            return ORAError(message: "not an OpenRaster file: not a zip archive")
+        case ZIP_ER_EXISTS:
+            // Two entries of one name: which, from the directory read without that check.
+            if case .success(let archive) = openArchive(raw, flags: ZIP_RDONLY) {
+                defer { zip_discard(archive) }
+                var seen: Set<String> = []
+                for index in 0..<UInt64(max(0, zip_get_num_entries(archive, 0))) {
+                    guard let name = zip_get_name(archive, index, 0).map({ String(cString: $0) }) else { continue }
+                    if !seen.insert(name).inserted {
+                        return ORAError(message: "damaged zip archive: it holds two entries named \(ORAText.quoted(name))")
+                    }
+                }
+            }
+            return ORAError(message: "damaged zip archive: it holds two entries of the same name")
+        default:
+            return ORAError(message: "damaged zip archive: \(failure.text)")
+        }
+    }
+
+    private init(_ archive: OpaquePointer, _ entries: [ZipEntry], archiveBytes: Int) {
         self.archive = archive
         self.entries = entries
+        self.archiveBytes = archiveBytes
         var byName: [String: ZipEntry] = [:]
         for entry in entries where byName[entry.name] == nil { byName[entry.name] = entry }
         self.byName = byName
@@ -61,11 +115,12 @@ final class ZipReader {
             var st = zip_stat_t()
             zip_stat_init(&st)
             guard zip_stat_index(archive, index, 0, &st) == 0, st.valid & UInt64(ZIP_STAT_NAME) != 0, let cName = st.name,
-                  st.valid & UInt64(ZIP_STAT_SIZE) != 0, st.valid & UInt64(ZIP_STAT_COMP_METHOD) != 0 else {
+                  st.valid & UInt64(ZIP_STAT_SIZE) != 0, st.valid & UInt64(ZIP_STAT_COMP_SIZE) != 0,
+                  st.valid & UInt64(ZIP_STAT_COMP_METHOD) != 0 else {
                 throw ORAError(message: "damaged zip archive: entry \(index) cannot be read")
             }
             entries.append(ZipEntry(index: index, name: String(cString: cName), size: Int(clamping: st.size),
-                                    stored: Int32(st.comp_method) == ZIP_CM_STORE))
+                                    compressedSize: Int(clamping: st.comp_size), stored: Int32(st.comp_method) == ZIP_CM_STORE))
         }
         return entries
     }
@@ -74,12 +129,21 @@ final class ZipReader {
 
     func entry(named name: String) -> ZipEntry? { byName[name] }
 
-    /// The entry's bytes, inflated. Its declared size is checked against `limit` before anything
-    /// is read, and what comes out is never allowed past that size: a zip bomb that understates
-    /// its sizes is stopped one byte beyond what it declared.
+    /// The entry's bytes, inflated. Its declared size is checked against `limit`, against the
+    /// compressed bytes it declares (which must lie in the archive) and against what those can
+    /// inflate to, before anything is allocated or read; and what comes out is never allowed
+    /// past that size: a zip bomb that understates its sizes is stopped one byte beyond what it
+    /// declared, and one that overstates them is refused before its buffer is made.
     func read(_ entry: ZipEntry, limit: Int) throws(ORAError) -> [UInt8] {
         guard entry.size <= limit else {
             throw ORAError(entry: entry.name, message: "\(entry.size) bytes uncompressed, more than the \(limit)-byte limit")
+        }
+        guard entry.compressedSize <= archiveBytes else {
+            throw ORAError(entry: entry.name, message: "damaged: it declares \(entry.compressedSize) compressed bytes, more than the archive's \(archiveBytes)")
+        }
+        let most = entry.stored ? entry.compressedSize : entry.compressedSize * Self.maxInflation + Self.inflationSlack
+        guard entry.size <= most else {
+            throw ORAError(entry: entry.name, message: "damaged: its \(entry.compressedSize) compressed bytes cannot inflate to the \(entry.size) it declares")
         }
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
             throw ORAError(entry: entry.name, message: "cannot be read: \(String(cString: zip_strerror(archive)))")
@@ -100,11 +164,6 @@ final class ZipReader {
         guard count == entry.size else { throw ORAError(entry: entry.name, message: "cut off: \(count) of the \(entry.size) bytes it declares") }
         bytes.removeLast()
         return bytes
-    }
-
-    private static func openFailure(_ error: inout zip_error_t) -> ORAError {
-        if zip_error_code_zip(&error) == ZIP_ER_NOZIP { return ORAError(message: "not an OpenRaster file: not a zip archive") }
-        return ORAError(message: "damaged zip archive: \(String(cString: zip_error_strerror(&error)))")
     }
 }
 

@@ -15,26 +15,49 @@ import CPNG
 /// it. 8-bit files are unchanged.
 enum PNGDecoder {
     static func decode(_ bytes: [UInt8], maxSide: Int) throws(PNGError) -> PNGImage {
-        guard !bytes.isEmpty else { throw PNGError(.empty, "empty: no picture data") }
-        guard PNGImage.signature.starts(with: bytes.prefix(PNGImage.signature.count)) else {
-            throw PNGError(.notPNG, "not a PNG file")
-        }
-        // Before libpng, which refuses a side over 1,000,000 pixels as "Invalid IHDR data": such
-        // a picture is too large for the caller, not damaged.
-        if let (w, h) = headerSize(bytes), w > maxSide || h > maxSide { throw tooLarge(w, h, maxSide) }
         let untagged16Bit = isUntagged16Bit(bytes)
         // libpng reads from the buffer until the image is finished: both halves inside.
         let result = bytes.withUnsafeBytes { raw -> Result<PNGImage, PNGError> in
-            if let problem = PNGChunks.overlong(raw) { return .failure(problem) }
             var image = png_image()
-            image.version = UInt32(PNG_IMAGE_VERSION)
-            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
-                return .failure(libpngError(image))
-            }
+            do throws(PNGError) { try begin(&image, raw, maxSide: maxSide) } catch { return .failure(error) }
             if untagged16Bit { image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB) }
             return Result { () throws(PNGError) in try finishRead(&image, maxSide: maxSide) }
         }
         return try result.get()
+    }
+
+    /// The width and height `bytes` declare, once everything that can be checked before the
+    /// pixels are allocated has been: what `decode` would refuse without decoding is refused.
+    static func declaredSize(_ bytes: [UInt8], maxSide: Int) throws(PNGError) -> (width: Int, height: Int) {
+        let result = bytes.withUnsafeBytes { raw -> Result<(width: Int, height: Int), PNGError> in
+            var image = png_image()
+            do throws(PNGError) { try begin(&image, raw, maxSide: maxSide) } catch { return .failure(error) }
+            defer { png_image_free(&image) }
+            return .success((Int(image.width), Int(image.height)))
+        }
+        return try result.get()
+    }
+
+    /// The first half of a read: every check that needs no pixels, then libpng reads the
+    /// header. Throws what is wrong; on success `image` must be finished or freed.
+    private static func begin(_ image: inout png_image, _ raw: UnsafeRawBufferPointer, maxSide: Int) throws(PNGError) {
+        guard !raw.isEmpty else { throw PNGError(.empty, "empty: no picture data") }
+        guard PNGImage.signature.starts(with: raw.prefix(PNGImage.signature.count)) else {
+            throw PNGError(.notPNG, "not a PNG file")
+        }
+        let header = PNGHeader(raw)
+        // Before libpng, which refuses a side over 1,000,000 pixels as "Invalid IHDR data": such
+        // a picture is too large for the caller, not damaged.
+        if let header, header.width > maxSide || header.height > maxSide { throw tooLarge(header.width, header.height, maxSide) }
+        if let problem = PNGChunks.overlong(raw) { throw problem }
+        if let problem = header?.dataShortfall(in: raw) { throw problem }
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else { throw libpngError(image) }
+        let w = Int(image.width), h = Int(image.height)
+        guard w <= maxSide, h <= maxSide else {
+            png_image_free(&image)
+            throw tooLarge(w, h, maxSide)
+        }
     }
 
     /// True for a 16-bit PNG with no gAMA, sRGB or iCCP chunk before its pixel data (where
@@ -53,28 +76,13 @@ enum PNGDecoder {
         return true
     }
 
-    /// The size in the IHDR chunk, when it comes first, whole, with a right CRC, and says no more
-    /// than PNG allows (2^31 - 1 a side); nil otherwise (libpng then says what is wrong).
-    static func headerSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-        func number(at i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        guard bytes.count >= 33, number(at: 8) == 13, bytes[12..<16].elementsEqual("IHDR".utf8) else { return nil }
-        let crc = bytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress.map { $0 + 12 }, 17) }
-        let (w, h) = (number(at: 16), number(at: 20))
-        guard Int(crc) == number(at: 29), w <= Int(Int32.max), h <= Int(Int32.max) else { return nil }
-        return (w, h)
-    }
-
     private static func tooLarge(_ w: Int, _ h: Int, _ maxSide: Int) -> PNGError {
         PNGError(.tooLarge, "\(w)x\(h) pixels is larger than the \(maxSide)x\(maxSide) limit")
     }
 
-    /// The second half of a read: checks the size, then decodes into 0xAARRGGBB pixels.
+    /// The second half of a read: decodes into 0xAARRGGBB pixels.
     private static func finishRead(_ image: inout png_image, maxSide: Int) throws(PNGError) -> PNGImage {
         let w = Int(image.width), h = Int(image.height)
-        guard w <= maxSide, h <= maxSide else {
-            png_image_free(&image)
-            throw tooLarge(w, h, maxSide)
-        }
         image.format = UInt32(PNG_FORMAT_BGRA)
         var pixels = [UInt32](repeating: 0, count: w * h)
         let ok = pixels.withUnsafeMutableBytes { buf in
@@ -93,6 +101,8 @@ enum PNGDecoder {
         let text = withUnsafeBytes(of: &m) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
-        return text == "read beyond end of data" ? PNGError(.truncated, cutOff) : PNGError(.corrupt, text)
+        // One line, whatever libpng put in it.
+        let line = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        return line == "read beyond end of data" ? PNGError(.truncated, cutOff) : PNGError(.corrupt, line)
     }
 }

@@ -49,19 +49,64 @@ public struct PNGImage: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The most bytes `read(from:maxSide:)` reads: 2 GiB, more than the PNG of 16384x16384
-    /// 8-bit RGBA pixels stored uncompressed.
+    /// 8-bit RGBA pixels stored uncompressed. A stream is read no further than the most a PNG of
+    /// the size its header declares can need (`maxFileBytes(width:height:)`).
     public static let maxFileBytes = 1 << 31
+
+    /// The most bytes a PNG of `width` x `height` pixels can need: its image data stored
+    /// uncompressed at the deepest format (16-bit RGBA, interlaced), the framing, and 16 MiB for
+    /// other chunks (a colour profile, text).
+    public static func maxFileBytes(width: Int, height: Int) -> Int { PNGHeader.maxFileBytes(width: width, height: height) }
+
+    /// The most bytes a PNG that starts with `head` can need, from the size its header declares
+    /// (`maxFileBytes(width:height:)`); nil when `head` does not hold a whole, valid header (its
+    /// first 33 bytes): how far a stream is worth reading.
+    public static func maxFileBytes(head: [UInt8]) -> Int? {
+        PNGHeader(head).map { PNGHeader.maxFileBytes(width: $0.width, height: $0.height) }
+    }
 
     /// Reads a PNG file, converting it to 0xAARRGGBB pixels (see `PNGDecoder`). A picture wider
     /// or taller than `maxSide` is refused before its pixels are decoded. The file may be a
     /// stream (a FIFO, /dev/stdin fed by a pipe), read to its end; nothing waits for a writer
-    /// that does not exist. The error says what is wrong, not where: the caller names the file,
-    /// as it knows it.
+    /// that does not exist. What is not a PNG is refused after its first eight bytes, and a
+    /// stream is read no further than a PNG of the size its header declares can need (so
+    /// /dev/zero is refused at once). The error says what is wrong, not where: the caller names
+    /// the file, as it knows it.
     public static func read(from path: String, maxSide: Int = .max) throws(PNGError) -> PNGImage {
+        func failure(_ error: FileError) -> PNGError { PNGError(.file(error.kind), error.message) }
+        let file: FileReader, head: [UInt8]
+        do {
+            file = try FileReader(path)
+            if let size = file.regularFileSize, size > maxFileBytes { _ = try file.readAll(limit: maxFileBytes) }
+            head = try file.read(upTo: 33)
+        } catch { throw failure(error) }
+        guard !head.isEmpty else { throw PNGError(.empty, "empty file: not a PNG picture") }
+        guard signature.starts(with: head.prefix(signature.count)) else { throw PNGError(.notPNG, "not a PNG file") }
+        var limit = maxFileBytes
+        if file.isStream {
+            // The header says how much more there can be. Without one, libpng says what is
+            // wrong from the first bytes; one too large is refused from the header alone.
+            guard let header = PNGHeader(head), header.width <= maxSide, header.height <= maxSide else {
+                let start: [UInt8]
+                do { start = try file.read(upTo: 1 << 16) } catch { throw failure(error) }
+                return try PNGDecoder.decode(start, maxSide: maxSide)
+            }
+            limit = min(limit, PNGHeader.maxFileBytes(width: header.width, height: header.height))
+        }
         let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, limit: maxFileBytes) } catch { throw PNGError(.file(error.kind), error.message) }
-        guard !bytes.isEmpty else { throw PNGError(.empty, "empty file: not a PNG picture") }
+        do { bytes = try file.readAll(limit: limit) } catch {
+            guard error.kind == .tooLarge, limit < maxFileBytes, let header = PNGHeader(head) else { throw failure(error) }
+            throw PNGError(.file(.tooLarge), "too large: more than the \(limit) bytes a \(header.width)x\(header.height) PNG can need")
+        }
         return try PNGDecoder.decode(bytes, maxSide: maxSide)
+    }
+
+    /// The width and height a PNG's bytes declare, once all that can be checked before its
+    /// pixels are allocated has been (its signature, header and chunks; its size against
+    /// `maxSide`; that its image data can hold that many pixels): what `decode` would refuse
+    /// without allocating is refused here, with the same error.
+    public static func declaredSize(of bytes: [UInt8], maxSide: Int = .max) throws(PNGError) -> (width: Int, height: Int) {
+        try PNGDecoder.declaredSize(bytes, maxSide: maxSide)
     }
 
     /// Decodes PNG bytes (a pasted picture), as `read(from:maxSide:)` does a file.

@@ -27,8 +27,9 @@ public enum ReplayTable {
     /// Where a view or a paste may put a corner, in pixels.
     public static let offsets = -1_000_000_000...1_000_000_000
 
-    /// A layer's name: one line of text, not too long.
-    public static let layerNameBytes = 1...1024
+    /// A layer's name: one line of text, not too long (what a document may hold, and so what a
+    /// name read from an .ora is cut to).
+    public static let layerNameBytes = 1...DocumentLimits.nameBytes
 
     /// The modifier keys a pointer sample records, as `mods` names them.
     public static let modifiers: [(name: String, keys: Modifiers)] = [("shift", .shift), ("control", .control)]

@@ -30,6 +30,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let refusal = NotAReplay.refusal(replay, command: "render") {
+            printError(refusal)
+            throw Exit.badInput
+        }
         let compute = ComputeContext(threads: threads)
         let session: Session
         // On a terminal, a bar for a file that takes more than a second to play.

@@ -1,12 +1,14 @@
+import Files
 import Foundation
 
 /// How many 60 Hz frames a replay or journal spans, guessed from its last line's time (its
 /// tail alone is read): the total of `render`'s progress bar. A continued session's clock
 /// starts again at its `continued` line, so there the guess falls short; the bar then waits
-/// near its end. Nil when the tail has no time.
+/// near its end. Nil when the tail has no time, and for a stream (a FIFO, a pipe): opening one
+/// would wait for a writer, or take what it writes from the player.
 enum ReplayLength {
     static func frames(of path: String) -> Int? {
-        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        guard FileBytes.isRegularFile(path), let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
         guard let end = try? file.seekToEnd(), end > 0 else { return nil }
         try? file.seek(toOffset: end > 4096 ? end - 4096 : 0)

@@ -70,6 +70,10 @@ struct TimelapseCommand: ParsableCommand {
             printError("quicksilver: timelapse stopped by \(name): \(output) not written")
             Foundation.exit(128 + signal)
         }
+        if let refusal = NotAReplay.refusal(session, command: "timelapse") {
+            printError(refusal)
+            throw Exit.badInput
+        }
         let compute = ComputeContext(threads: threads)
         let toFolder = output.hasSuffix("/")
         if !toFolder && VideoEncoder.format(of: output) == nil {
@@ -81,13 +85,23 @@ struct TimelapseCommand: ParsableCommand {
             printError("quicksilver: --size \(size.size.width)x\(size.size.height): a video's sides must be even")
             throw Exit.failure
         }
+        /// The frames' size for a canvas of `canvas`.
+        func sizeOfFrames(for canvas: Size) -> Size {
+            size?.size ?? (toFolder ? canvas : Size(width: (canvas.width + 1) & ~1, height: (canvas.height + 1) & ~1))
+        }
         // First pass: which frames draw, and the canvas's size.
         var played: [Int] = []
         var canvas = Size(width: 0, height: 0)
         _ = try play(compute) { moment, session in
             stopIfSignalled()
             switch moment {
-            case .opening: canvas = session.document.visibleSize
+            case .opening:
+                canvas = session.document.visibleSize
+                // Frames too large for the video are said at once, not after a whole playing.
+                if !toFolder, let ext = VideoEncoder.format(of: output), let refusal = VideoEncoder.refusal(of: sizeOfFrames(for: canvas), format: ext) {
+                    printError(refusal)
+                    Foundation.exit(Exit.failure.rawValue)
+                }
             case .frame(let f): played.append(f)
             }
         }
@@ -101,7 +115,7 @@ struct TimelapseCommand: ParsableCommand {
             throw Exit.failure
         }
         let plan = TimelapsePlan(playedFrames: played, length: length, fps: fps)
-        let frameSize = size?.size ?? (toFolder ? canvas : Size(width: (canvas.width + 1) & ~1, height: (canvas.height + 1) & ~1))
+        let frameSize = sizeOfFrames(for: canvas)
         let scaler = FrameScaler(canvas: canvas, output: frameSize)
 
         let made: FrameSink

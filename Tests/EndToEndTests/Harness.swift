@@ -31,14 +31,16 @@ struct Finished {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// The child's peak resident memory (its ru_maxrss, from wait4), in bytes.
+    var peakRSS = 0
 }
 
 /// Runs a program to completion and captures its output.
 @discardableResult
-func runProgram(_ path: String, _ args: [String], environment: [String: String] = [:]) throws -> Finished {
+func runProgram(_ path: String, _ args: [String], environment: [String: String] = [:], timeout: Double = 300) throws -> Finished {
     let p = try Launched(path, args, environment: environment)
     // Long enough for a debug build on a loaded two-core machine: only a hang should hit it.
-    return p.wait(timeout: 300)
+    return p.wait(timeout: timeout)
 }
 
 /// A child process whose output is collected into files (no pipe can fill up and block it).
@@ -50,6 +52,8 @@ final class Launched {
     let pid: pid_t
     private let out: String, err: String
     private var status: Int32?
+    /// The child's peak resident memory in bytes, once it has ended.
+    private(set) var peakRSS = 0
 
     /// - Parameter stdin: what the child reads as standard input (a FIFO the test writes to
     ///   stands for a pipe).
@@ -83,7 +87,9 @@ final class Launched {
     var isRunning: Bool {
         if status != nil { return false }
         var raw: Int32 = 0
-        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+        var usage = rusage()
+        guard wait4(pid, &raw, WNOHANG, &usage) == pid else { return true }
+        peakRSS = usage.ru_maxrss * 1024
         // Exit status, or the signal number for a killed process (as Foundation reports it).
         status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
         return false
@@ -102,7 +108,7 @@ final class Launched {
             kill(pid, SIGTERM)
             while isRunning { usleep(10_000) }
         }
-        return Finished(status: status ?? -1, stdout: stdout, stderr: stderr)
+        return Finished(status: status ?? -1, stdout: stdout, stderr: stderr, peakRSS: peakRSS)
     }
 
     deinit {

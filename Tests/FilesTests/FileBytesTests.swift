@@ -68,6 +68,37 @@ import TestSupport
         expectError(.tooLarge, "too large: more than 1 MiB", reading: "/dev/zero", limit: 1 << 20)
     }
 
+    /// A reader takes the first bytes, then the rest up to a limit: of a file, a FIFO, a device.
+    @Test func aReaderTakesTheFirstBytesThenTheRest() throws {
+        let path = try folder() + "/a"
+        let content = bytes(300_000)
+        try Data(content).write(to: URL(fileURLWithPath: path))
+        let file = try FileReader(path)
+        #expect(file.regularFileSize == content.count && !file.isStream)
+        #expect(try file.read(upTo: 10) == Array(content.prefix(10)))
+        #expect(try file.readAll(limit: content.count) == content)
+
+        // /dev/zero never ends: its first bytes come at once, and the rest stops at the limit.
+        let zero = try FileReader("/dev/zero")
+        #expect(zero.isStream)
+        #expect(try zero.read(upTo: 8) == Array(repeating: 0, count: 8))
+        let error = #expect(throws: FileError.self) { try zero.readAll(limit: 1 << 20) }
+        #expect(error?.kind == .tooLarge && error?.description == "/dev/zero: too large: more than 1 MiB")
+
+        let fifo = try folder() + "/fifo"
+        try makeFIFO(fifo)
+        try feed(content, toFIFO: fifo)
+        let read = returning(within: 10, unblocking: fifo) {
+            Result { () throws(FileError) -> [[UInt8]] in
+                let reader = try FileReader(fifo)
+                return [try reader.read(upTo: 4), try reader.readAll(limit: 1 << 20)]
+            }
+        }
+        #expect(try #require(read, "the read did not end within 10 s").get() == [Array(content.prefix(4)), content])
+        #expect(FileBytes.streamKind(fifo) == "a FIFO or pipe" && FileBytes.streamKind("/dev/zero") == "a character device")
+        #expect(FileBytes.streamKind(path) == nil)
+    }
+
     @Test func aFIFOWithNoWriterReadsAsEmptyAtOnce() throws {
         let fifo = try folder() + "/fifo"
         try makeFIFO(fifo)

@@ -1,3 +1,4 @@
+import Files
 import Geometry
 import Journal
 import Paint
@@ -29,5 +30,23 @@ import TestSupport
         #expect(fromMyPaint.filter { $0.name.hasPrefix("mp:") || $0.name.hasPrefix("mypaint") || $0.name == "xmlns:mp" }
                 == [ExtraAttribute(name: "xmlns:mp", value: "http://mypaint.org/ns/openraster"),
                     ExtraAttribute(name: "mp:eotf", value: "1.0"), ExtraAttribute(name: "mp:version", value: "2.0.1")])
+    }
+
+    /// The layers' pictures as their PNGs declare them are summed against the budget before any
+    /// is decoded: one byte over it is refused, saying both; at it, the document opens.
+    @Test func theLayersAreCheckedAgainstTheBudgetBeforeAnyIsDecoded() throws {
+        let folder = try ScratchFolder.make("document-file")
+        var image = DocumentImage.picture([0xFF80_4020, 0x8000_00FF], size: Size(width: 2, height: 1), background: .white)
+        image.layers.append(image.layers[0])
+        let path = folder + "/two.ora"
+        try DocumentFile.write(image, merged: PNGImage(width: 2, height: 1, pixels: [0xFF80_4020, 0xFF80_80FF]), to: path)
+        // Two layers of 2x1 pixels, 8 bytes each decoded; the background is a colour, not counted.
+        #expect(throws: FileError(path: path, message: "too large: its layers would take 16 bytes decoded (width × height × 4 bytes each), "
+                                  + "more than the 15 bytes a document may hold")) {
+            try DocumentFile.read(ora: path, maxSide: 64, pixelBytes: 15)
+        }
+        let read = try DocumentFile.read(ora: path, maxSide: 64, pixelBytes: 16).image
+        #expect(read.layers.count == 2 && read.background == .white)
+        #expect(DocumentLimits.pixelBytes == 1 << 32, "the budget the docs state: 4 GiB")
     }
 }

@@ -22,8 +22,11 @@ import TestSupport
     }
 
     private func failure(reading path: String, maxSide: Int = 64, maxTotalBytes: Int = OpenRaster.defaultMaxTotalBytes) -> String? {
-        do {
-            _ = try OpenRaster.read(from: path, maxSide: maxSide, maxTotalBytes: maxTotalBytes)
+        do throws(ORAError) {
+            // Each layer decoded too, as a reader of the document does, one at a time (a
+            // layer's error names its entry; the file is the reader's to name).
+            let document = try OpenRaster.read(from: path, maxSide: maxSide, maxTotalBytes: maxTotalBytes)
+            do { _ = try document.decoded() } catch { throw ORAError(path: path, entry: error.entry, message: error.message) }
             return nil
         } catch {
             #expect(!error.description.contains("\n"), "one line: \(error.description)")
@@ -59,9 +62,11 @@ import TestSupport
         let path = folder + "/cut.ora"
         try ORATool.make([.mimetype, .text("stack.xml", layerStack("<layer name='A' src='data/a.png'/>")), Self.layerPNG], at: path)
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
-        // Cut off before the central directory: no zip at all, as far as any reader knows.
-        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: path))
-        #expect(failure(reading: path) == path + ": not an OpenRaster file: not a zip archive")
+        // Cut off before the central directory, or by one byte: said to be cut, not "not a zip".
+        for kept in [whole.count / 2, whole.count - 1] {
+            try whole.prefix(kept).write(to: URL(fileURLWithPath: path))
+            #expect(failure(reading: path) == path + ": cut off: the zip archive ends before the directory of its entries", "\(kept) bytes")
+        }
         // One byte of a layer's deflated data changed: zlib or the CRC finds it.
         var damaged = [UInt8](whole)
         let at = try #require(whole.range(of: Data("data/a.png".utf8))).upperBound + 20
@@ -105,7 +110,7 @@ import TestSupport
         for src in ["../a.png", "data/../../a.png", "/etc/passwd", "\\\\server\\a.png", "C:/a.png", "file:///etc/passwd"] {
             let escaped = src.replacingOccurrences(of: "&", with: "&amp;")
             #expect(try failure("escape.ora", stack: layerStack("<layer name='A' src='\(escaped)'/>"))
-                    == folder + "/escape.ora: stack.xml:4: src \"\(src)\" leads out of the archive", "\(src)")
+                    == folder + "/escape.ora: stack.xml:4: src \(ORAText.quoted(src)) leads out of the archive", "\(src)")
         }
         #expect(try failure("nofile.ora", stack: layerStack("<layer name='A' src='./'/>"))
                 == folder + "/nofile.ora: stack.xml:4: src \"./\" names no file")
@@ -145,7 +150,7 @@ import TestSupport
                 == folder + "/lying.ora: data/a.png: holds more bytes than the 1000 it declares")
         // The total: stack.xml, the PNG (its bytes), then its pixels (64 bytes) go over 200 bytes.
         let total = try #require(try failure("total.ora", [.mimetype, stack, Self.layerPNG], maxTotalBytes: 200))
-        #expect(total.hasPrefix(folder + "/total.ora: data/a.png: too large: reading it would hold "), "\(total)")
+        #expect(total.hasPrefix(folder + "/total.ora: data/a.png: too large: the archive's entries would inflate to "), "\(total)")
         #expect(total.hasSuffix(" bytes in all, more than the 200-byte limit"), "\(total)")
     }
 }

@@ -42,8 +42,9 @@ import TestSupport
         // Each PNG decodes to the pixels written.
         for (index, layer) in document.layers.enumerated() {
             let png = try #require(file.pngs["data/layer\(index).png"])
-            expectSamePixels(png.pixels, layer.image.pixels, width: layer.image.width, "data/layer\(index).png")
-            #expect((png.width, png.height) == (layer.image.width, layer.image.height))
+            let image = try layer.image()
+            expectSamePixels(png.pixels, image.pixels, width: image.width, "data/layer\(index).png")
+            #expect((png.width, png.height) == (image.width, image.height))
         }
         let merged = try #require(file.pngs["mergedimage.png"])
         expectSamePixels(merged.pixels, Samples.merged.pixels, width: 40, "mergedimage.png")

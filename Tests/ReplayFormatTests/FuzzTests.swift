@@ -27,4 +27,26 @@ import Testing
     @Test func replayFastPathSeeds() throws { try expectEverySeedKeepsTheProperties(of: FastPathTarget.self) }
     @Test func pngSeeds() throws { try expectEverySeedKeepsTheProperties(of: PNGTarget.self) }
     @Test func x11EventSeeds() throws { try expectEverySeedKeepsTheProperties(of: X11EventsTarget.self) }
+    @Test func oraSeeds() throws { try expectEverySeedKeepsTheProperties(of: ORATarget.self) }
+
+    /// The ora target reaches the stack: its seeds open, or are refused for what their stack.xml
+    /// or layer PNG says, not for the zip they are wrapped in.
+    @Test func oraSeedsReachTheStack() throws {
+        let seeds = Dictionary(uniqueKeysWithValues: try Self.seeds(of: ORATarget.name).map { ($0.name, $0.bytes) })
+        func opened(_ name: String) -> String {
+            switch ORATarget.opening(seeds[name] ?? []) {
+            case .success(let names): names.joined(separator: ",")
+            case .failure(let error): error.description
+            }
+        }
+        #expect(opened("simple.xml") == "Paper,Ink")
+        #expect(opened("nested.xml") == "<&>\"'😀,deep,a\tb")
+        #expect(opened("long-name.xml") == String(repeating: "n", count: 1024))
+        #expect(opened("hostile.xml") == "fuzz.ora: stack.xml:1: src \"../a.png\" leads out of the archive")
+        #expect(opened("too-large.xml").hasPrefix("fuzz.ora: "), "\(opened("too-large.xml"))")
+        #expect(opened("lying-png.xml") == "fuzz.ora: data/b.png: cut off: its 11 bytes of image data cannot hold the 64x64 pixels its header declares",
+                "\(opened("lying-png.xml"))")
+        #expect(opened("over-budget.xml") == "fuzz.ora: too large: its layers would take 327680 bytes decoded (width × height × 4 bytes each), "
+                + "more than the 65536 bytes a document may hold")
+    }
 }
