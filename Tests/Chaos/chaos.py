@@ -3,10 +3,11 @@
 
 The real `quicksilver window` on a private Xvfb, driven through XTest (the pointer and the keys,
 as a person's input arrives), is killed with SIGKILL at CHAOS_KILLS (default 1000) random moments:
-mid-stroke, just after a stroke ends, within moments of Ctrl+S (a screenshot) or Ctrl+Shift+S (an
-.ora), of Ctrl+V (a paste from xclip), mid-compaction (a tiny --journal-compact-bytes), while it
-starts and restores, and right after it opened a big picture (its bytes' copy still being made),
-with several layers (Insert, Page Up/Down, Ctrl+E). After each kill the window is started again on
+mid-stroke, just after a stroke ends, within moments of a save (Ctrl+S, Ctrl+Shift+S to a typed
+.ora or .png name, Ctrl+Shift+E or Print's screenshot), of Ctrl+V (a paste from xclip),
+mid-compaction (a tiny --journal-compact-bytes), while it starts and restores, and right after it
+opened a big picture (its bytes' copy still being made; Ctrl+S then saves over that picture), with
+several layers (Insert, Page Up/Down, Ctrl+E). After each kill the window is started again on
 the same state folder, recovers the crashed session, and is checked:
 
   (a) every stroke whose button release was sent more than 50 ms before the kill is there: its
@@ -14,13 +15,16 @@ the same state folder, recovers the crashed session, and is checked:
       baked it into the snapshot, its pixels are), and its pixels are in `render` of that journal
       (each stroke draws a 1 px line of its own in a cell of its own, so each is found by itself;
       every stroke of the drawing is checked again after every later kill);
-  (b) the restored window's picture (Ctrl+S, the export E2E tests compare) equals, byte for byte,
+  (b) the restored window's picture (Ctrl+Shift+E, the export E2E tests compare) equals, byte for byte,
       `quicksilver render` of that journal.
 
 A drawing is a chain of windows, each continuing the last one's crashed session; a chain ends
 with a clean Ctrl+Q (exit 0 checked) and a new one starts on an empty state folder. The tally
 (kills, strokes checked, strokes lost, mismatches, where the kills landed) is printed at the end;
-the exit status is 1 on any loss or mismatch, with the files kept under the work folder.
+the exit status is 1 on any loss or mismatch, with the files kept under the work folder. Each lost
+stroke is told apart by what the window showed at the kill (XGetImage just before it): drawn (the
+window had it, its journal did not) or not yet drawn (its input still unread, e.g. behind a save,
+which is written on the frame loop).
 
 Usage: chaos.py QUICKSILVER_BINARY [--kills N] [--seed S] [--work DIR]
 Environment: CHAOS_KILLS, CHAOS_SEED (the same seed drives the same actions; the moments the
@@ -93,6 +97,20 @@ def button(down):
     x11.XSync(dpy, 0)
 
 
+x11.XKeycodeToKeysym.restype = ctypes.c_ulong
+x11.XKeycodeToKeysym.argtypes = [ctypes.c_void_p, ctypes.c_ubyte, ctypes.c_int]
+KEYSYM_OF = {"/": "slash", ".": "period", "-": "minus", "_": "underscore", "+": "plus", ":": "colon"}
+
+
+def type_text(text):
+    """Types `text` key by key through XTest, with Shift where the character needs it."""
+    for ch in text:
+        sym = x11.XStringToKeysym(KEYSYM_OF.get(ch, ch).encode())
+        code = x11.XKeysymToKeycode(dpy, sym)
+        if x11.XKeycodeToKeysym(dpy, code, 0) == sym: keys(KEYSYM_OF.get(ch, ch))
+        else: keys("Shift_L", KEYSYM_OF.get(ch, ch))
+
+
 def keys(*names):
     """Presses the keys in order and releases them in reverse (a chord), through XTest."""
     codes = [x11.XKeysymToKeycode(dpy, x11.XStringToKeysym(n.encode())) for n in names]
@@ -105,7 +123,7 @@ def window_of(pid, timeout):
     """The visible Quicksilver window of process `pid` (xdotool, as the E2E tests find it)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        r = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(pid), "--name", "^Quicksilver"],
+        r = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(pid), "--name", "Quicksilver"],
                            capture_output=True, text=True)
         if r.stdout.strip(): return int(r.stdout.split()[0])
         time.sleep(0.02)
@@ -220,6 +238,10 @@ class Chain:
         self.layers = 1
         self.windows = 0
         self.seen = set()       # the files of its state folder after the last kill
+        self.saves = 0
+        # Its own copy of the big picture: Ctrl+S saves the document over the file it opened.
+        self.picture_path = os.path.join(self.state, "picture.png")
+        if picture: shutil.copy(big_png, self.picture_path)
         self.pending = None     # the kill whose restore is still to be checked: (kill number, strokes new in it)
         self.length = rng.randint(4, 10) if picture else rng.randint(10, 40)
 
@@ -229,7 +251,7 @@ def spawn(chain, first):
     err = open(os.path.join(chain.state, "err-%d.txt" % chain.windows), "w+")
     argv = [binary, "window", "--size", "%dx%d" % (WIN_W, WIN_H), "--export-dir", chain.exports, "--hide-tools",
             "--journal-compact-bytes", str(chain.compact)]
-    if first and chain.picture: argv.append(big_png)
+    if first and chain.picture: argv.append(chain.picture_path)
     env = dict(os.environ, XDG_STATE_HOME=chain.state)
     p = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
     chain.windows += 1
@@ -242,10 +264,11 @@ def read(f):
 
 
 def screenshot(p, out, timeout=60):
-    """Ctrl+S and the path it printed (the pointer over the canvas, where keys go)."""
+    """Ctrl+Shift+E (the screenshot export, as the E2E tests' `screenshot()`) and the path it
+    printed (the pointer over the canvas, where keys go)."""
     before = len(re.findall(r"^/.*\.png$", read(out), re.M))
     move(5, 5)
-    keys("Control_L", "s")
+    keys("Control_L", "Shift_L", "e")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and p.poll() is None:
         paths = re.findall(r"^(/.*\.png)$", read(out), re.M)
@@ -393,10 +416,15 @@ def drive(chain, p, kill_at, first_stroke_now):
         folder = os.path.join(chain.state, "quicksilver")
         return {n for n in os.listdir(folder) if ".paste-" in n and not n.startswith(".")} if os.path.isdir(folder) else set()
 
-    def key_action(label, *names, x=5, y=5):
+    def key_action(label, *names, x=5, y=5, then=None):
         before = pastes() if label == "Ctrl+V" else None
         move(x, y)
         keys(*names)
+        if then:
+            # Ctrl+S of a document without a file, and Ctrl+Shift+S, ask for a name in the
+            # status strip: the suggestion taken (Return), or a name of ours typed.
+            if not wait(rng.uniform(0.01, 0.05)): return False
+            then()
         if label in ("Ctrl+V", "Insert", "Ctrl+E"): chain.changed = True
         if label == "Ctrl+V":
             # The clipboard answers later: a stroke begun before the paste lands would be cut
@@ -407,8 +435,8 @@ def drive(chain, p, kill_at, first_stroke_now):
             while not (pastes() - before) and time.monotonic() < waited:
                 if not wait(0.005): return False
         recent[label] = time.monotonic()
-        if label in ("Ctrl+S", "Ctrl+Shift+S"): state["exports"] += 1
-        if label in ("Ctrl+S", "Ctrl+Shift+S") and rng.random() < 0.3:
+        if label in ("Ctrl+Shift+E", "Ctrl+S", "Ctrl+Shift+S"): state["exports"] += 1
+        if label in ("Ctrl+Shift+E", "Ctrl+S", "Ctrl+Shift+S") and rng.random() < 0.3:
             kill_at[0] = min(kill_at[0], time.monotonic() + rng.uniform(0, 0.4))
         return wait(rng.uniform(0.01, 0.1))
 
@@ -416,8 +444,13 @@ def drive(chain, p, kill_at, first_stroke_now):
     while True:
         r = rng.random()
         if r < 0.70: ok = stroke()
-        elif r < 0.77: ok = key_action("Ctrl+S", "Control_L", "s")
-        elif r < 0.83: ok = key_action("Ctrl+Shift+S", "Control_L", "Shift_L", "s")
+        elif r < 0.74: ok = key_action("Ctrl+Shift+E", *rng.choice([("Control_L", "Shift_L", "e"), ("Print",)]))
+        elif r < 0.78: ok = key_action("Ctrl+S", "Control_L", "s", then=lambda: keys("Return"))
+        elif r < 0.83:
+            chain.saves += 1
+            name = os.path.join(chain.exports, "saved-%d.%s" % (chain.saves, rng.choice(["ora", "png"])))
+            ok = key_action("Ctrl+Shift+S", "Control_L", "Shift_L", "s",
+                            then=lambda: (keys("Control_L", "u"), type_text(name), keys("Return")))
         elif r < 0.90: ok = key_action("Ctrl+V", "Control_L", "v", x=rng.randint(40, WIN_W - 40), y=PASTE_Y)
         elif r < 0.94 and chain.layers < 10:
             chain.layers += 1
@@ -517,10 +550,10 @@ def run_window(chain, kills_left):
     tally["drive seconds"] += killed - start
     labels = []
     if live: labels.append("mid-stroke")
-    # Ctrl+S and Ctrl+Shift+S are written on the frame loop: one not finished at the kill held
-    # up the input sent after it.
+    # Saves and screenshots are written on the frame loop: one not finished at the kill held up
+    # the input sent after it.
     saving = state["exports"] > len(re.findall(r"^/.*\.(png|ora)$", read(out), re.M)) - saved_before
-    if saving: labels.append("mid-save: a screenshot or .ora not written yet")
+    if saving: labels.append("mid-save: a screenshot or a saved document not written yet")
     for what, when in recent.items():
         if killed - when <= (0.3 if what == "stroke ended" else 0.5):
             labels.append("within %d ms of %s" % (300 if what == "stroke ended" else 500, what))
@@ -590,7 +623,7 @@ print("chaos: strokes lost: %d (%d more lost after a later kill); mismatches (re
 if tally["strokes lost"]:
     drawn, saving = tally["strokes lost that the window had drawn"], tally["strokes lost unread, the window mid-save"]
     print("chaos:   of the strokes lost, %d were on screen when the kill came (the window had them; its journal did not), "
-          "%d were not drawn yet (the window behind its input: %d of them while it wrote a Ctrl+S or Ctrl+Shift+S file)" % (
+          "%d were not drawn yet (the window behind its input: %d of them while it wrote a save or a screenshot)" % (
               drawn, tally["strokes lost"] - drawn, saving))
 failed = tally["strokes lost"] + tally["strokes lost later"] + tally["mismatches"] + tally["loss"] > 0
 print("chaos: " + ("FAILED (files in %s)" % work if failed else "passed"))
