@@ -35,7 +35,7 @@ parser = argparse.ArgumentParser(description="SIGKILL the window at random momen
 parser.add_argument("binary")
 parser.add_argument("--kills", type=int, default=int(os.environ.get("CHAOS_KILLS", "1000")))
 parser.add_argument("--seed", type=int, default=int(os.environ.get("CHAOS_SEED", str(int(time.time()) % 100000))))
-parser.add_argument("--pictures", type=float, default=0.15, help="the share of drawings that open a big picture")
+parser.add_argument("--pictures", type=float, default=0.25, help="the share of drawings that open a big picture")
 parser.add_argument("--work", default=None, help="work folder (default: a new one in /tmp; removed when all passed)")
 args = parser.parse_args()
 binary = os.path.abspath(args.binary)
@@ -233,7 +233,9 @@ class Chain:
         self.state = os.path.join(work, "chain-%d" % n)
         self.exports = os.path.join(self.state, "exports")
         os.makedirs(self.exports)
-        self.compact = rng.choice([2500, 8000, 64 << 20]) if not picture else rng.choice([8000, 64 << 20])
+        # Small limits compact often; a picture's compactions take seconds (a 3000x2000 layer
+        # of noise to encode), so a kill often lands in one.
+        self.compact = rng.choice([2500, 8000, 64 << 20]) if not picture else rng.choice([3000, 8000])
         self.strokes = []
         self.layers = 1
         self.windows = 0
@@ -254,6 +256,7 @@ def spawn(chain, first):
     if first and chain.picture: argv.append(chain.picture_path)
     env = dict(os.environ, XDG_STATE_HOME=chain.state)
     p = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
+    windows.append(p)
     chain.windows += 1
     return p, out, err
 
@@ -585,13 +588,22 @@ def run_window(chain, kills_left):
     return 1
 
 
+windows = []  # every window started, killed at the end if one is left (an interrupted run)
+
+
+def interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
+signal.signal(signal.SIGTERM, interrupted)
 print("chaos: %d kills, seed %d, display %s, work folder %s" % (args.kills, args.seed, display, work), flush=True)
 began = time.monotonic()
 chains = 0
 try:
     while tally["kills"] < args.kills:
         chains += 1
-        chain = Chain(chains, picture=rng.random() < args.pictures)
+        # Every so many drawings open the big picture (args.pictures of them), evenly spread.
+        chain = Chain(chains, picture=int(chains * args.pictures) > int((chains - 1) * args.pictures))
         chain.started = chain.changed = chain.picture_done = False
         while True:
             left = args.kills - tally["kills"]
@@ -603,7 +615,12 @@ try:
                     done, tally["strokes checked"], tally["strokes lost"] + tally["strokes lost later"], tally["mismatches"],
                     spent, spent / done, spent / done * (args.kills - done) / 60), flush=True)
         shutil.rmtree(chain.state, ignore_errors=True)  # what a problem needed is kept beside
+except KeyboardInterrupt:
+    print("chaos: interrupted: the tally so far", flush=True)
+    tally["interrupted"] = 1
 finally:
+    for w in windows:
+        if w.poll() is None: w.kill(); w.wait()
     clip.kill()
     xvfb.send_signal(signal.SIGTERM)
 
@@ -625,7 +642,7 @@ if tally["strokes lost"]:
     print("chaos:   of the strokes lost, %d were on screen when the kill came (the window had them; its journal did not), "
           "%d were not drawn yet (the window behind its input: %d of them while it wrote a save or a screenshot)" % (
               drawn, tally["strokes lost"] - drawn, saving))
-failed = tally["strokes lost"] + tally["strokes lost later"] + tally["mismatches"] + tally["loss"] > 0
+failed = tally["strokes lost"] + tally["strokes lost later"] + tally["mismatches"] + tally["loss"] + tally["interrupted"] > 0
 print("chaos: " + ("FAILED (files in %s)" % work if failed else "passed"))
 if not failed and not args.work: shutil.rmtree(work, ignore_errors=True)
 sys.exit(1 if failed else 0)
