@@ -359,7 +359,7 @@ def leftovers(chain):
     for n in new:
         if n.startswith("."):
             kind = next((k for k in ("snapshot", "history", "opened", "paste") if "." + k in n or "-" + k in n), "other")
-            labels.add("a %s file beside the journal half written" % kind)
+            labels.add("a file beside the journal half written (%s)" % kind)
         elif n.endswith(".jsonl.new"):
             labels.add("a journal written but not yet renamed into place")
     named = set()
@@ -524,7 +524,9 @@ def run_window(chain, kills_left):
         pending = None
     if kills_left == 0 or chain.windows > chain.length:
         # The chain's last window: checked, then closed cleanly.
-        if render_proc: check(chain, pending, journal, shot, render_proc, render_png)
+        if render_proc:
+            tally["restores compared"] += 1
+            check(chain, pending, journal, shot, render_proc, render_png)
         move(5, 5)
         keys("Control_L", "q")
         try: status = p.wait(timeout=60)
@@ -573,10 +575,12 @@ def run_window(chain, kills_left):
             s.margin = -1
             tally["strokes cut by a kill (not checked)"] += 1
     if new: chain.started = True
-    if render_proc: check(chain, pending, journal, shot, render_proc, render_png)
+    if render_proc:
+        tally["restores compared"] += 1
+        check(chain, pending, journal, shot, render_proc, render_png)
     labels += leftovers(chain)
     if first and chain.picture and not chain.picture_done:
-        labels.append("within %.1f s of opening a %dx%d picture" % (killed - spawned, BIG_W, BIG_H))
+        labels.append("within %d s of opening a %dx%d picture" % (1 if killed - spawned <= 1 else 2 if killed - spawned <= 2 else 5, BIG_W, BIG_H))
     if first: chain.picture_done = True
     if not labels: labels.append("between actions")
     for l in labels: phases[l] += 1
@@ -635,6 +639,7 @@ print("chaos: strokes checked: %d (released more than 50 ms before their kill; %
       "%d checks in all counting each stroke again after every later kill" % (
           tally["strokes checked"], tally["strokes found only in a snapshot"], tally["stroke checks"]))
 print("chaos: not checked: %d strokes released within 50 ms of their kill" % tally["strokes released within 50 ms of a kill (not checked)"])
+print("chaos: restored windows compared with render of their journal: %d" % tally["restores compared"])
 print("chaos: strokes lost: %d (%d more lost after a later kill); mismatches (restored window vs render, render failing): %d; "
       "warnings on restore: %d" % (tally["strokes lost"], tally["strokes lost later"], tally["mismatches"], tally["warnings"]))
 if tally["strokes lost"]:
