@@ -90,7 +90,7 @@ soak: release test-deps
 # started again and recovers; every stroke released more than 50 ms before a kill must be in the
 # journal and in `render` of it, and the restored window must equal that render byte for byte.
 # Prints the tally (docs/journal.md, "The chaos run"); fails on any loss. Not part of `make test`:
-# about 3 s a kill on a 2-core machine, so the default 1000 kills take about 50 minutes.
+# 1.7 to 2.7 s a kill on a 2-core machine shared with builds: the default 1000 kills take 30 to 45 minutes.
 chaos: release test-deps
 	python3 Tests/Chaos/chaos.py .build/release/quicksilver --kills $(CHAOS_KILLS)
 
