@@ -19,9 +19,10 @@ public struct DocumentNames: Sendable, Equatable {
     public var title: String { (edited ? "*" : "") + (path.map(FilePath.baseName) ?? "untitled") }
 
     /// The name a prompt starts with, as it shows it (`~/…`).
-    public func suggestion(for purpose: PathEntry.Purpose) -> String {
+    public func suggestion(for purpose: NameEntry.Purpose) -> String {
         switch purpose {
         case .open: return files.shown(path.map(FilePath.folder) ?? files.absolute(folder)) + "/"
+        case .rename: return ""
         case .save, .saveAs:
             if let path { return files.shown(path) }
             let stem = files.absolute(folder) + "/untitled"

@@ -36,6 +36,10 @@ public enum KeyAction: Equatable, Sendable {
     case shadingEditor
     /// The keys shown over the canvas, or hidden.
     case help
+    /// The layer panel shown or hidden.
+    case layerPanel
+    /// The current layer's name typed in the status strip.
+    case renameLayer
 }
 
 /// A key with the modifiers that must be held for it.
@@ -98,6 +102,10 @@ public enum KeyMap {
             + "neither is 0.5; the pressure eases toward it over 80 ms"),
         KeyBinding("Insert, Ctrl+Shift+N", "a new layer above the current one (Layer N), made current",
             [(Chord(.insert), .command(.layer(.new(name: nil)))), (c("n", [.control, .shift]), .command(.layer(.new(name: nil))))]),
+        KeyBinding("F7", "show / hide the layer panel at the right edge (shown at start): a click selects a layer, a drag moves it, "
+            + "the eye shows or hides it, + adds a layer, − deletes the current one, ↓ merges it down", [(Chord(.function(7)), .layerPanel)]),
+        KeyBinding("F2", "rename the current layer: its name typed in the status strip (Ctrl+U clears, Return renames, Escape cancels)",
+            [(Chord(.function(2)), .renameLayer)]),
         KeyBinding("Page Up / Page Down", "select the layer above / below",
             [(Chord(.pageUp), .command(.layer(.step(.select(1))))), (Chord(.pageDown), .command(.layer(.step(.select(-1)))))]),
         KeyBinding("Ctrl+Page Up / Down", "move the current layer up / down",

@@ -74,7 +74,8 @@ public final class PaintApp: FrameLoopDelegate {
         widgets = uiScale.map { scale in
             let font = UIFont()
             if let failure = font.failure { console.err("quicksilver: \(failure); the on-canvas tools use a bitmap font of capitals") }
-            return Widgets.standard(windowSize: window.size, scale: scale, font: font, help: KeyMap.bindings.map { ($0.keys, $0.does) })
+            return Widgets.standard(windowSize: window.size, scale: scale, font: font, help: KeyMap.bindings.map { ($0.keys, $0.does) },
+                                    layers: true)
         }
         session.overlay = widgets
         // In the frames after the start: the first `l` then costs what any frame of the editor does.
@@ -160,8 +161,10 @@ public final class PaintApp: FrameLoopDelegate {
     /// What the router reads of the world.
     private var context: PointerRouter.Context {
         let widgets = widgets
+        let refusal = session.upcomingLayerIsHidden == true ? "\(session.document.currentLayer.attributes.name) is hidden: v shows it, then draw" : nil
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
-                                     names: transfers.names) { x, y in
+                                     names: transfers.names, refusal: refusal,
+                                     layerName: session.document.currentLayer.attributes.name) { x, y in
             widgets?.hit(x, y) ?? .canvas
         }
     }
@@ -201,6 +204,7 @@ public final class PaintApp: FrameLoopDelegate {
         case .hideOutline: widgets?.outline?.show(nil)
         case .strokeStarted(let color): widgets?.palette?.strokeStarted(in: color)
         case .statusChanged: statusLine.isStale = true
+        case .say(let message): statusLine.message = message
         case .crosshair(let on): window.setCrosshair(on)
         case .app(let request): carryOut(request)
         case .windowResized(let size):
@@ -277,6 +281,10 @@ public final class PaintApp: FrameLoopDelegate {
     /// to the picture marks the document edited.
     private func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop) {
         if logs.record(played, inFrame: index) { logs.strokeEnded(now: loop.now, session: session) }
+        if played.contains(where: { if case .command(.layer) = $0 { true } else { $0.changesThePicture } }) { widgets?.layers?.needsRows = true }
+        if session.document.layers.count >= LayerOp.maxLayers, played.contains(where: { if case .command(.layer(.new)) = $0 { true } else { false } }) {
+            statusLine.message = "\(LayerOp.maxLayers) layers: the most a document holds (Insert makes no more)"
+        }
         if !transfers.names.edited, played.contains(where: \.changesThePicture) {
             transfers.names.edited = true
             statusLine.isStale = true
@@ -299,8 +307,12 @@ public final class PaintApp: FrameLoopDelegate {
         logs.restartClock()
     }
 
-    /// Shows the status in the title (and the status strip) when it changed.
+    /// Shows the status in the title (and the status strip) when it changed, and the layers in
+    /// their panel when the document changed.
     private func showStatus() {
+        if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
+            panel.show(LayerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows, previous: panel.panel))
+        }
         let prompt = play?.prompt ?? router.prompt
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,

@@ -29,8 +29,8 @@ public struct PointerRouter: Sendable, Equatable {
         case picking(x: Double, y: Double, held: [InputEvent])
         /// A colour is being typed (`#` …).
         case typingColor(ColorEntry)
-        /// A file's name is being typed, to save or open.
-        case typingPath(PathEntry)
+        /// A name is being typed: a file's, to save or open, or the current layer's.
+        case typingName(NameEntry)
         /// Button 1 went down on a widget: the drag and the release are the widget's.
         case inWidget(WidgetID)
         /// A press that only closed something: it draws nothing, to its release.
@@ -55,6 +55,9 @@ public struct PointerRouter: Sendable, Equatable {
     public private(set) var spaceHeld = false
     /// Decides each sample's pressure.
     public private(set) var pressure = Pressure()
+    /// Where the pointer last hovered over the window (nil once it left): the outline is drawn
+    /// again there when a key changes the brush or the zoom.
+    private var hovering: PointerSample?
 
     public init() {}
 
@@ -68,9 +71,14 @@ public struct PointerRouter: Sendable, Equatable {
         public var playing: Bool
         /// The document's file, and the names a save or an open suggest.
         public var names: DocumentNames
+        /// Why a stroke cannot start now (the current layer is hidden), if it cannot.
+        public var refusal: String?
+        /// The current layer's name (F2 starts from it).
+        public var layerName: String
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
-                    hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
-            self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names
+                    refusal: String? = nil, layerName: String = "", hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
+            self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
+            self.layerName = layerName
         }
     }
 
@@ -78,7 +86,7 @@ public struct PointerRouter: Sendable, Equatable {
     public var prompt: String? {
         switch mode {
         case .typingColor(let entry): entry.prompt
-        case .typingPath(let entry): entry.prompt
+        case .typingName(let entry): entry.prompt
         case .pickArmed, .picking: "pick a colour: click on the canvas (Escape cancels)"
         default: nil
         }
@@ -102,10 +110,18 @@ public struct PointerRouter: Sendable, Equatable {
         case .pointerDown(let s): return press(s, context)
         case .pointerMove(let s): return move(s, context)
         case .pointerUp(let s): return release(s, context)
-        case .hover(let s): return [outline(at: s)]
-        case .leave: return [.hideOutline]
+        case .hover(let s):
+            hovering = s
+            return [outline(at: s)]
+        case .leave:
+            hovering = nil
+            return [.hideOutline]
         case .button(let button, let down, let s): return self.button(button, down, s, context)
-        case .key(let key): return self.key(key, context)
+        case .key(let key):
+            let out = self.key(key, context)
+            // A new size, kind or zoom shows at once, not at the pointer's next move.
+            guard let at = hovering, showsOutline, out.contains(where: \.changesTheBrushOrView) else { return out }
+            return out + [outline(at: PointerSample(x: at.x, y: at.y, pressure: at.pressure, time: key.time, mods: key.mods))]
         case .keyRelease(let key):
             if key.key == Key.space { spaceHeld = false }
             return []
@@ -140,7 +156,7 @@ public struct PointerRouter: Sendable, Equatable {
             let at = c.view.canvasPoint(x: s.x, y: s.y)
             mode = .picking(x: at.x, y: at.y, held: [])
             return out
-        case .typingColor, .typingPath:
+        case .typingColor, .typingName:
             // A click leaves the entry, as it leaves a text field.
             mode = .idle
             out.append(.statusChanged)
@@ -148,7 +164,10 @@ public struct PointerRouter: Sendable, Equatable {
         case .drawing, .panning, .inWidget, .swallowing, .picking: return []
         }
         switch c.hit(s.x, s.y) {
-        case .outside(let id):
+        case .outside(let id, let under?):
+            mode = .inWidget(under)
+            out += [.closeWidget(id), .widget(under, .press, x: s.x, y: s.y)]
+        case .outside(let id, nil):
             mode = .swallowing
             out.append(.closeWidget(id))
         case .widget(let id):
@@ -156,6 +175,10 @@ public struct PointerRouter: Sendable, Equatable {
             out.append(.widget(id, .press, x: s.x, y: s.y))
         case .canvas where spaceHeld:
             mode = .panning(Pan(hand: .space, x: whole(s.x), y: whole(s.y), from: c.view))
+        case .canvas where c.refusal != nil:
+            // As Krita does: a stroke nobody would see is not drawn, and the status says why.
+            mode = .swallowing
+            out.append(.say(c.refusal ?? ""))
         case .canvas:
             var kind = c.brush.tip.kind, restoring: BrushKind?
             // The eraser end erases whatever brush is selected, for this stroke.
@@ -176,7 +199,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .panning(let pan): [.session(.view(pan.from.moved(by: whole(s.x) - pan.x, whole(s.y) - pan.y)), at: s.time)]
         case .inWidget(let id): [.widget(id, .drag, x: s.x, y: s.y)]
         case .drawing: [.session(.pointerMove(onCanvas(s, c)), at: s.time)]
-        case .idle, .pickArmed, .picking, .typingColor, .typingPath, .swallowing: []
+        case .idle, .pickArmed, .picking, .typingColor, .typingName, .swallowing: []
         }
     }
 
@@ -189,7 +212,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .inWidget(let id): out.append(.widget(id, .release, x: s.x, y: s.y))
         case .panning(let pan) where pan.hand == .space: break
         case .swallowing: break
-        case .panning, .idle, .pickArmed, .picking, .typingColor, .typingPath: return []
+        case .panning, .idle, .pickArmed, .picking, .typingColor, .typingName: return []
         }
         mode = .idle
         out.append(outline(at: s))
@@ -253,14 +276,18 @@ public struct PointerRouter: Sendable, Equatable {
     // MARK: - Keys
 
     private mutating func key(_ key: KeyPress, _ c: Context) -> [RouterAction] {
-        if case .typingPath(var entry) = mode {
+        if case .typingName(var entry) = mode {
             let outcome = entry.key(key, files: c.names.files)
             switch outcome {
-            case .typed: mode = .typingPath(entry)
+            case .typed: mode = .typingName(entry)
             case .cancelled: mode = .idle
-            case .accepted(let path):
+            case .accepted(let text):
                 mode = .idle
-                return [.statusChanged, .app(entry.purpose == .open ? .open(path) : .save(to: path))]
+                switch entry.purpose {
+                case .rename: return [.statusChanged, .session(.command(.layer(.set(name: text))), at: key.time)]
+                case .open: return [.statusChanged, .app(.open(text))]
+                case .save, .saveAs: return [.statusChanged, .app(.save(to: text))]
+                }
             }
             // Ctrl+Q still quits while a name is typed.
             return KeyMap.action(for: key) == .quit ? [.app(.quit)] : [.statusChanged]
@@ -312,12 +339,17 @@ public struct PointerRouter: Sendable, Equatable {
         case .toggleTools: return [.toggleTools]
         case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
         case .help: return [.toggleWidget(.help, x: key.x, y: key.y)]
+        case .layerPanel: return [.toggleWidget(.layers, x: key.x, y: key.y)]
+        case .renameLayer:
+            guard mode == .idle else { return [] }
+            mode = .typingName(NameEntry(.rename, suggestion: c.layerName))
+            return [.statusChanged, .hideOutline]
         case .screenshot: return [.app(.screenshot)]
         case .save, .saveAs, .open:
             if action == .save, let path = c.names.path { return [.app(.save(to: path))] }
             guard mode == .idle else { return [] }
-            let purpose: PathEntry.Purpose = action == .open ? .open : action == .save ? .save : .saveAs
-            mode = .typingPath(PathEntry(purpose, suggestion: c.names.suggestion(for: purpose)))
+            let purpose: NameEntry.Purpose = action == .open ? .open : action == .save ? .save : .saveAs
+            mode = .typingName(NameEntry(purpose, suggestion: c.names.suggestion(for: purpose)))
             return [.statusChanged, .hideOutline]
         case .copy: return [.app(.copy)]
         case .paste:
@@ -368,6 +400,8 @@ public enum RouterAction: Equatable, Sendable {
     case strokeStarted(Color)
     /// What the status shows changed (a prompt).
     case statusChanged
+    /// The status says this (why a press did nothing).
+    case say(String)
     /// The crosshair pointer shown (the colour picker is armed) or the usual one.
     case crosshair(Bool)
     case app(AppRequest)
@@ -379,6 +413,13 @@ public enum RouterAction: Equatable, Sendable {
 
     /// No outline.
     case hideOutline
+
+    /// A command or view change queued for the session (what the outline depends on).
+    var changesTheBrushOrView: Bool {
+        if case .session(.command, _) = self { return true }
+        if case .session(.view, _) = self { return true }
+        return false
+    }
 
     public enum Gesture: Equatable, Sendable { case press, drag, release }
 }

@@ -22,9 +22,11 @@ public struct Pressure: Sendable, Equatable {
     }
 
     /// The pressure the brush outline shows for a sample with no button down: the simulated
-    /// pressure, or for a pen hovering (whose pressure is 0) the nominal one.
+    /// pressure at its time with its modifiers (eased since the last key, never stale), or for
+    /// a pen hovering (whose pressure is 0) the nominal one.
     public func outline(_ s: PointerSample) -> Double {
-        s.pressure != nil || fromDevice ? BrushTip.nominalPressure : simulator.value
+        s.pressure != nil || fromDevice ? BrushTip.nominalPressure
+            : simulator.peek(shift: s.mods.contains(.shift), control: s.mods.contains(.control), at: s.time)
     }
 
     /// The modifier keys changed at `t` with no pointer motion: the simulation follows.

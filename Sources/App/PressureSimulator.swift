@@ -33,6 +33,14 @@ public struct PressureSimulator: Sendable, Equatable {
         return value
     }
 
+    /// The pressure it would give at time `t` with these modifiers, changing nothing: what the
+    /// brush outline shows while the pointer hovers (hovering is not replayed, so it must not
+    /// move the simulation the strokes are drawn with).
+    public func peek(shift: Bool, control: Bool, at t: Double) -> Double {
+        var copy = self
+        return copy.pressure(shift: shift, control: control, at: t)
+    }
+
     private mutating func advance(to t: Double) {
         if let last = time, t > last {
             value = target + (value - target) * exp(-(t - last) / Self.timeConstant)

@@ -66,7 +66,7 @@ public enum SessionStart {
             }
             let live = LineWriter.isLocked(path)
             do {
-                var started = try continuing(path, reading: live ? .recovering : .strict, deferring: playing, compute: compute).started
+                var started = try continuing(path, reading: live ? .recovering : .toleratingCutOff, deferring: playing, compute: compute).started
                 if live { started.notes.insert(copyNote(path), at: 0) }
                 return started
             } catch {

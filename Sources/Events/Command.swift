@@ -51,7 +51,7 @@ public enum LayerOp: Sendable, Equatable {
     case delete
     /// Layer `index` (0 the bottom) made current.
     case select(Int)
-    /// The current layer moved one place up (+1) or down (−1).
+    /// The current layer moved this many places up (+) or down (−).
     case move(Int)
     /// The current layer blended onto the one below with its mode and opacity.
     case mergeDown

@@ -34,8 +34,11 @@ public enum Playback {
 
     /// How a file is read.
     public enum Reading: Sendable {
-        /// Every line must be valid: a replay, `render`, a file opened in the window.
+        /// Every line must be valid: a replay, `render`.
         case strict
+        /// As strict, but for a last line cut off (no newline: a crash mid-write), which ends
+        /// the file (`Loaded.stoppedAt` says so): a session or replay opened in the window.
+        case toleratingCutOff
         /// A session's journal after a crash, or one still being written by another window:
         /// the first line after the header that cannot be played (cut off by the crash,
         /// damaged, naming a picture that is gone) ends it, and what came before is restored.
@@ -140,7 +143,7 @@ public enum Playback {
                 do throws(ReplayError) {
                     try lines.take(bytes)
                 } catch {
-                    guard reading == .recovering, lines.line > 1 else { throw error }
+                    guard reading == .recovering || (reading == .toleratingCutOff && !terminated), lines.line > 1 else { throw error }
                     lines.ending.stop = Stop(error: error, cutOff: !terminated)
                     throw StopReading()
                 }

@@ -18,11 +18,12 @@ final class EmbossJob: @unchecked Sendable {
     /// The emboss made for `shading` when the one kept was for another, written in the background.
     private var made: Emboss?
 
-    /// Copies `bounds` of `coverage` and starts shading it in the background, lit by `shading`:
-    /// with `kept` if it was made for that shading, else with an emboss made there too (its
-    /// hemisphere image costs milliseconds, kept from the frame loop).
-    init(coverage: Texture<UInt8>, bounds: Rect, color: Color, shading: Shading, kept: Emboss?) {
-        margin = Emboss.margin
+    /// Copies `bounds` of `coverage` and starts shading it in the background, lit by `shading`,
+    /// tinted by `color`, rounded over `radius` px: with `kept` if it was made for that shading,
+    /// else with an emboss made there too (its hemisphere image costs milliseconds, kept from
+    /// the frame loop).
+    init(coverage: Texture<UInt8>, bounds: Rect, color: Color, radius: Float, shading: Shading, kept: Emboss?) {
+        margin = Emboss.margin(radius: radius)
         self.bounds = bounds
         self.color = color
         mask = TextureStorage(width: bounds.width + 2 * margin, height: bounds.height + 2 * margin, filledWith: 0)
@@ -36,7 +37,7 @@ final class EmbossJob: @unchecked Sendable {
             let emboss = reused ?? Emboss(shading: shading)
             if reused == nil { made = emboss }
             // One thread: the other core stays with the frame loop.
-            emboss.shade(mask.texture, into: shaded.texture, on: ComputeContext(threads: 1))
+            emboss.shade(mask.texture, into: shaded.texture, radius: radius, tint: color, on: ComputeContext(threads: 1))
         }
     }
 

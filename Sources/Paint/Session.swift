@@ -154,6 +154,21 @@ public final class Session {
         return view.transform
     }
 
+    /// Whether the current layer will be hidden once the queued events have played (`v` pressed
+    /// just before a click counts); nil when a queued layer change other than showing or
+    /// hiding it, or an undo, makes that unknown until it has played.
+    public var upcomingLayerIsHidden: Bool? {
+        var hidden = !document.currentLayer.attributes.visible
+        for case .command(let c) in pending {
+            switch c {
+            case .layer(.step(.visibility)): hidden.toggle()
+            case .layer, .undo, .redo: return nil
+            default: continue
+            }
+        }
+        return hidden
+    }
+
     /// True when a frame would change what is shown: the frame clock may pause otherwise. (An
     /// overlay that changed asks for a frame itself.)
     public var needsDraw: Bool {

@@ -166,7 +166,7 @@ final class StrokeEngine {
             } else {
                 // Lit as the brush was when the stroke started.
                 live = .embossing(EmbossJob(coverage: layer.committed, bounds: bounds, color: m.brush.color,
-                                            shading: m.brush.shading, kept: emboss))
+                                            radius: Emboss.radius(forBrushSize: m.brush.tip.size), shading: m.brush.shading, kept: emboss))
             }
             m.reset()
             return d

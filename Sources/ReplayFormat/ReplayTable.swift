@@ -139,9 +139,14 @@ public enum ReplayTable {
               read: { r in r.integer("index").map { .select($0) } }) { op in
             if case .select(let i) = op { ["index": .integer(i)] } else { nil }
         },
-        // A move is by one place: written as the direction it goes.
-        layer("up", read: { _ in .move(1) }) { op in if case .move(let step) = op, step > 0 { [:] } else { nil } },
-        layer("down", read: { _ in .move(-1) }) { op in if case .move(let step) = op, step <= 0 { [:] } else { nil } },
+        // A move is written as the direction it goes, and by how many places where more than
+        // one (a drag in the layer panel).
+        layer("up", [Field("by", .integer(1...LayerOp.maxLayers), .optional)], read: { r in .move(r.integer("by") ?? 1) }) { op in
+            if case .move(let step) = op, step > 0 { ["by": step == 1 ? nil : .integer(step)] } else { nil }
+        },
+        layer("down", [Field("by", .integer(1...LayerOp.maxLayers), .optional)], read: { r in .move(-(r.integer("by") ?? 1)) }) { op in
+            if case .move(let step) = op, step <= 0 { ["by": step >= -1 ? nil : .integer(-step)] } else { nil }
+        },
         layer("merge", read: { _ in .mergeDown }) { op in op == .mergeDown ? [:] : nil },
         layer("set", [
             Field("visible", .bool, .optional),

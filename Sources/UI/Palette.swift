@@ -35,6 +35,15 @@ public struct Palette: Equatable, Sendable {
         self.kind = kind; self.size = size; self.scale = scale
     }
 
+    /// A hue chosen on the ring. Where the colour is a grey (black and white too) a hue alone
+    /// would change nothing seen, so the colour becomes that hue at full saturation (and, from
+    /// black, full value): the ring always does what it shows.
+    public mutating func choose(hue h: Double) {
+        hue = h
+        if saturation < 0.05 { saturation = 1 }
+        if value < 0.05 { value = 1 }
+    }
+
     /// The colour the hue, saturation and value make.
     public var color: Color { HSV.color(h: hue, s: saturation, v: value) }
 

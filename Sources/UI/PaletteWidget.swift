@@ -100,7 +100,7 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
         guard var p = palette else { return [] }
         var commands: [Command] = []
         switch hit {
-        case .hue(let h): p.hue = h
+        case .hue(let h): p.choose(hue: h)
         case .saturationValue(let sat, let v): (p.saturation, p.value) = (sat, v)
         case .recent(let c): p = Palette(color: c, recent: p.recent, kind: p.kind, size: p.size, scale: p.scale)
         case .kind(let k): commands = [.brush(kind: k)]

@@ -33,11 +33,14 @@ public final class Widgets: Overlay {
         self.list = list
     }
 
-    /// The window's widgets, bottom first: the status strip, the shading editor, the palette,
+    /// The window's widgets, bottom first: the status strip, the layer panel (open with
+    /// `layers`), the shading editor, the palette,
     /// the key help (listing `help`), the outline; their text in `font`.
-    public static func standard(windowSize: Size, scale: Double, font: UIFont, help: [(keys: String, does: String)] = []) -> Widgets {
+    public static func standard(windowSize: Size, scale: Double, font: UIFont, help: [(keys: String, does: String)] = [],
+                                layers: Bool = false) -> Widgets {
         Widgets(windowSize: windowSize, scale: scale, list: [
             StatusStripWidget(windowSize: windowSize, scale: scale, font: font),
+            LayerPanelWidget(windowSize: windowSize, scale: scale, font: font, open: layers),
             ShadingEditorWidget(windowSize: windowSize, scale: scale, font: font),
             PaletteWidget(windowSize: windowSize, scale: scale, font: font),
             HelpWidget(windowSize: windowSize, scale: scale, font: font, entries: help),
@@ -55,22 +58,28 @@ public final class Widgets: Overlay {
     public var status: StatusStripWidget? { first(StatusStripWidget.self) }
     public var outline: OutlineWidget? { first(OutlineWidget.self) }
     public var help: HelpWidget? { first(HelpWidget.self) }
+    public var layers: LayerPanelWidget? { first(LayerPanelWidget.self) }
 
     /// What a press at a window point is for.
     public enum Target: Equatable, Sendable {
         /// A widget that takes the press.
         case widget(WidgetID)
-        /// This open widget closes on a press outside it, and the press does nothing more.
-        case outside(WidgetID)
+        /// This open widget closes on a press outside it; the press goes on to the widget under
+        /// it, if one is there (the shading editor beside the open palette), else does nothing.
+        case outside(WidgetID, under: WidgetID? = nil)
         case canvas
     }
 
     /// The one hit test: the topmost shown widget under (x, y) that the pointer works.
     public func hit(_ x: Double, _ y: Double) -> Target {
         guard !hidden else { return .canvas }
-        for case let w as any InteractiveWidget in list.reversed() where w.frame != nil {
+        let shown = list.reversed().compactMap { $0 as? any InteractiveWidget }.filter { $0.frame != nil }
+        for (i, w) in shown.enumerated() {
             if w.contains(x, y) { return .widget(w.id) }
-            if w.closesOnPressOutside { return .outside(w.id) }
+            if w.closesOnPressOutside {
+                let under = shown[(i + 1)...].first { !$0.closesOnPressOutside && $0.contains(x, y) }
+                return .outside(w.id, under: under?.id)
+            }
         }
         return .canvas
     }

@@ -214,7 +214,7 @@ struct WindowCommand: ParsableCommand {
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs, uiScale: uiScale ?? Widgets.scale(forDPI: window.resourceDPI),
                            playing: started.unplayed.map { Playthrough(events: $0, speed: speed) },
-                           greeting: started.session == nil ? KeyMap.greeting : nil, document: names)
+                           greeting: greeting(started), document: names)
         if hideTools { app.widgets?.setHidden(true) }
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
@@ -242,6 +242,15 @@ struct WindowCommand: ParsableCommand {
         }
         printError("quicksilver: cannot open \(path): \(ProcessCalls.execSelf(args))")
         throw Exit.failure
+    }
+
+    /// What the status strip says first: what reading the file changed or recovered (said on
+    /// stderr too, but a window's user may never see that), else on a blank start where the
+    /// palette and the keys are.
+    private func greeting(_ started: SessionStart.Started) -> String? {
+        let said = started.notes.map { $0.hasPrefix("quicksilver: ") ? String($0.dropFirst(13)) : $0 }
+        if !said.isEmpty { return said.joined(separator: "; ") }
+        return started.session == nil ? KeyMap.greeting : nil
     }
 
     /// Keeps the sessions folder under its cap, saying what went.

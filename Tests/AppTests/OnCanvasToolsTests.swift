@@ -48,7 +48,8 @@ import UI
         let events = try h.recorded()
         #expect(!events.contains { if case .pointerDown = $0.event { true } else { false } })
         let colours = events.compactMap { e -> Color? in if case .command(.brush(_, _, let c?, _)) = e.event { c } else { nil } }
-        #expect(colours == [chosen])  // the first click changed the hue of black: still black, no command
+        // The first click gave black the ring's hue (a hue alone would leave it black), the second the square's point.
+        #expect(colours.count == 2 && colours.last == chosen && colours.first?.g == 255 && colours.first?.b == 0, "\(colours)")
         // The canvas draws in it.
         h.input([.pointerDown(sample(100, 400, t: 0.5)), .pointerMove(sample(200, 400, t: 0.51)), .pointerUp(sample(300, 400, t: 0.52))])
         h.draw(frame: 5)
@@ -184,7 +185,7 @@ import UI
     @Test func aScreenshotHasNoneOfTheTools() throws {
         let h = try harness()
         h.input([.pointerDown(sample(100, 100, t: 0)), .pointerUp(sample(300, 100, t: 0.01)), h.key("l"),
-                 .button(.right, isDown: true, sample(320, 240, t: 0.1)), .hover(sample(500, 400, t: 0.2)), h.key("s", .control)])
+                 .button(.right, isDown: true, sample(320, 240, t: 0.1)), .hover(sample(500, 400, t: 0.2)), h.key("e", [.control, .shift])])
         h.draw(frame: 2)
         let png = try PNGImage.read(from: try #require(h.out.all.last))
         #expect(png[320 + 89, 240] == 0xFFFF_FFFF && png[10, 470] == 0xFFFF_FFFF && png[630 - 10, 20] == 0xFFFF_FFFF)

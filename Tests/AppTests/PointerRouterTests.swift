@@ -27,6 +27,34 @@ import UI
         actions.compactMap { if case .session(let e, _) = $0 { e } else { nil } }
     }
 
+    /// The outline's pressure after a shortcut with a modifier is the simulation's at the
+    /// hover's own time: eased back to the plain 0.5 once the key is up, never the value it was
+    /// left at (a 64 px pen showed an 88 px ring).
+    @Test func theOutlineAfterAShortcutWithAModifierIsNotStale() {
+        var r = PointerRouter()
+        let c = context()
+        _ = r.route(.modifiers(.shift, time: 0), c)
+        _ = r.route(.key(KeyPress(.delete, mods: .shift, time: 0.3)), c)
+        _ = r.route(.modifiers([], time: 0.35), c)
+        let hover = r.route(.hover(p(50, 50, t: 1)), c)
+        guard case .outline(50, 50, let shown)? = hover.last else { Issue.record("\(hover)"); return }
+        #expect(abs(shown - 0.5) < 0.001, "\(shown)")
+    }
+
+    /// `[`, `]`, a brush key and the zoom keys draw the outline again where the pointer is.
+    @Test func theOutlineFollowsTheSizeAndZoomKeysAtOnce() {
+        var r = PointerRouter()
+        let c = context()
+        _ = r.route(.hover(p(70, 40, t: 0)), c)
+        for key: Key in ["]", "[", "+", "-", "m"] {
+            let out = r.route(.key(KeyPress(key, time: 0.1, x: 70, y: 40)), c)
+            guard case .outline(70, 40, _)? = out.last else { Issue.record("\(key): \(out)"); continue }
+        }
+        _ = r.route(.leave, c)
+        #expect(!r.route(.key(KeyPress("]", time: 0.2)), c).contains { if case .outline = $0 { true } else { false } },
+                "no outline once the pointer has left")
+    }
+
     @Test func aStrokeIsMappedThroughTheViewWithItsPressureDecided() {
         var r = PointerRouter()
         let c = context(view: zoomed)
@@ -124,6 +152,10 @@ import UI
         #expect(r.route(.pointerMove(p(20, 9)), c).isEmpty && r.mode == .swallowing, "the press draws nothing")
         _ = r.route(.pointerUp(p(20, 9)), c)
         #expect(r.mode == .idle)
+        target = .outside(.palette, under: .shadingEditor)
+        #expect(r.route(.pointerDown(p(9, 9)), c).suffix(2) == [.closeWidget(.palette), .widget(.shadingEditor, .press, x: 9, y: 9)],
+                "a press on the editor beside the open palette closes it and works the editor")
+        #expect(r.route(.pointerMove(p(20, 9)), c) == [.widget(.shadingEditor, .drag, x: 20, y: 9)])
     }
 
     @Test func keysBecomeCommandsFromTheBrushAndViewAsTheyWillBe() {

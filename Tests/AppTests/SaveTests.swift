@@ -39,6 +39,14 @@ import TestSupport
         #expect(again.layers[1].bounds.maxY > 100 && again.layers[0] == doc.layers[0], "the new stroke is on the second layer")
     }
 
+    @Test func saveAndSaveAsWriteTheSameBytes() throws {
+        let h = try Harness()
+        h.step([.pointerDown(sample(30, 30, t: 0)), .pointerUp(sample(170, 90, t: 0.01)), h.key(.insert),
+                h.key("s", .control), h.key("u", .control)] + typed(h.folder + "/a.ora") + [enter])
+        h.step([h.key("s", [.control, .shift]), h.key("u", .control)] + typed(h.folder + "/b.ora") + [enter])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: h.folder + "/a.ora")) == Data(contentsOf: URL(fileURLWithPath: h.folder + "/b.ora")))
+    }
+
     @Test func savingAsPNGFlattensAndSaysSo() throws {
         let h = try Harness()
         h.step([.pointerDown(sample(30, 30, t: 0)), .pointerUp(sample(170, 90, t: 0.01)), h.key(.insert),

@@ -96,8 +96,12 @@ struct DocumentTests {
         #expect(w.process.stdout.split(separator: "\n").last.map(String.init) == saved)
         #expect(try eventually { try x.xdotool("getwindowname", w.id).hasPrefix("copy.ora — Quicksilver — ") })
         _ = try w.quit()
-        #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == Data(contentsOf: URL(fileURLWithPath: saved)),
-                "the same document, the same bytes")
+        let (a, b) = (try inspect(original), try inspect(saved))
+        for key in Set(a.keys).union(b.keys) {
+            let (x, y) = (try JSONSerialization.data(withJSONObject: a[key] ?? 0, options: [.sortedKeys, .fragmentsAllowed]),
+                          try JSONSerialization.data(withJSONObject: b[key] ?? 0, options: [.sortedKeys, .fragmentsAllowed]))
+            #expect(x == y, "\(key) differs: \(String(decoding: x.prefix(2000), as: UTF8.self)) ≠ \(String(decoding: y.prefix(2000), as: UTF8.self))")
+        }
 
         let got = try inspect(saved)
         let entries = (got["entries"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
@@ -120,6 +124,28 @@ struct DocumentTests {
         #expect(try again.screenshot().image == painted)
         #expect(try x.xdotool("getwindowname", again.id).contains("— layer 3/3 Ink & Co (50 %) —"))
         _ = try again.quit()
+    }
+
+    /// What reading an .ora changed (a group flattened) is said in the window, not only on stderr.
+    @Test func whatAnOpenedDocumentLostIsSaidInTheWindow() throws {
+        let x = try XServer()
+        let dir = try temporaryFolder()
+        let stack = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <image version="0.0.5" w="120" h="80"><stack>
+         <stack name="Group" composite-op="svg:multiply"><layer name="In" src="data/a.png"/></stack>
+        </stack></image>
+        """
+        let spec: [String: Any] = ["entries": [
+            ["name": "mimetype", "compress": "stored", "text": "image/openraster"], ["name": "stack.xml", "text": stack],
+            ["name": "data/a.png", "png": ["width": 120, "height": 80, "pixels": Array(repeating: Int(0xFF20_4080), count: 9600)]],
+        ]]
+        try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: dir + "/spec.json"))
+        let file = dir + "/grouped.ora"
+        #expect(try runProgram(which("python3") ?? "/usr/bin/python3", [Self.tool, "make", dir + "/spec.json", file]).status == 0)
+        let w = try PaintWindow(on: x, size: "200x120", extraArgs: [file])
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).contains("grouped.ora: nested stacks flattened into their layers") })
+        _ = try w.quit()
     }
 
     @Test func layersSurviveKillNineAndRenderAsOpenRaster() throws {

@@ -37,7 +37,8 @@ struct Finished {
 @discardableResult
 func runProgram(_ path: String, _ args: [String], environment: [String: String] = [:]) throws -> Finished {
     let p = try Launched(path, args, environment: environment)
-    return p.wait()
+    // Long enough for a debug build on a loaded two-core machine: only a hang should hit it.
+    return p.wait(timeout: 300)
 }
 
 /// A child process whose output is collected into files (no pipe can fill up and block it).

@@ -104,4 +104,56 @@ struct OnCanvasUITests {
         #expect(try eventually { try w.grab(width: 960, height: 600)[480, 300] == 0xFFFF_FFFF }, "hidden again")
         #expect(try w.quit().status == 0)
     }
+
+    /// The layer panel at the right edge, shown at start: a click selects a layer, the eye hides
+    /// one, + adds one, a drag moves one; each is a journaled command, so the journal renders
+    /// what the window showed.
+    @Test func theLayerPanelWorksTheLayersAsJournaledCommands() throws {
+        let x = try XServer()
+        let w = try PaintWindow(on: x, size: "640x400", tools: true)
+        // The panel: 220 px wide at 8 px from the right edge; a 26 px header, then 32 px rows, top first.
+        let left = 640 - 220 - 8, top = 8 + 26
+        func click(_ px: Int, _ py: Int) throws {
+            try x.xdotool("mousemove", "--window", w.id, "\(px)", "\(py)", "click", "1")
+        }
+        try w.drag(PaintWindow.line(from: (40, 100), to: (360, 100)))
+        try w.key("Insert")
+        try w.key("3")   // red
+        try w.drag(PaintWindow.line(from: (40, 200), to: (360, 200)))
+        #expect(try eventually { try title(w).contains("— layer 2/2 —") })
+        #expect(try eventually {
+            let shown = try w.grab(width: 640, height: 400)
+            // The top row (Layer 2) is marked current; its thumbnail holds the red stroke.
+            return (left + 28..<left + 64).contains { x in (top + 4..<top + 28).contains { y in rgb(shown[x, y]).r > rgb(shown[x, y]).g + 40 } }
+        }, "the thumbnail shows the red stroke")
+        if let docs = ProcessInfo.processInfo.environment["QS_DOCS_PICTURES"] {
+            try w.grab(width: 640, height: 400).write(to: docs + "/layer-panel.png")
+        }
+        try click(left + 120, top + 32 + 16)          // Layer 1's row
+        #expect(try eventually { try title(w).contains("— layer 1/2 —") })
+        try click(left + 14, top + 16)                // Layer 2's eye
+        #expect(try eventually { try w.grab(width: 640, height: 400)[200, 200] == 0xFFFF_FFFF }, "the red stroke is hidden")
+        #expect(try title(w).contains("— layer 1/2 —"), "hiding a layer keeps the current one")
+        try click(left + 220 - 3 * 24 + 10, 8 + 13)   // +
+        #expect(try eventually { try title(w).contains("— layer 2/3 —") })
+        // Drag the new layer (row 2, in the middle) to the top.
+        try x.xdotool("mousemove", "--window", w.id, "\(left + 120)", "\(top + 32 + 16)", "mousedown", "1")
+        try x.xdotool("mousemove", "--window", w.id, "\(left + 120)", "\(top + 20)")
+        try x.xdotool("mousemove", "--window", w.id, "\(left + 120)", "\(top + 16)", "mouseup", "1")
+        #expect(try eventually { try title(w).contains("— layer 3/3 —") })
+        try w.key("F2")
+        try w.key("ctrl+u")
+        try w.type("Ink")
+        try w.key("Return")
+        #expect(try eventually { try title(w).contains("— layer 3/3 Ink —") }, "F2 renamed it")
+        let shown = try w.screenshot().image
+        #expect(try w.quit().status == 0)
+        let journal = try sessionFiles(in: w.stateDir)[0]
+        let out = try temporaryFolder() + "/rendered.png"
+        let r = try runProgram(binary, ["render", journal, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PNGImage.read(from: out) == shown, "the journal renders what the window showed")
+        let lines = try String(contentsOfFile: journal, encoding: .utf8)
+        #expect(lines.contains("\"action\": \"up\", \"by\": 1") == false && lines.contains("\"action\": \"up\""), "\(lines.suffix(600))")
+    }
 }

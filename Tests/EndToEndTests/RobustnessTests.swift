@@ -226,6 +226,32 @@ struct RobustnessTests {
         #expect(stderr.contains("journal.jsonl:6: the last line was cut off"), "\(stderr)")
         #expect(stderr.contains("recovered up to line 5"))
     }
+
+    /// The desktop's "Open with" hands a journal cut by a crash to `quicksilver window FILE`:
+    /// it opens up to the damage, saying so in one line, in the window too, the file untouched.
+    @Test func aJournalFileCutOffMidLineOpensUpToTheDamage() throws {
+        let x = try XServer()
+        let file = try temporaryFolder() + "/cut.jsonl"
+        let journal = """
+        {"quicksilver": 1, "width": 400, "height": 300}
+        {"t": 0, "type": "down", "x": 50, "y": 100, "pressure": 0.5}
+        {"t": 0.1, "type": "move", "x": 350, "y": 100, "pressure": 0.5}
+        {"t": 0.2, "type": "up", "x": 350, "y": 100, "pressure": 0.5}
+        {"t": 0.5, "type": "down", "x": 50, "y": 200, "pressure": 0.5}
+        {"t": 0.6, "type": "move", "x": 350, "y": 2
+        """
+        try journal.write(toFile: file, atomically: true, encoding: .utf8)
+        let w = try PaintWindow(on: x, extraArgs: [file])
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).contains("cut.jsonl:6: the last line was cut off") })
+        #expect(try w.screenshot().image.ink(200, 100) > 200, "the stroke that ended is there")
+        let stderr = try w.quit().stderr
+        #expect(stderr.contains("cut.jsonl:6: the last line was cut off") && stderr.contains("recovered up to line 5"), "\(stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == journal, "the file untouched")
+        // A damaged line that is not the last is still refused, in one line.
+        try (journal + "\n{\"t\": 0.7, \"type\": \"up\", \"x\": 350, \"y\": 200}\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try runProgram(binary, ["window", file], environment: x.environment)
+        #expect(refused.status == 2 && refused.stderr.contains("cut.jsonl:6:"), "\(refused.stderr)")
+    }
 }
 
 /// The creator pid of every shared memory segment on this machine (`ipcs -m -p`); an error when

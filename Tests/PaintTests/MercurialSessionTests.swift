@@ -56,6 +56,28 @@ func mercurialReplay(extra: [String] = [], seed: Int = 7) -> String {
         #expect(presenter.image.texture[100, 100] == 0xFFFF_0000)
     }
 
+    /// The baked metal keeps the brush's colour as its tint (red and grey bake differently,
+    /// red redder), and a wide stroke is rounded across its whole width: along a line across it
+    /// the shade keeps changing, not a flat slab between two rims.
+    @Test func theMetalKeepsItsColourAndIsRoundedAcrossAWideStroke() throws {
+        func baked(_ color: String, size: Int) throws -> Picture {
+            var lines = ["{\"quicksilver\": 1, \"width\": 400, \"height\": 300, \"seed\": 3, \"background\": \"#20242c\"}",
+                         "{\"t\": 0, \"type\": \"brush\", \"kind\": \"mercurial\", \"size\": \(size), \"color\": \"\(color)\"}"]
+            for i in 0..<40 {
+                lines.append("{\"t\": \(Double(i) * 0.004), \"type\": \"\(i == 0 ? "down" : "move")\", \"x\": \(60 + i * 7), \"y\": 150, \"pressure\": 0.5}")
+            }
+            lines.append("{\"t\": 0.3, \"type\": \"up\", \"x\": 333, \"y\": 150, \"pressure\": 0.5}")
+            return try render(lines.joined(separator: "\n") + "\n")
+        }
+        let red = try baked("#e53935", size: 200), grey = try baked("#757575", size: 200)
+        let (r, g) = (red[200, 150] >> 16 & 0xFF, red[200, 150] >> 8 & 0xFF)
+        #expect(red[200, 150] != grey[200, 150] && r > g + 40, "red metal: \(String(red[200, 150], radix: 16)) vs grey \(String(grey[200, 150], radix: 16))")
+        // Across the stroke (x = 200, from its top edge to its middle), the shade changes all the way in.
+        let column = (60..<150).map { grey[200, $0] }.filter { $0 != 0xFF20_242C }
+        let changes = zip(column, column.dropFirst()).filter { $0 != $1 }.count
+        #expect(column.count > 40 && changes > column.count * 2 / 3, "\(changes) changes over \(column.count) pixels")
+    }
+
     @Test func theEmbossIsOneUndoStep() throws {
         let before = try render(mercurialReplay().components(separatedBy: "\n").prefix(2).joined(separator: "\n") + "\n")
         let drawn = try render(mercurialReplay())

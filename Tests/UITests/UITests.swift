@@ -238,6 +238,8 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
         tools.palette?.show(Palette(color: .black, recent: [], kind: .pen, size: 8, scale: 1), atX: 200, y: 200)
         #expect(tools.hit(200, 200) == .widget(.palette))
         #expect(tools.hit(630, 470) == .outside(.palette))  // the palette is open: a press elsewhere closes it
+        // ... and a press on the editor beside it closes it and works the editor.
+        #expect(tools.hit(640 - 8 - 312 + 10, 8 + 2) == .outside(.palette, under: .shadingEditor))
         tools.setHidden(true)
         #expect(tools.hit(200, 200) == .canvas)
     }
@@ -339,5 +341,20 @@ private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { C
         Painter(t.texture, clip: t.texture.bounds).text("Il", x: 0, y: 0, pixel: 1, .white)
         let lit = (0..<7).map { y in (0..<12).map { x in t.texture[x, y] == 0xFFFF_FFFF ? "#" : "." }.joined() }
         #expect(lit == [".###..#.....", "..#...#.....", "..#...#.....", "..#...#.....", "..#...#.....", "..#...#.....", ".###..#####."])
+    }
+}
+
+/// A hue chosen on the ring always shows: from a grey, black or white, the colour becomes the hue.
+@Suite struct PaletteHueTests {
+    @Test func aHueOnTheRingChangesAGrey() {
+        for grey in [Color.black, .white, Color(r: 0x75, g: 0x75, b: 0x75)] {
+            var p = Palette(color: grey, recent: [], kind: .pen, size: 8, scale: 1)
+            p.choose(hue: 1.0 / 3)   // green
+            #expect(p.color.g > p.color.r + 60 && p.color.g > p.color.b + 60, "\(grey) → \(p.color)")
+        }
+        var red = Palette(color: Color(r: 0xe5, g: 0x39, b: 0x35), recent: [], kind: .pen, size: 8, scale: 1)
+        let (s, v) = (red.saturation, red.value)
+        red.choose(hue: 2.0 / 3)
+        #expect(red.saturation == s && red.value == v, "a colour keeps its saturation and value")
     }
 }

@@ -1,20 +1,22 @@
 import Files
 import Input
 
-/// Typing a file's name in the status strip, for Save As (Ctrl+Shift+S), a first save (Ctrl+S
-/// on a document without a file) and Open (Ctrl+O). It starts with a suggestion typed in;
+/// Typing a name in the status strip: a file's, for Save As (Ctrl+Shift+S), a first save (Ctrl+S
+/// on a document without a file) and Open (Ctrl+O), or the current layer's (F2, one line of at
+/// most 1024 bytes, as the replay format keeps it). It starts with a suggestion typed in;
 /// Ctrl+U clears it, BackSpace takes a character back, Tab completes from the folder, Return
 /// accepts, Escape cancels. Accepting a save over an existing file asks first: Return again
 /// replaces it, any other key goes back to the name. Pure but for `PathLookup`, which tests fake.
-public struct PathEntry: Sendable, Equatable {
+public struct NameEntry: Sendable, Equatable {
     /// What the name is asked for.
     public enum Purpose: Sendable, Equatable {
-        case save, saveAs, open
+        case save, saveAs, open, rename
 
         var verb: String {
             switch self {
             case .save, .saveAs: "save as"
             case .open: "open"
+            case .rename: "rename the layer"
             }
         }
     }
@@ -58,22 +60,39 @@ public struct PathEntry: Sendable, Equatable {
             text = String(text.dropLast())
             return .typed
         case .tab:
-            complete(files)
+            if purpose != .rename { complete(files) }
             return .typed
         default:
             // Keys that type nothing (Shift, arrows) leave the name as it is.
-            if !key.text.isEmpty, key.text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) { text += key.text }
+            if !key.text.isEmpty, key.text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+                if purpose == .rename, text.utf8.count + key.text.utf8.count > Self.nameBytes {
+                    hint = "a layer's name is at most \(Self.nameBytes) bytes"
+                } else {
+                    text += key.text
+                }
+            }
             return .typed
         }
     }
 
+    /// The longest layer name (the replay format's).
+    public static let nameBytes = 1024
+
     private mutating func accept(_ files: PathLookup) -> Outcome {
+        if purpose == .rename {
+            guard !text.isEmpty else {
+                hint = "type a name"
+                return .typed
+            }
+            return .accepted(text)
+        }
         let path = files.absolute(text)
         guard !text.isEmpty, !text.hasSuffix("/") else {
             hint = "type a file name"
             return .typed
         }
         switch purpose {
+        case .rename: return .accepted(text)
         case .open:
             guard files.isFile(path) else {
                 hint = files.isFolder(path) ? "a folder: type a file in it" : "no such file"
@@ -129,12 +148,13 @@ public struct PathEntry: Sendable, Equatable {
     /// What the status strip shows.
     public var prompt: String {
         if let confirming { return "\(FilePath.baseName(of: confirming)) exists: Return replaces it, any other key goes back" }
-        let help = hint ?? "Tab completes, Ctrl+U clears, Return \(purpose == .open ? "opens" : "saves"), Escape cancels"
+        let does = switch purpose { case .open: "opens"; case .rename: "renames"; default: "saves" }
+        let help = hint ?? (purpose == .rename ? "" : "Tab completes, ") + "Ctrl+U clears, Return \(does), Escape cancels"
         return "\(purpose.verb): \(text)_ (\(help))"
     }
 }
 
-/// What a `PathEntry` reads of the file system.
+/// What a `NameEntry` reads of the file system.
 public struct PathLookup: Sendable {
     public var home: String
     public var currentFolder: String

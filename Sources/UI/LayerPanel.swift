@@ -1,0 +1,122 @@
+import Compute
+import Events
+import Kernels
+
+/// What the layer panel shows: each layer's thumbnail, name, eye, mode and opacity, the
+/// current one marked; and where each part lies (`hit`), so that presses become the layer
+/// commands the keys send. Pure: the app makes it from the document (`rows` bottom first, as
+/// the document orders them; the panel lists them top first, as Krita and MyPaint do).
+public struct LayerPanel: Equatable, Sendable {
+    public struct Row: Equatable, Sendable {
+        /// Which layer it is, as the app tells them apart (its thumbnail is kept while it stays).
+        public var key: Int
+        public var name: String
+        public var visible: Bool
+        /// "multiply", or "" for normal.
+        public var mode: String
+        /// 0…100.
+        public var opacity: Int
+        /// `LayerPanel.thumbnailSize(scale:)` pixels, opaque (over a light checker).
+        public var thumbnail: [UInt32]
+        public init(key: Int, name: String, visible: Bool, mode: String, opacity: Int, thumbnail: [UInt32]) {
+            self.key = key; self.name = name; self.visible = visible; self.mode = mode; self.opacity = opacity; self.thumbnail = thumbnail
+        }
+    }
+
+    public var rows: [Row]
+    public var current: Int
+    public var scale: Double
+    /// How many rows fit (the window's height decides); the ones shown keep the current in view.
+    public var visibleRows: Int
+
+    public init(rows: [Row], current: Int, scale: Double, visibleRows: Int = .max) {
+        self.rows = rows; self.current = current; self.scale = scale; self.visibleRows = max(1, visibleRows)
+    }
+
+    /// A thumbnail's size at `scale`, in window pixels.
+    public static func thumbnailSize(scale u: Double) -> (width: Int, height: Int) { (Int(36 * u), Int(24 * u)) }
+
+    var width: Int { Int(220 * scale) }
+    var headerHeight: Double { 26 * scale }
+    var rowHeight: Double { 32 * scale }
+    var height: Int { Int(headerHeight + Double(shown.count) * rowHeight + 4 * scale) }
+
+    /// The layer indices shown, top first.
+    var shown: [Int] {
+        let count = min(rows.count, visibleRows)
+        let top = min(rows.count - 1, max(current + count / 2, count - 1))
+        return Array(stride(from: top, to: top - count, by: -1))
+    }
+
+    /// What a point of the panel (its own pixels) is.
+    public enum Hit: Equatable, Sendable {
+        case newLayer, deleteLayer, mergeDown
+        /// The eye of layer `index`.
+        case eye(Int)
+        /// The rest of layer `index`'s row.
+        case row(Int)
+        case panel
+    }
+
+    /// The header's buttons, right to left: merge down, delete, new.
+    func button(_ hit: Hit) -> Box {
+        let u = scale, side = 20 * u
+        let slot = switch hit { case .mergeDown: 1.0; case .deleteLayer: 2.0; default: 3.0 }
+        return Box(x: Double(width) - slot * (side + 4 * u), y: 3 * u, width: side, height: side)
+    }
+
+    private func rowBox(_ position: Int) -> Box {
+        Box(x: 0, y: headerHeight + Double(position) * rowHeight, width: Double(width), height: rowHeight)
+    }
+
+    private func eyeBox(_ row: Box) -> Box { Box(x: row.x + 6 * scale, y: row.y + 8 * scale, width: 16 * scale, height: 16 * scale) }
+
+    public func hit(_ x: Double, _ y: Double) -> Hit {
+        for b in [Hit.newLayer, .deleteLayer, .mergeDown] where button(b).contains(x, y) { return b }
+        for (position, index) in shown.enumerated() {
+            let box = rowBox(position)
+            guard box.contains(x, y) else { continue }
+            return eyeBox(box).inset(by: -3 * scale).contains(x, y) ? .eye(index) : .row(index)
+        }
+        return .panel
+    }
+
+    /// The layer a drag at height `y` would drop at (the nearest row).
+    func dropIndex(atY y: Double) -> Int {
+        let order = shown
+        let position = min(max(Int(((y - headerHeight) / rowHeight).rounded(.down)), 0), order.count - 1)
+        return order[position]
+    }
+
+    /// Draws it with its top-left at (0, 0); `dropAt`: a drag would move the current layer there.
+    func draw(_ p: Painter, font: UIFont, dropAt: Int?) {
+        let u = scale
+        p.fill(Box(x: 0, y: 0, width: Double(width), height: Double(height)), Theme.panel)
+        font.draw("Layers", x: 8 * u, y: 6 * u, scale: u, Theme.text, on: p)
+        for (b, label) in [(Hit.newLayer, "+"), (.deleteLayer, "−"), (.mergeDown, "↓")] {
+            let box = button(b)
+            p.fill(box, Theme.raised)
+            font.draw(label, centredAt: box.x + box.width / 2, box.y + box.height / 2, scale: u, Theme.text, on: p)
+        }
+        let (tw, th) = Self.thumbnailSize(scale: u)
+        for (position, index) in shown.enumerated() {
+            let row = rows[index], box = rowBox(position)
+            if index == current { p.fill(box.inset(by: 1 * u), Color(r: 66, g: 133, b: 244, a: 110)) }
+            if index == dropAt && dropAt != current { p.fill(Box(x: box.x, y: box.y, width: box.width, height: 2 * u), Theme.selected) }
+            let eye = eyeBox(box)
+            p.ring(cx: eye.x + eye.width / 2, cy: eye.y + eye.height / 2, inner: 5 * u, outer: 7 * u, row.visible ? Theme.text : Theme.dim)
+            if row.visible { p.ring(cx: eye.x + eye.width / 2, cy: eye.y + eye.height / 2, inner: 0, outer: 3 * u, Theme.text) }
+            let tx = Int(box.x + 28 * u), ty = Int(box.y + 4 * u)
+            if row.thumbnail.count == tw * th {
+                var pixels = row.thumbnail
+                pixels.withUnsafeMutableBufferPointer { b in
+                    if let base = b.baseAddress { p.blit(Texture(base: base, width: tw, height: th, rowStride: tw), x: tx, y: ty) }
+                }
+            }
+            let textX = box.x + 28 * u + Double(tw) + 8 * u
+            font.draw(row.name, x: textX, y: box.y + 2 * u, scale: u, row.visible ? Theme.text : Theme.dim, on: p)
+            let detail = [row.mode.isEmpty ? "normal" : row.mode, "\(row.opacity) %"].joined(separator: " · ")
+            font.draw(detail, x: textX, y: box.y + 2 * u + font.lineHeight(scale: u) * 0.95, scale: u * 0.85, Theme.dim, on: p)
+        }
+    }
+}

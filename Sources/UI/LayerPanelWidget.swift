@@ -1,0 +1,122 @@
+import Compute
+import Events
+import Geometry
+
+extension WidgetID {
+    public static let layers = WidgetID("layers")
+}
+
+/// The layer panel (`LayerPanel`) at the window's right edge: shown at start, F7 hides and
+/// shows it, Tab hides it with the rest. A press on a row makes that layer current and a drag
+/// moves it (one `up`/`down` by as many places, on release); the eye shows or hides a layer;
+/// the buttons add a layer, delete the current one, merge it down. Each is the command the keys
+/// send, so it is journaled, undone and replayed as they are.
+public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
+    public let id = WidgetID.layers
+    public let scale: Double
+    private let font: UIFont
+    private var windowSize: Size
+    public private(set) var panel: LayerPanel?
+    private var open = true
+    /// The layer a press on a row grabbed, and where a drag would drop it.
+    private var dragging: (from: Int, to: Int)?
+    private let surface = WidgetSurface()
+    /// The document changed: the app makes the rows again before the next frame shows them.
+    public var needsRows = true
+
+    public init(windowSize: Size, scale: Double, font: UIFont, open: Bool = true) {
+        self.windowSize = windowSize
+        self.scale = scale
+        self.font = font
+        self.open = open
+    }
+
+    public var frame: Rect? { surface.rect }
+    public var isOpen: Bool { open }
+
+    /// How many rows fit the window below the header.
+    public var visibleRows: Int { max(1, Int((Double(windowSize.height) - 80 * scale) / (32 * scale))) }
+
+    /// Shows the document's layers as `new` says.
+    public func show(_ new: LayerPanel) {
+        needsRows = false
+        guard new != panel else { return }
+        panel = new
+        place()
+    }
+
+    private func place() {
+        guard open, let panel else { return surface.place(nil) }
+        let margin = Int((8 * scale).rounded())
+        surface.place(Rect(x: windowSize.width - panel.width - margin, y: margin, width: panel.width, height: panel.height))
+    }
+
+    public func toggle(atX x: Double, y: Double, brush: Brush) {
+        open.toggle()
+        dragging = nil
+        place()
+    }
+
+    public func close() {
+        open = false
+        place()
+    }
+
+    public func windowResized(to size: Size) {
+        windowSize = size
+        needsRows = true
+        place()
+    }
+
+    public func contains(_ x: Double, _ y: Double) -> Bool { surface.rect?.contains(x: Int(x.rounded(.down)), y: Int(y.rounded(.down))) ?? false }
+
+    private func local(_ x: Double, _ y: Double) -> (Double, Double) {
+        (x - Double(surface.rect?.minX ?? 0), y - Double(surface.rect?.minY ?? 0))
+    }
+
+    public func press(x: Double, y: Double, brush: Brush) -> [Command] {
+        guard let panel else { return [] }
+        let (lx, ly) = local(x, y)
+        switch panel.hit(lx, ly) {
+        case .newLayer: return [.layer(.new(name: nil))]
+        case .deleteLayer: return [.layer(.delete)]
+        case .mergeDown: return [.layer(.mergeDown)]
+        case .eye(let i):
+            let shown = !panel.rows[i].visible
+            if i == panel.current { return [.layer(.set(visible: shown))] }
+            return [.layer(.select(i)), .layer(.set(visible: shown)), .layer(.select(panel.current))]
+        case .row(let i):
+            dragging = (i, i)
+            return i == panel.current ? [] : [.layer(.select(i))]
+        case .panel: return []
+        }
+    }
+
+    public func drag(x: Double, y: Double, brush: Brush) -> [Command] {
+        guard let panel, let d = dragging else { return [] }
+        let to = panel.dropIndex(atY: local(x, y).1)
+        if to != d.to {
+            dragging = (d.from, to)
+            surface.changed(surface.rect ?? .empty)
+        }
+        return []
+    }
+
+    public func release(x: Double, y: Double, brush: Brush) -> [Command] {
+        guard let d = dragging else { return [] }
+        dragging = nil
+        surface.changed(surface.rect ?? .empty)
+        return d.to == d.from ? [] : [.layer(.move(d.to - d.from))]
+    }
+
+    public var hasDamage: Bool { surface.hasDamage }
+    public func takeDamage() -> Rect { surface.takeDamage() }
+
+    public func draw(into target: Texture<UInt32>, clip: Rect) {
+        guard let panel else { return }
+        let drop = dragging?.to
+        surface.draw(into: target, clip: clip) { r in
+            Sprite(x: r.minX, y: r.minY, width: r.width, height: r.height) { panel.draw($0, font: font, dropAt: drop) }
+        }
+    }
+}
