@@ -5,6 +5,16 @@ public enum AtomicFile {
     /// Removes a file if it is there; errors are ignored (for clean-up only).
     public static func remove(_ path: String) { FileCalls.unlink(path) }
 
+    /// Makes `path` a second name of `source`, a file that was written whole and is never
+    /// changed in place (a journal's snapshot, history or picture), when it holds `size` bytes:
+    /// true once `path` names those bytes, at once however many (the folder synced). False when
+    /// it cannot (another file system, the name taken, a file of another size): nothing is made.
+    public static func link(_ source: String, to path: String, size: Int) -> Bool {
+        guard FileCalls.size(source) == size, (try? FileCalls.linkIfAbsent(source, to: path)) == true else { return false }
+        FileCalls.syncFolder(FilePath.folder(of: path))
+        return true
+    }
+
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
         _ = try write(bytes, to: path, replacing: true)
     }

@@ -18,4 +18,9 @@ public struct Continuation: Sendable {
     /// The bytes of the files beside it that it names, by the name the file gives them: the
     /// snapshot, the undo history (when it could be read), the pasted pictures.
     public var pictures: [String: [UInt8]]
+    /// Which of `pictures` were read from the file of that name beside it (all but an opened
+    /// picture read from the picture itself): files a journal wrote whole and never changes,
+    /// which a journal in the same folder links rather than copies, so that it is on disk at
+    /// once, however big they are.
+    public var beside: Set<String> = []
 }

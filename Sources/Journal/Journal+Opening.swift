@@ -33,6 +33,11 @@ extension Journal {
         /// Its steps refer to the layers of the snapshot (of a blank canvas without one).
         var history: History?
         var pictures: [(name: String, bytes: [UInt8])] = []
+        /// Files that hold the same bytes as the snapshot (`snapshotRole`), the history
+        /// (`historyRole`) or a picture (its name), written whole by a journal and never changed:
+        /// linked rather than written, where they can be.
+        var links: [String: String] = [:]
+        static let snapshotRole = "snapshot", historyRole = "history"
         var lines: [String] = []
         var events: [Replay.TimedEvent] = []
     }
@@ -96,7 +101,7 @@ extension Journal {
                 switch snapshot {
                 case .file(let bytes, let ext):
                     name = base + ".snapshot-" + tag + "." + ext
-                    try AtomicFile.write(bytes, to: folder + "/" + name)
+                    try put(bytes, at: folder + "/" + name, linking: opening.links[Opening.snapshotRole])
                 case .document(let image, let merged):
                     name = base + ".snapshot-" + tag + ".ora"
                     try DocumentFile.write(image, merged: PNGImage(width: merged.width, height: merged.height, pixels: merged.pixels),
@@ -107,17 +112,17 @@ extension Journal {
             }
             if let history = opening.history {
                 let name = base + ".history-" + tag + "." + HistoryFile.fileExtension
-                let bytes = switch history {
-                case .capture(let capture): HistoryFile.encode(HistoryImage(capture))
-                case .image(let image): HistoryFile.encode(image)
-                case .file(let bytes): bytes
+                let (bytes, source): ([UInt8], String?) = switch history {
+                case .capture(let capture): (HistoryFile.encode(HistoryImage(capture)), nil)
+                case .image(let image): (HistoryFile.encode(image), nil)
+                case .file(let bytes): (bytes, opening.links[Opening.historyRole])
                 }
-                try AtomicFile.write(bytes, to: folder + "/" + name)
+                try put(bytes, at: folder + "/" + name, linking: source)
                 written.append(name)
                 header.history = name
             }
             for picture in opening.pictures {
-                try AtomicFile.write(picture.bytes, to: folder + "/" + picture.name)
+                try put(picture.bytes, at: folder + "/" + picture.name, linking: opening.links[picture.name])
                 written.append(picture.name)
             }
             return (header, written)
@@ -125,6 +130,13 @@ extension Journal {
             for name in written { AtomicFile.remove(folder + "/" + name) }
             throw error
         }
+    }
+
+    /// Writes `bytes` whole at `path`, or links `source` there when it holds them (see
+    /// `Opening.links`): a continued session's files take no time however big.
+    private static func put(_ bytes: [UInt8], at path: String, linking source: String?) throws(FileError) {
+        if let source, AtomicFile.link(source, to: path, size: bytes.count) { return }
+        try AtomicFile.write(bytes, to: path)
     }
 
     /// Writes a journal beside `path` (its header, `lines`, then the bytes of whole lines

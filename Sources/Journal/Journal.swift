@@ -127,11 +127,21 @@ public final class Journal: @unchecked Sendable {
             opening = Opening(header: header, snapshot: c.header.snapshot.flatMap { name in
                 c.pictures[name].map { .file($0, ext: FilePath.extension(of: name)) }
             }, history: c.header.history.flatMap { c.pictures[$0] }.map { .file($0) })
+            // The files beside a journal continued in this folder are linked, not copied: the
+            // new journal, and every line after it, is on disk at once, however big they are.
+            let folder = FilePath.folder(of: c.path)
+            let sameFolder = folder == FilePath.folder(of: SessionStore.absolute(path))
+            func link(_ name: String?, as role: String) {
+                if sameFolder, let name, c.beside.contains(name) { opening.links[role] = folder + "/" + name }
+            }
+            link(c.header.snapshot, as: Opening.snapshotRole)
+            link(c.header.history, as: Opening.historyRole)
             // The picture the continued session opened: its copy comes along, under a new name.
             if let picture = c.header.opened, let bytes = c.pictures[picture.copy] {
                 let copy = Self.copyName(path, ext: FilePath.extension(of: picture.copy))
                 opening.header.opened = OpenedPicture(path: picture.path, hash: picture.hash, copy: copy)
                 opening.pictures.append((copy, bytes))
+                link(picture.copy, as: copy)
             }
             var renamed: [String: String] = [:]
             opening.events = c.events.map { e in
@@ -140,6 +150,7 @@ public final class Journal: @unchecked Sendable {
                     let new = FilePath.baseName(of: path) + ".earlier-paste-\(renamed.count + 1).png"
                     renamed[p.file] = new
                     opening.pictures.append((new, c.pictures[p.file] ?? []))
+                    link(p.file, as: new)
                     return new
                 }()
                 p.file = name

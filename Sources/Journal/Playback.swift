@@ -124,7 +124,8 @@ public enum Playback {
         if !deferring { player.finish() }
         let end = channel.ending
         let continuation = end.kept.map {
-            Continuation(path: SessionStore.absolute(path), bytes: size, header: header, events: $0.events, pictures: $0.pictures)
+            Continuation(path: SessionStore.absolute(path), bytes: size, header: header, events: $0.events, pictures: $0.pictures,
+                         beside: $0.beside)
         }
         return Loaded(session: session, endedCleanly: end.endedCleanly, stoppedAt: end.stop, historyLost: end.historyLost,
                       strokes: end.strokes, continuation: continuation, unplayed: deferring ? unplayed : nil)
@@ -183,7 +184,7 @@ private struct JournalLines {
     let channel: EventChannel
     var parser = ReplayParser()
     var ending = EventChannel.Ending()
-    var kept: (events: [Replay.TimedEvent], pictures: [String: [UInt8]])?
+    var kept: (events: [Replay.TimedEvent], pictures: [String: [UInt8]], beside: Set<String>)?
     var line = 0
     /// A recovering read: a history that cannot be read is done without.
     let recovering: Bool
@@ -194,7 +195,7 @@ private struct JournalLines {
         self.folder = folder
         self.channel = channel
         self.recovering = recovering
-        if keeping { kept = ([], [:]) }
+        if keeping { kept = ([], [:], []) }
     }
 
     /// Parses line `line + 1`; its event is then with the parser's (a paste with its picture).
@@ -263,6 +264,7 @@ private struct JournalLines {
         do { bytes = try FileBytes.read(folder + "/" + name, limit: 1 << 30) } catch { throw failure(error.message) }
         do { image = try PNGImage.decode(bytes, maxSide: Replay.Header.sizes.upperBound) } catch { throw failure(error.message) }
         kept?.pictures[name] = bytes
+        kept?.beside.insert(name)
         return image
     }
 
@@ -279,6 +281,7 @@ private struct JournalLines {
         do { image = try HistoryFile.decode(bytes, memoryLimit: limit) } catch { throw failure(error.message) }
         do { try image.check(size: header.size, snapshot: snapshot) } catch { throw failure("it does not fit the snapshot: \(error.message)") }
         kept?.pictures[name] = bytes
+        kept?.beside.insert(name)
         return image
     }
 
@@ -292,6 +295,7 @@ private struct JournalLines {
                 let image = try OpenedFile(path: picture.path, bytes: bytes)
                     .document(background: header.background, maxSide: Replay.Header.sizes.upperBound, readablePath: place).image
                 kept?.pictures[picture.copy] = bytes
+                if place == copy { kept?.beside.insert(picture.copy) }
                 return image
             } catch {
                 throw ReplayError(line: line, message: "cannot read the picture the session opened, \(JSON.quoted(place)): \(error.message)",
@@ -312,6 +316,7 @@ private struct JournalLines {
             // Read once: the bytes kept are the bytes decoded.
             let bytes = try FileBytes.read(folder + "/" + name, limit: DocumentLimits.fileBytes)
             kept?.pictures[name] = bytes
+            kept?.beside.insert(name)
             return try DocumentFile.decode(ora: bytes, name: folder + "/" + name, maxSide: Replay.Header.sizes.upperBound).image
         } catch {
             throw ReplayError(line: line, message: "cannot read the snapshot \(JSON.quoted(name)): \(error.message)", kind: .unreadablePicture)
@@ -334,7 +339,7 @@ private final class EventChannel: @unchecked Sendable {
         var endedCleanly = false
         var stop: Playback.Stop?
         var strokes = 0
-        var kept: (events: [Replay.TimedEvent], pictures: [String: [UInt8]])?
+        var kept: (events: [Replay.TimedEvent], pictures: [String: [UInt8]], beside: Set<String>)?
         var historyLost: ReplayError?
     }
 

@@ -232,6 +232,64 @@ import TestSupport
         expectSamePixels(try recovered(dir + "/child.jsonl").pixels, session.snapshot().pixels, width: 100, "redo of the paste")
     }
 
+    /// A session continued in the folder of the file it continues (a recovery, `--restore`)
+    /// links the files that file names beside it (snapshot, history, pasted pictures) rather
+    /// than copying them: its journal, and the strokes drawn after the restore, reach the disk
+    /// at once however big they are (`make chaos` lost the strokes of the first second after a
+    /// restore of a 3000x2000 picture, killed while its copy was being written). Removing the
+    /// old names leaves the new ones; a session continued from another folder copies them.
+    @Test func aJournalContinuedInItsFolderLinksTheFilesItCarries() throws {
+        let dir = try folder()
+        let size = Size(width: 100, height: 80)
+        let first = Session(size: size, compute: ComputeContext(threads: 1))
+        let parent = try Journal(path: dir + "/parent.jsonl", kind: .session(compactAfterBytes: 1), session: first, header: Replay.Header(size: size))
+        stroke(first, parent, y: 20, t: 1)
+        parent.flushNow()
+        let red = [UInt32](repeating: 0xFFFF_0000, count: 12)
+        try parent.keep(picture: try PNGImage(width: 4, height: 3, pixels: red).encode(), as: "paste-1.png")
+        let paste = SessionEvent.command(.paste(PastedImage(file: "paste-1.png", x: 10, y: 50, size: Size(width: 4, height: 3), pixels: red)))
+        parent.record(Replay.TimedEvent(t: 2, event: paste))
+        first.handle(paste)
+        #expect(parent.close() == nil)
+        func header(_ path: String) throws -> [String: String] {
+            let line = try String(contentsOfFile: path, encoding: .utf8).prefix { $0 != "\n" }
+            var fields: [String: String] = [:]
+            for key in ["snapshot", "history"] {
+                fields[key] = line.components(separatedBy: "\"\(key)\": \"").dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
+            }
+            return fields
+        }
+        func inode(_ path: String) -> UInt64? {
+            var st = stat()
+            return stat(path, &st) == 0 ? UInt64(st.st_ino) : nil
+        }
+        let named = try header(dir + "/parent.jsonl")
+        let parentFiles = [try #require(named["snapshot"]), try #require(named["history"]), "parent.jsonl.paste-1.png"]
+
+        let loaded = try Playback.load(dir + "/parent.jsonl", continuing: true, compute: ComputeContext(threads: 1))
+        let continuation = try #require(loaded.continuation)
+        #expect(continuation.beside == Set(parentFiles))
+        for (place, linked) in [(dir, true), (try folder(), false)] {
+            let session = try Playback.load(dir + "/parent.jsonl", continuing: true, compute: ComputeContext(threads: 1)).session
+            let child = try Journal(path: place + "/child.jsonl", kind: .session(compactAfterBytes: 1 << 20), session: session,
+                                    header: Replay.Header(size: size), continuing: continuation)
+            child.record(Replay.TimedEvent(t: 0, event: .command(.continued)))
+            session.handle(.command(.continued))
+            stroke(session, child, y: 60, t: 3)
+            child.flushNow()
+            let childNamed = try header(place + "/child.jsonl")
+            let childFiles = [try #require(childNamed["snapshot"]), try #require(childNamed["history"]), "child.jsonl.earlier-paste-1.png"]
+            for (old, new) in zip(parentFiles, childFiles) {
+                #expect((inode(dir + "/" + old) == inode(place + "/" + new)) == linked, "\(new): \(linked ? "a link" : "a copy") of \(old)")
+            }
+            expectSamePixels(try recovered(place + "/child.jsonl").pixels, session.snapshot().pixels, width: 100, "the child as drawn")
+            #expect(child.close() == nil)
+        }
+        let shown = try recovered(dir + "/child.jsonl").pixels
+        for old in parentFiles + ["parent.jsonl"] { try FileManager.default.removeItem(atPath: dir + "/" + old) }
+        expectSamePixels(try recovered(dir + "/child.jsonl").pixels, shown, width: 100, "the child alone, its parent's files gone")
+    }
+
     @Test func nothingMayFollowExit() {
         let text = "{\"quicksilver\": 1, \"width\": 20, \"height\": 20}\n{\"t\": 0, \"type\": \"exit\"}\n{\"t\": 0, \"type\": \"clear\"}\n"
         #expect(throws: ReplayError(line: 3, message: "nothing may follow the \"exit\" on line 2", kind: .afterExit)) { try ReplayParser.parse(text) }
