@@ -13,26 +13,26 @@ import UI
 /// records and journals exactly what the frame played (`SessionLogs`). It sees the window only
 /// as an `AppWindow`.
 public final class PaintApp: FrameLoopDelegate {
-    private let window: AppWindow
-    private let session: Session
-    private var logs: SessionLogs
-    private let signals: SignalFD?
+    let window: AppWindow
+    let session: Session
+    var logs: SessionLogs
+    let signals: SignalFD?
     /// Made readable by the logs' writer when writing fails or works again.
-    private let wakeup: Wakeup?
+    let wakeup: Wakeup?
     /// What the input means.
-    public private(set) var router = PointerRouter()
+    public internal(set) var router = PointerRouter()
     /// The on-canvas UI (palette, shading editor, status strip, outline); nil without it.
     public let widgets: Widgets?
-    private var transfers: Transfers
-    private var ink: InkPath
-    private var statusLine = StatusLine()
-    private var stats: FrameStats?
+    var transfers: Transfers
+    var ink: InkPath
+    var statusLine = StatusLine()
+    var stats: FrameStats?
     /// `window --play`: input is ignored meanwhile, but a key or a button jumps to the end.
-    private var play: Play?
+    var play: Play?
     /// The frame clock following the display's vertical blanks, where it reports them.
-    private var displaySync = DisplaySync()
+    var displaySync = DisplaySync()
     /// Why the loop is to stop, once it is: Ctrl+Q, or another file to open in its place.
-    private var ending: Ending?
+    var ending: Ending?
 
     enum Ending: Equatable { case quit, open(String) }
 
@@ -161,111 +161,13 @@ public final class PaintApp: FrameLoopDelegate {
         }
     }
 
-    // MARK: - Input
-
-    /// What the router reads of the world.
-    private var context: PointerRouter.Context {
-        let widgets = widgets
-        let refusal = session.upcomingLayerIsHidden == true ? "\(session.document.currentLayer.attributes.name) is hidden: v shows it, then draw" : nil
-        return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
-                                     names: transfers.names, refusal: refusal,
-                                     layerName: session.document.currentLayer.attributes.name) { x, y in
-            widgets?.hit(x, y) ?? .canvas
-        }
-    }
-
-    private func route(_ event: InputEvent) {
-        for action in router.route(event, context) { perform(action) }
-    }
-
-    /// Carries out one thing the router decided.
-    private func perform(_ action: RouterAction) {
-        switch action {
-        case .session(let event, let t):
-            switch event {
-            case .pointerDown(let s):
-                ink.strokeStarted()
-                ink.sample(t: t, x: s.x, y: s.y)
-            case .pointerMove(let s): ink.sample(t: t, x: s.x, y: s.y)
-            default: break
-            }
-            session.handle(event)
-        case .widget(let id, let gesture, let x, let y):
-            guard let w = widgets?.interactive(id) else { return }
-            let brush = session.upcomingBrush
-            let commands = switch gesture {
-            case .press: w.press(x: x, y: y, brush: brush)
-            case .drag: w.drag(x: x, y: y, brush: brush)
-            case .release: w.release(x: x, y: y, brush: brush)
-            }
-            for c in commands { session.handle(.command(c)) }
-        case .toggleWidget(let id, let x, let y): widgets?.toggle(id, atX: x, y: y, brush: session.upcomingBrush)
-        case .closeWidget(let id): widgets?.interactive(id)?.close()
-        case .closePopUp: _ = widgets?.closePopUp()
-        case .toggleTools: widgets.map { $0.setHidden(!$0.hidden) }
-        case .outline(let x, let y, let pressure):
-            let brush = session.upcomingBrush
-            widgets?.showOutline(x: x, y: y, tip: brush.tip, pressure: pressure, zoom: session.upcomingView.zoom, shown: true)
-        case .hideOutline: widgets?.outline?.show(nil)
-        case .strokeStarted(let color): widgets?.palette?.strokeStarted(in: color)
-        case .statusChanged: statusLine.isStale = true
-        case .say(let message): statusLine.message = message
-        case .crosshair(let on): window.setCrosshair(on)
-        case .app(let request): carryOut(request)
-        case .windowResized(let size):
-            // The canvas keeps its size: the window shows more or less of it.
-            session.windowChanged()
-            widgets?.windowResized(to: size)
-        case .expose: window.presentAll()
-        case .jumpToEnd: play?.jumpToEnd = true
-        }
-    }
-
-    private func carryOut(_ request: AppRequest) {
-        switch request {
-        case .screenshot: transfers.requestExport()
-        case .save(let path): transfers.requestSave(to: path)
-        case .open(let path):
-            // The session ends as Ctrl+Q ends it (its journal stays, listed by `sessions`).
-            if play != nil || logs.mayQuit() { ending = .open(path) } else { statusLine.message = Self.unsavedWarning }
-        case .copy: transfers.requestCopy()
-        case .paste(let x, let y):
-            transfers.requestPaste(at: x, y)
-            window.requestClipboardImage()
-        case .pasted(let answer):
-            let (command, said) = transfers.pasted(answer, logs: logs)
-            if let command { session.handle(.command(command)) }
-            if let said { statusLine.message = said }
-        case .quit:
-            if play != nil || logs.mayQuit() { ending = .quit } else { statusLine.message = Self.unsavedWarning }
-        }
-    }
-
-    private static let unsavedWarning = "quit now and the strokes not yet written are lost: Ctrl+Q again quits, Ctrl+S saves the document"
-
-    /// Takes the colour at canvas point `at`, now that everything before the click has been
-    /// played, as a brush colour command (recorded, so replays pick it too); then the input
-    /// held back meanwhile goes on, in order.
-    private func pick(at: (x: Double, y: Double)) {
-        session.settle()
-        if let color = session.color(at: at.x, at.y) {
-            session.handle(.command(.brush(color: color)))
-            statusLine.message = "picked \(color)"
-        } else {
-            statusLine.message = "no colour outside the canvas"
-        }
-        let held = router.pickMade()
-        perform(.crosshair(false))
-        for event in held { route(event) }
-    }
-
     // MARK: - Frames
 
     /// The immediate ink path: the pen samples just queued are drawn and presented now, if the
     /// last present has completed (else they wait for the next wake-up, which its completion
     /// brings). They are recorded with the frame that would have played them: the pixels, the
     /// recording and the journal are those the frame path would have made.
-    private func drawInk(_ loop: FrameLoop) -> Bool {
+    func drawInk(_ loop: FrameLoop) -> Bool {
         guard !window.isPresentPending else { return false }
         let started = loop.now
         let drawn = session.drawInk(to: window)
@@ -290,7 +192,7 @@ public final class PaintApp: FrameLoopDelegate {
         showStatus()
     }
 
-    private func takeFinishedWrites() {
+    func takeFinishedWrites() {
         if let said = transfers.finishedWrites() {
             statusLine.message = said
             statusLine.isStale = true
@@ -299,7 +201,7 @@ public final class PaintApp: FrameLoopDelegate {
 
     /// Records and journals what was played (syncing once a stroke or command ended); a change
     /// to the picture marks the document edited.
-    private func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop) {
+    func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop) {
         if logs.record(played, inFrame: index) { logs.strokeEnded(now: loop.now, session: session) }
         if played.contains(where: { if case .command(.layer) = $0 { true } else { $0.changesThePicture } }) { widgets?.layers?.needsRows = true }
         if session.document.layers.count >= LayerOp.maxLayers, played.contains(where: { if case .command(.layer(.new)) = $0 { true } else { false } }) {
@@ -312,7 +214,7 @@ public final class PaintApp: FrameLoopDelegate {
     }
 
     /// A frame of a `window --play`.
-    private func playFrame(_ frame: FrameInfo, _ loop: FrameLoop) -> Bool {
+    func playFrame(_ frame: FrameInfo, _ loop: FrameLoop) -> Bool {
         logs.frameDrawn(frame.index)
         if play?.frame(frame, now: loop.now, session: session, presenter: window) == true { endPlay() }
         showStatus()
@@ -321,7 +223,7 @@ public final class PaintApp: FrameLoopDelegate {
 
     /// The play is over: the window's own session goes on from here, as if it had just opened
     /// on the played file, with its clock starting now.
-    private func endPlay() {
+    func endPlay() {
         play?.end(session: session)
         play = nil
         logs.restartClock()
@@ -329,7 +231,7 @@ public final class PaintApp: FrameLoopDelegate {
 
     /// Shows the status in the title (and the status strip) when it changed, and the layers in
     /// their panel when the document changed.
-    private func showStatus() {
+    func showStatus() {
         if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
             panel.show(LayerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows, previous: panel.panel))
         }
