@@ -29,7 +29,7 @@ public final class Session {
     /// This and `recycled` are changed only through locals swapped in and out (`withPending`):
     /// an array property changed in place across a call costs a run-time exclusivity check at
     /// every access, and a replay queues every one of its events here.
-    private var pending: [SessionEvent] = []
+    private(set) var pending: [SessionEvent] = []
     /// The events the last frame played: their storage, for the queue once no one holds them.
     private var recycled: [SessionEvent] = []
     private let strokes: StrokeEngine
@@ -135,38 +135,6 @@ public final class Session {
         swap(&queue, &pending)
         defer { swap(&queue, &pending) }
         return body(&queue)
-    }
-
-    /// The brush as it will be once the queued events have played: what the next change is
-    /// made from (two size keys pressed before a frame double the size twice, not once).
-    public var upcomingBrush: Brush {
-        var b = brush
-        let queued = pending
-        for case .command(let c) in queued { b.apply(c) }
-        return b
-    }
-
-    /// The view's transform as it will be once the queued events have played: what the next
-    /// pointer sample is mapped through, and the next zoom or drag starts from.
-    public var upcomingView: ViewTransform {
-        let queued = pending
-        for case .view(let t) in queued.reversed() { return t }
-        return view.transform
-    }
-
-    /// Whether the current layer will be hidden once the queued events have played (`v` pressed
-    /// just before a click counts); nil when a queued layer change other than showing or
-    /// hiding it, or an undo, makes that unknown until it has played.
-    public var upcomingLayerIsHidden: Bool? {
-        var hidden = !document.currentLayer.attributes.visible
-        for case .command(let c) in pending {
-            switch c {
-            case .layer(.step(.visibility)): hidden.toggle()
-            case .layer, .undo, .redo: return nil
-            default: continue
-            }
-        }
-        return hidden
     }
 
     /// True when a frame would change what is shown: the frame clock may pause otherwise. (An
