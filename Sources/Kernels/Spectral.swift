@@ -1,0 +1,99 @@
+/// Pigment ("spectral") colour mixing, as libmypaint 1.6 mixes paint when a brush's `paint_mode`
+/// is above 0: a colour is lifted to a 10-band reflectance curve (the sum of three primaries'
+/// curves weighted by r, g and b), two curves are mixed by a weighted geometric mean (what
+/// subtractive paint does: blue and yellow make green, not grey), and the result is brought back
+/// to RGB through a 3x10 matrix.
+///
+/// Written from libmypaint's description and reproducing its arithmetic step for step, in `Float`
+/// with the same promotions to `Double` its C makes, so that a dab mixed here lands on the same
+/// 15-bit values as libmypaint's: the tables are libmypaint's (helpers.c, ISC licence), and
+/// `pow` is Paul Mineiro's fastapprox `fastpow` (BSD), bit for bit.
+public enum Spectral {
+    /// A reflectance curve: 10 bands (lanes 10…15 unused, zero).
+    public typealias Curve = SIMD16<Float>
+
+    /// libmypaint's WGM_EPSILON: colours are kept off 0 so the geometric mean never takes log 0.
+    static let epsilon = 0.001
+    /// 1 − ε, as C's `float offset = 1.0 - WGM_EPSILON`.
+    static let offset = Float(1.0 - epsilon)
+
+    static let red: Curve = curve([0.009281362787953, 0.009732627042016, 0.011254252737167, 0.015105578649573,
+                                   0.024797924177217, 0.083622585502406, 0.977865045723212, 1.000000000000000,
+                                   0.999961046144372, 0.999999992756822])
+    static let green: Curve = curve([0.002854127435775, 0.003917589679914, 0.012132151699187, 0.748259205918013,
+                                     1.000000000000000, 0.865695937531795, 0.037477469241101, 0.022816789725717,
+                                     0.021747419446456, 0.021384940572308])
+    static let blue: Curve = curve([0.537052150373386, 0.546646402401469, 0.575501819073983, 0.258778829633924,
+                                    0.041709923751716, 0.012662638828324, 0.007485593127390, 0.006766900622462,
+                                    0.006699764779016, 0.006676219883241])
+    /// Rows of the matrix from a curve back to r, g, b.
+    static let toRed: Curve = curve([0.026595621243689, 0.049779426257903, 0.022449850859496, -0.218453689278271,
+                                     -0.256894883201278, 0.445881722194840, 0.772365886289756, 0.194498761382537,
+                                     0.014038157587820, 0.007687264480513])
+    static let toGreen: Curve = curve([-0.032601672674412, -0.061021043498478, -0.052490001018404, 0.206659098273522,
+                                       0.572496335158169, 0.317837248815438, -0.021216624031211, -0.019387668756117,
+                                       -0.001521339050858, -0.000835181622534])
+    static let toBlue: Curve = curve([0.339475473216284, 0.635401374177222, 0.771520797089589, 0.113222640692379,
+                                      -0.055251113343776, -0.048222578468680, -0.012966666339586, -0.001523814504223,
+                                      -0.000094718948810, -0.000051604594741])
+
+    private static func curve(_ values: [Double]) -> Curve {
+        var c = Curve()
+        for (i, v) in values.enumerated() { c[i] = Float(v) }
+        return c
+    }
+
+    /// The reflectance curve of straight r, g, b (each 0…1): libmypaint's rgb_to_spectral.
+    @inline(__always) public static func curve(r: Float, g: Float, b: Float) -> Curve {
+        // `r * offset + WGM_EPSILON`: the product in float, the sum in double, stored as float.
+        let r = Float(Double(r * offset) + epsilon), g = Float(Double(g * offset) + epsilon)
+        let b = Float(Double(b * offset) + epsilon)
+        return red * r + green * g + blue * b
+    }
+
+    /// The straight r, g, b (each clamped to 0…1) of a curve: libmypaint's spectral_to_rgb.
+    @inline(__always) public static func rgb(_ s: Curve) -> (r: Float, g: Float, b: Float) {
+        // Summed band by band from 0 in order, as the C loop does.
+        var r: Float = 0, g: Float = 0, b: Float = 0
+        for i in 0..<10 {
+            r += toRed[i] * s[i]
+            g += toGreen[i] * s[i]
+            b += toBlue[i] * s[i]
+        }
+        // `CLAMP((tmp - WGM_EPSILON) / offset, 0.0f, 1.0f)`: subtracted and divided in double.
+        @inline(__always) func channel(_ v: Float) -> Float {
+            let x = (Double(v) - epsilon) / Double(offset)
+            return Float(x > 1 ? 1 : (x < 0 ? 0 : x))
+        }
+        return (channel(r), channel(g), channel(b))
+    }
+
+    /// The weighted geometric mean a^fa · b^fb, band by band, with fastpow.
+    @inline(__always) public static func mix(_ a: Curve, _ fa: Float, _ b: Curve, _ fb: Float) -> Curve {
+        var out = Curve()
+        for i in 0..<10 { out[i] = fastpow(a[i], fa) * fastpow(b[i], fb) }
+        return out
+    }
+
+    /// fastapprox's fastpow(x, p) = 2^(p·log2 x), both approximated.
+    @inline(__always) public static func fastpow(_ x: Float, _ p: Float) -> Float { fastpow2(p * fastlog2(x)) }
+
+    @inline(__always) static func fastlog2(_ x: Float) -> Float {
+        let bits = x.bitPattern
+        let mx = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F00_0000)
+        var y = Float(bits)
+        y *= 1.1920928955078125e-7
+        return y - 124.22551499 - 1.498030302 * mx - 1.72587999 / (0.3520887068 + mx)
+    }
+
+    @inline(__always) static func fastpow2(_ p: Float) -> Float {
+        let offset: Float = p < 0 ? 1 : 0
+        let clipp: Float = p < -126 ? -126 : p
+        // C's `int w = clipp` (truncation); a value no int holds (never met) taken as 0 rather than trapping.
+        let w = clipp > -2_147_483_520 && clipp < 2_147_483_520 ? Int32(clipp) : 0
+        let z = clipp - Float(w) + offset
+        let v = Float(1 << 23) * (clipp + 121.2740575 + 27.7280233 / (4.84252568 - z) - 1.49012907 * z)
+        // C's cast to uint32_t: in range for every input the mixes make (p ≤ 0 and small).
+        return Float(bitPattern: v < 4_294_967_296 && v >= 0 ? UInt32(v) : 0)
+    }
+}
