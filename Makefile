@@ -29,7 +29,7 @@ CHAOS_KILLS  ?= 1000
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= replay replay-fast-path png x11-events ora
 
-.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak chaos install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop
+.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak chaos install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop dab-goldens
 
 run: release
 	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
@@ -112,6 +112,17 @@ bench: release test-deps bench-deps .build/bench/mypaint-track $(SIMDJSON_PARSE)
 .build/bench/mypaint-track: Tests/Bench/mypaint-track.c | bench-deps
 	@mkdir -p .build/bench
 	gcc -O2 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs libmypaint) -lm
+
+# libmypaint painting a recording with a brush (or single dabs): the peer Quicksilver's Brushes
+# module is compared with, for fidelity and speed (docs/brushes.md).
+MYPAINT_RENDER := .build/bench/mypaint-render
+$(MYPAINT_RENDER): Tests/Bench/mypaint-render.c | bench-deps
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs libmypaint libpng) -lm
+
+# Redraws the dab kernel's golden (Tests/Fixtures/dabs/dabs.png) with libmypaint's own surface.
+dab-goldens: $(MYPAINT_RENDER)
+	$(MYPAINT_RENDER) --dabs Tests/Fixtures/dabs/dabs.txt Tests/Fixtures/dabs/dabs.png
 
 $(SIMDJSON_PARSE): Tests/Bench/simdjson_parse.cpp | bench-deps
 	@mkdir -p $(dir $@)

@@ -12,3 +12,9 @@
 // makes the live metaball look, and `Emboss` shades the finished shape from a `Hemisphere`
 // generated for the brush's `Shading` (its lights and shininess). `Pulse` (with `HSV`) gives the breathing background that the compose pass's
 // view filter shows.
+//
+// The dab kernel lays MyPaint dabs on 15-bit premultiplied tiles exactly as libmypaint 1.6 does:
+// `DabKernel` (a batch of `DabStamp`s on one 16x16 threadgroup), each a `DabMask` (the shape) and
+// a `DabPaint` (the blend passes; `DabColorize`, and `Spectral` for pigment mixing); `DabSampler`
+// reads the colour under a dab for smudging (with `GlibcRandom`, rand()'s sequence); `Fix15`
+// converts between 8 and 15 bits. The Dabs module's surface dispatches them.

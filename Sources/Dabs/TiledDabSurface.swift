@@ -1,0 +1,182 @@
+import Compute
+import Geometry
+import Kernels
+
+/// Quicksilver's dab surface: dabs laid on a layer's 64x64 tiles of 8-bit premultiplied
+/// 0xAARRGGBB pixels (`pixels`, the layer's `TiledTexture`), the way libmypaint's tiled surface
+/// lays them on its 15-bit tiles.
+///
+/// A stroke paints into 15-bit working tiles: a layer tile is promoted when the stroke first
+/// touches it (to draw, or to read for smudging), and every dab and every colour read of the
+/// stroke happens at 15 bits. `endStroke` rounds the tiles the stroke painted back to 8 bits,
+/// once, into fresh `Tile`s (the replaced ones are in `lastStroke`, for an undo step). The
+/// `precision` chooses otherwise for the measurements (`DabPrecision`).
+///
+/// Dabs are queued as they come and laid when the atomic section ends, or before a colour is read
+/// (`sampleColor` sees every dab drawn before it): the queue's dabs, in order, by the dab kernel
+/// over their bounds in 16x16 threadgroups aligned to 16 (each within one tile), on the
+/// workers when the dabs cover enough pixels to be worth waking them, else on the calling thread.
+/// The same dabs give the same bytes for any number of threads.
+public final class TiledDabSurface: DabSurface {
+    /// The layer's pixels, as they stand after the last stroke ended.
+    public private(set) var pixels: TiledTexture
+    public let precision: DabPrecision
+    private let compute: ComputeContext
+    private var working = WorkingTiles()
+    /// The section's dabs not yet laid.
+    private var queue: [DabStamp] = []
+    /// What the section's dabs changed.
+    private var damage = Rect.empty
+    /// What the stroke has changed so far.
+    public private(set) var strokeDamage = Rect.empty
+    /// The sequence pigment sampling draws from (libmypaint's `rand()`).
+    private var random = GlibcRandom()
+    /// The working tiles' memory, by tile of the queue's bounds (kept for the next flush).
+    private var table: [UnsafeMutablePointer<UInt16>?] = []
+
+    /// The tiles the last stroke changed, with what each held before (nil: no tile).
+    public private(set) var lastStroke: [(key: TileKey, before: Tile?)] = []
+
+    public init(pixels: TiledTexture = TiledTexture(), compute: ComputeContext, precision: DabPrecision = .perStroke) {
+        self.pixels = pixels
+        self.compute = compute
+        self.precision = precision
+    }
+
+    deinit { working.deallocate() }
+
+    // MARK: DabSurface
+
+    public func beginAtomic() {}
+
+    /// Dabs beyond this distance from the origin, or not finite, are dropped.
+    static let reach: Float = 1e8
+
+    @discardableResult public func draw(_ dab: Dab) -> Bool {
+        let opaque = min(max(dab.opaque, 0), 1), hardness = min(max(dab.hardness, 0), 1)
+        guard dab.radius >= 0.1, hardness != 0, opaque != 0 else { return false }
+        guard dab.x.isFinite, dab.y.isFinite, dab.radius.isFinite, abs(dab.x) < Self.reach, abs(dab.y) < Self.reach,
+              dab.radius < 10_000 else { return false }
+        let mask = DabMask(x: dab.x, y: dab.y, radius: dab.radius, hardness: hardness, aspectRatio: dab.aspectRatio,
+                           angle: dab.angle.isFinite ? dab.angle : 0)
+        let paint = DabPaint(r: dab.r, g: dab.g, b: dab.b, opaque: opaque, alphaEraser: dab.alphaEraser, lockAlpha: dab.lockAlpha,
+                             colorize: dab.colorize, posterize: dab.posterize, posterizeLevels: dab.posterizeLevels, paint: dab.paint)
+        let b = mask.bounds
+        let rect = Rect(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)
+        damage = damage.union(rect)
+        if paint.paints { queue.append(DabStamp(mask: mask, paint: paint)) }
+        return true
+    }
+
+    public func sampleColor(x: Float, y: Float, radius: Float, paint: Float) -> SampledColor {
+        flush()
+        guard x.isFinite, y.isFinite, abs(x) < Self.reach, abs(y) < Self.reach, radius.isFinite, radius < 10_000 else {
+            return SampledColor(r: 0, g: 1, b: 0, a: 0)
+        }
+        var random = self.random
+        defer { self.random = random }
+        return DabSampler.sample(x: x, y: y, radius: radius, paint: paint, random: &random) { tx, ty in
+            let key = TileKey(x: tx, y: ty)
+            if let t = working[key] { return UnsafePointer(t.values) }
+            guard pixels[key] != nil else { return UnsafePointer(working.empty) }
+            return UnsafePointer(working.promote(key, from: pixels).values)
+        }
+    }
+
+    public func endAtomic() -> Rect {
+        flush()
+        let d = damage
+        damage = .empty
+        strokeDamage = strokeDamage.union(d)
+        return d
+    }
+
+    public func endStroke() {
+        flush()
+        lastStroke = []
+        strokeDamage = .empty
+        guard precision != .fifteenBit else { return }
+        for (key, t) in working.tiles.sorted(by: { $0.key < $1.key }) where t.changed {
+            let tile = Tile.unset()
+            t.store(into: tile)
+            lastStroke.append((key, pixels[key]))
+            let blank = UnsafeBufferPointer(start: tile.texture.base, count: 64 * 64).allSatisfy { $0 == 0 }
+            pixels[key] = blank ? nil : tile
+        }
+        working.removeAll()
+    }
+
+    // MARK: laying the queue
+
+    /// Lays every queued dab.
+    private func flush() {
+        guard !queue.isEmpty else { return }
+        var region = Rect.empty
+        var work = 0
+        for s in queue {
+            let b = s.mask.bounds
+            region = region.union(Rect(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY))
+            work += (b.maxX - b.minX) * (b.maxY - b.minY)
+            for ty in (b.minY >> 6)...((b.maxY - 1) >> 6) {
+                for tx in (b.minX >> 6)...((b.maxX - 1) >> 6) { working.promote(TileKey(x: tx, y: ty), from: pixels).changed = true }
+            }
+        }
+        // Threadgroups aligned to 16 pixels, so that each lies within one tile.
+        let grid = Rect(minX: region.minX & ~15, minY: region.minY & ~15, maxX: (region.maxX + 15) & ~15, maxY: (region.maxY + 15) & ~15)
+        let tc0 = grid.minX >> 6, tr0 = grid.minY >> 6
+        let tilesWide = ((grid.maxX - 1) >> 6) - tc0 + 1, tilesHigh = ((grid.maxY - 1) >> 6) - tr0 + 1
+        table.removeAll(keepingCapacity: true)
+        for ty in tr0..<(tr0 + tilesHigh) {
+            for tx in tc0..<(tc0 + tilesWide) { table.append(working[TileKey(x: tx, y: ty)]?.values) }
+        }
+        let roundTo8Bits = precision == .eightBit
+        queue.withUnsafeBufferPointer { stamps in
+            table.withUnsafeBufferPointer { tiles in
+                let job = FlushJob(stamps: stamps, tiles: tiles)
+                let groups = ComputeContext.threadgroups(covering: grid.size, threadsPerThreadgroup: Size(width: 16, height: 16))
+                compute.dispatchThreadgroups(groups, threadsPerThreadgroup: Size(width: 16, height: 16), grid: grid,
+                                             workingThreads: work) { group in
+                    let r = group.threadPositions
+                    let tx = r.minX >> 6, ty = r.minY >> 6
+                    guard let tile = job.tiles[(ty - tr0) * tilesWide + (tx - tc0)] else { return }
+                    DabKernel.paint(job.stamps, group: r, tile: tile, tileX: tx, tileY: ty, roundTo8Bits: roundTo8Bits)
+                }
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: reading
+
+    /// The pixels of `rect` composited over white, 8-bit RGB, row by row: from the working tiles
+    /// at 15 bits where a stroke is open (or the precision keeps them), else from the layer.
+    public func overWhite(_ rect: Rect) -> [UInt8] {
+        flush()
+        var out = [UInt8](repeating: 255, count: rect.area * 3)
+        var i = 0
+        for y in rect.ys {
+            for x in rect.xs {
+                let key = TileKey(containing: x, y)
+                if let t = working[key] {
+                    let p = t.values + ((y & 63) &* 64 &+ (x & 63)) &* 4
+                    let a = UInt32(min(p[3], 32768))
+                    for c in 0..<3 { out[i + c] = UInt8(Fix15.to8(UInt16(min(UInt32(p[c]) + 32768 - a, 32768)))) }
+                } else {
+                    let p = pixels[x, y]
+                    let a = p >> 24
+                    out[i] = UInt8(((p >> 16) & 0xff) + 255 - a)
+                    out[i + 1] = UInt8(((p >> 8) & 0xff) + 255 - a)
+                    out[i + 2] = UInt8((p & 0xff) + 255 - a)
+                }
+                i += 3
+            }
+        }
+        return out
+    }
+}
+
+/// What a flush's threadgroups read: the dabs and the tiles' memory, both unchanged while it runs.
+private struct FlushJob: @unchecked Sendable {
+    let stamps: UnsafeBufferPointer<DabStamp>
+    let tiles: UnsafeBufferPointer<UnsafeMutablePointer<UInt16>?>
+}

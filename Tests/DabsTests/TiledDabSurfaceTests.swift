@@ -1,0 +1,92 @@
+import Compute
+import Dabs
+import Geometry
+import Kernels
+import Testing
+
+@Suite struct TiledDabSurfaceTests {
+    static func compute(_ threads: Int) -> ComputeContext { ComputeContext(threads: threads, inlineThreshold: 0) }
+
+    @Test func dabsLaidWhenTheSectionEndsAndDamageReported() {
+        let surface = TiledDabSurface(compute: Self.compute(1))
+        surface.beginAtomic()
+        #expect(surface.draw(Dab(x: 10.5, y: 20.5, radius: 4, r: 1, g: 0, b: 0)))
+        // What libmypaint's update_dirty_bbox gives: ⌊x − (r + 1)⌋ … ⌊x + (r + 1)⌋ inclusive.
+        #expect(surface.endAtomic() == Rect(minX: 5, minY: 15, maxX: 16, maxY: 26))
+        #expect(surface.endAtomic() == .empty)
+        surface.endStroke()
+        #expect(surface.pixels[10, 20] == 0xffff_0000)
+        #expect(surface.lastStroke.map(\.key) == [TileKey(x: 0, y: 0)])
+        #expect(surface.lastStroke.first?.before == nil)
+    }
+
+    @Test func dabsThatChangeNothingAreRefused() {
+        let surface = TiledDabSurface(compute: Self.compute(1))
+        surface.beginAtomic()
+        #expect(!surface.draw(Dab(x: 1, y: 1, radius: 0.05, r: 1, g: 0, b: 0)))
+        #expect(!surface.draw(Dab(x: 1, y: 1, radius: 3, r: 1, g: 0, b: 0, opaque: 0)))
+        #expect(!surface.draw(Dab(x: 1, y: 1, radius: 3, r: 1, g: 0, b: 0, hardness: 0)))
+        #expect(!surface.draw(Dab(x: .nan, y: 1, radius: 3, r: 1, g: 0, b: 0)))
+        #expect(!surface.draw(Dab(x: 1, y: 1e30, radius: 3, r: 1, g: 0, b: 0)))
+        #expect(surface.endAtomic() == .empty)
+    }
+
+    /// A colour read sees the dabs drawn before it in the same section.
+    @Test func sampleSeesQueuedDabs() {
+        let surface = TiledDabSurface(compute: Self.compute(1))
+        surface.beginAtomic()
+        surface.draw(Dab(x: 32, y: 32, radius: 20, r: 0, g: 0, b: 1))
+        for paint: Float in [-1, 0, 1] {
+            let c = surface.sampleColor(x: 32, y: 32, radius: 5, paint: paint)
+            #expect(c.a > 0.99 && c.b > 0.99 && c.r < 0.01, "paint \(paint): \(c)")
+        }
+        let empty = surface.sampleColor(x: 500, y: -300, radius: 5, paint: -1)
+        #expect(empty.a == 0)
+        _ = surface.endAtomic()
+    }
+
+    /// Negative coordinates and dabs across tile corners land where they should, and a stroke
+    /// that erases a tile to nothing leaves no tile behind.
+    @Test func tilesWithoutEdges() {
+        let surface = TiledDabSurface(compute: Self.compute(2))
+        surface.beginAtomic()
+        surface.draw(Dab(x: -64, y: -64, radius: 10, r: 0, g: 1, b: 0))
+        _ = surface.endAtomic()
+        surface.endStroke()
+        #expect(surface.pixels[-64, -64] == 0xff00_ff00)
+        #expect(surface.pixels[-60, -67] == 0xff00_ff00)
+        #expect(Set(surface.lastStroke.map(\.key)) == [TileKey(x: -2, y: -2), TileKey(x: -1, y: -2), TileKey(x: -2, y: -1), TileKey(x: -1, y: -1)])
+        surface.beginAtomic()
+        surface.draw(Dab(x: -64, y: -64, radius: 40, r: 0, g: 0, b: 0, alphaEraser: 0))
+        _ = surface.endAtomic()
+        surface.endStroke()
+        #expect(surface.pixels.isEmpty)
+    }
+
+    /// The same dabs give the same bytes at any thread count and any precision's repeat.
+    @Test func deterministicAcrossThreads() {
+        func run(_ threads: Int) -> [UInt8] {
+            let surface = TiledDabSurface(compute: Self.compute(threads))
+            var seed: UInt64 = 7
+            func next() -> Float {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                return Float(seed >> 40) / Float(1 << 24)
+            }
+            for _ in 0..<40 {
+                surface.beginAtomic()
+                for _ in 0..<8 {
+                    surface.draw(Dab(x: next() * 300 - 50, y: next() * 200 - 20, radius: next() * 40, r: next(), g: next(), b: next(),
+                                     opaque: next(), hardness: next(), alphaEraser: next() < 0.2 ? next() : 1, aspectRatio: 1 + next() * 3,
+                                     angle: next() * 180, lockAlpha: next() < 0.1 ? 1 : 0, paint: next() < 0.5 ? next() : 0))
+                }
+                _ = surface.sampleColor(x: next() * 300, y: next() * 200, radius: 8, paint: next())
+                _ = surface.endAtomic()
+            }
+            surface.endStroke()
+            return surface.overWhite(Rect(x: -60, y: -30, width: 320, height: 240))
+        }
+        let one = run(1)
+        #expect(run(4) == one)
+        #expect(run(2) == one)
+    }
+}
