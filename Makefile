@@ -8,10 +8,11 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # FONT_DEBS is what it draws with: DejaVu Sans, the UI's font, and fontconfig's tools, whose
 # fc-cache keeps the font cache current as fonts come and go.
 BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config \
-	libfontconfig-dev libfreetype-dev libharfbuzz-dev
+	libfontconfig-dev libfreetype-dev libharfbuzz-dev libmypaint-dev
 FONT_DEBS  := fonts-dejavu-core fontconfig
-# fonts-droid-fallback: a small CJK font, for TextTests' fallback case.
-TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg fonts-droid-fallback
+# fonts-droid-fallback: a small CJK font, for TextTests' fallback case. mypaint-brushes: MyPaint's
+# 196 stock brushes (2.0), which BrushesTests load and paint.
+TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg fonts-droid-fallback mypaint-brushes
 # What `make test-install` checks an installed tree with (Tests/Install/check.py).
 INSTALL_TEST_DEBS := desktop-file-utils appstream shared-mime-info libglib2.0-bin groff-base man-db zsh fish x11-utils
 # `make icons` (redraws the committed PNGs from packaging/quicksilver.svg).
@@ -29,7 +30,7 @@ CHAOS_KILLS  ?= 1000
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= replay replay-fast-path png x11-events ora
 
-.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak chaos install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop dab-goldens
+.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak chaos install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop dab-goldens brush-goldens
 
 run: release
 	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
@@ -123,6 +124,19 @@ $(MYPAINT_RENDER): Tests/Bench/mypaint-render.c | bench-deps
 # Redraws the dab kernel's golden (Tests/Fixtures/dabs/dabs.png) with libmypaint's own surface.
 dab-goldens: $(MYPAINT_RENDER)
 	$(MYPAINT_RENDER) --dabs Tests/Fixtures/dabs/dabs.txt Tests/Fixtures/dabs/dabs.png
+
+# Redraws the brush goldens (Tests/Fixtures/brushes, its README says how they are painted): the
+# brushes BrushFidelityTests checks, painted by libmypaint.
+STOCK_BRUSHES := /usr/share/mypaint-data/2.0/brushes
+GOLDEN_BRUSHES := classic/calligraphy classic/charcoal deevad/4H_pencil classic/smudge classic/blur classic/ink_eraser \
+	Dieterle/Pencil-_Left_Handed Dieterle/HalfTone\#1 Dieterle/Fountain_SF\#1 Dieterle/Posterizer kaerhon_v1/Smear_sm experimental/1pixel
+brush-goldens: $(MYPAINT_RENDER) test-deps
+	@for b in $(GOLDEN_BRUSHES); do \
+		echo "$$b"; \
+		$(MYPAINT_RENDER) "$(STOCK_BRUSHES)/$$b.myb" '#3060c0' Tests/Fixtures/brushes/painting10sec.dat \
+			"Tests/Fixtures/brushes/$$(echo $$b | tr '/#' '_-').png" --size 768x640 \
+			--under $(STOCK_BRUSHES)/classic/marker_fat.myb '#e0a030' 37 23 || exit 1; \
+	done
 
 $(SIMDJSON_PARSE): Tests/Bench/simdjson_parse.cpp | bench-deps
 	@mkdir -p $(dir $@)

@@ -3,9 +3,11 @@
 // Clock (when frames happen) → Input (what the window reports) → App (pressure, keys, recording)
 // → Events (what a session plays) → Strokes (samples → dabs) → Kernels (pixels, on Compute, the
 // "GPU") → Paint (the session) → X11Window (present) → quicksilver (the command line). Beside
-// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files). Not in the
-// product: quicksilver-bench (the benchmarks, `make bench`) and Measures (its yardsticks for the
-// pen's geometry, which the tests use too).
+// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files), and MyPaint's
+// brushes: Dabs (the dab surface: a brush's dabs laid on a layer's tiles by the Kernels' dab kernel)
+// and Brushes (libmypaint's dynamics driving it, .myb files, the installed brushes). Not in the
+// product: quicksilver-bench (the benchmarks, `make bench`), brush-render (a brush painting a
+// recording, libmypaint's peer) and Measures (their yardsticks, which the tests use too).
 import PackageDescription
 
 let package = Package(
@@ -26,6 +28,8 @@ let package = Package(
         // The text stack: fontconfig finds fonts, FreeType draws glyphs, HarfBuzz shapes runs.
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig",
                       providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
+        // libmypaint: the MyPaint brushes' dynamics (the Brushes module).
+        .systemLibrary(name: "CMyPaint", pkgConfig: "libmypaint", providers: [.apt(["libmypaint-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLinux"),
         .target(name: "Geometry"),
@@ -35,6 +39,7 @@ let package = Package(
         .target(name: "Strokes", dependencies: ["Geometry"]),
         .target(name: "Kernels", dependencies: ["Geometry", "Compute"]),
         .target(name: "Dabs", dependencies: ["Geometry", "Compute", "Kernels"]),
+        .target(name: "Brushes", dependencies: ["CMyPaint", "CMalloc", "Geometry", "Compute", "Kernels", "Dabs", "Files"]),
         .target(name: "Events", dependencies: ["Geometry", "Input", "Strokes", "Kernels"]),
         .target(name: "ReplayFormat", dependencies: ["Geometry", "Input", "Strokes", "Kernels", "Events"]),
         .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat"]),
@@ -66,6 +71,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A brush painting a recording, as a process of its own: the peer of libmypaint's
+        // (Tests/Bench/mypaint-render.c) in `make bench` and docs/brushes.md's table.
+        .executableTarget(name: "brush-render", dependencies: ["Geometry", "Compute", "Kernels", "Dabs", "Brushes", "Files", "PNGFile", "Measures"]),
         .executableTarget(
             name: "quicksilver",
             dependencies: [
@@ -77,6 +85,7 @@ let package = Package(
         .testTarget(name: "ComputeTests", dependencies: ["Geometry", "Compute"]),
         .testTarget(name: "ClockTests", dependencies: ["Clock"]),
         .testTarget(name: "DabsTests", dependencies: ["Geometry", "Compute", "Kernels", "Dabs", "PNGFile"]),
+        .testTarget(name: "BrushesTests", dependencies: ["Geometry", "Compute", "Kernels", "Dabs", "Brushes", "PNGFile", "Measures"]),
         .testTarget(name: "StrokesTests", dependencies: ["Geometry", "Strokes", "Measures"]),
         .testTarget(name: "KernelsTests", dependencies: ["Geometry", "Kernels", "Compute", "PNGFile"]),
         .target(name: "TestSupport", dependencies: ["Geometry", "Compute", "Clock", "ReplayFormat", "Paint", "PNGFile", "Journal"],

@@ -1,6 +1,7 @@
 // Measures: the yardsticks for the pen's geometry, kept out of the product. `make bench`'s
 // program (quicksilver-bench) prints its prediction and stabilizer tables with them, and the
-// Strokes and Paint tests hold the `Predictor` and the `Stabilizer` to their goals with them.
+// Strokes and Paint tests hold the `Predictor` and the `Stabilizer` to their goals with them;
+// `PSNR` is how near a brush paints to libmypaint (docs/brushes.md).
 //
 // Start with `StabilizerMeasure` (shaky lines, and how straight the stroke through a follower
 // comes out) and `PredictionMeasure` (hand-like strokes, and how far a predicted tail lands from

@@ -1,7 +1,8 @@
 /* libmypaint painting a recording with a brush: the peer that Quicksilver's Brushes module is compared
  * with, for fidelity (PSNR) and for speed (whole process against whole process). `make bench` builds it.
  *
- * Usage: mypaint-render BRUSH.myb '#rrggbb' EVENTS OUT.png [--size WxH] [--legacy] [--null]
+ * Usage: mypaint-render BRUSH.myb '#rrggbb' EVENTS OUT.png [--size WxH] [--under BRUSH2.myb '#rrggbb' DX DY]
+ *                      [--legacy] [--null]
  *
  * It plays the recording as docs/brushes.md's playing protocol says: the brush is made anew
  * (mypaint_brush_new, mypaint_brush_from_defaults, then the .myb's JSON through
@@ -19,6 +20,10 @@
  * mypaint_brush_stroke_to drives with the legacy dynamics (another dab count, no pigment mode,
  * no posterize); --legacy paints that way, on mypaint_fixed_tiled_surface_new.
  *
+ * --under BRUSH2.myb '#rrggbb' DX DY: the recording is first played with BRUSH2 (a brush of its
+ * own, by the same protocol) shifted by (DX, DY), then with BRUSH: an eraser, a smudge or a
+ * lock-alpha brush then has paint to work on.
+ *
  * OUT.png: the picture (0, 0)–(W, H), default 1024x768, composited over white, 8-bit RGB.
  * --null: a surface that draws nothing and answers get_color with transparency, to time the
  * brush dynamics alone.
@@ -34,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <png.h>
+#include <json.h>
 #include <mypaint-brush.h>
 #include <mypaint-fixed-tiled-surface.h>
 #include <mypaint-tiled-surface.h>
@@ -196,39 +202,45 @@ static int draw_dabs(const char *path, const char *out, int width, int height) {
     return write_picture(grid, NULL, width, height, out);
 }
 
-int main(int argc, char **argv) {
-    if (argc >= 4 && !strcmp(argv[1], "--dabs")) {
-        int width = 128, height = 128;
-        if (argc == 6 && !strcmp(argv[4], "--size") && sscanf(argv[5], "%dx%d", &width, &height) != 2) return 2;
-        return draw_dabs(argv[2], argv[3], width, height);
+/* The .myb's JSON without the settings and inputs libmypaint does not know, as Quicksilver's
+ * BrushSettings hands it over: libmypaint 1.6 on its own stops reading a setting's inputs at the
+ * first it does not know (the Dieterle brushes' surfacemap_x, from libmypaint 2), losing the
+ * known ones after it. */
+static char *known_settings(const char *text, const char *path) {
+    json_object *root = json_tokener_parse(text), *settings;
+    if (!root || !json_object_object_get_ex(root, "settings", &settings) || !json_object_is_type(settings, json_type_object)) {
+        fprintf(stderr, "%s: not a brush\n", path);
+        exit(2);
     }
-    const char *brush_path = NULL, *color = NULL, *events_path = NULL, *out = NULL;
-    int width = 1024, height = 768, legacy = 0, null = 0, positional = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--legacy")) legacy = 1;
-        else if (!strcmp(argv[i], "--null")) null = 1;
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            if (sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0) {
-                fprintf(stderr, "mypaint-render: bad --size %s\n", argv[i]);
-                return 2;
+    const char *drop[256];
+    int n = 0;
+    json_object_object_foreach(settings, name, setting) {
+        json_object *inputs;
+        if ((int)mypaint_brush_setting_from_cname(name) < 0) {
+            if (n < 256) drop[n++] = name;
+        } else if (json_object_is_type(setting, json_type_object) && json_object_object_get_ex(setting, "inputs", &inputs) &&
+                   json_object_is_type(inputs, json_type_object)) {
+            const char *unknown[64];
+            int k = 0;
+            json_object_object_foreach(inputs, input, curve) {
+                (void)curve;
+                if ((int)mypaint_brush_input_from_cname(input) < 0 && k < 64) unknown[k++] = input;
             }
-        } else if (positional == 0) { brush_path = argv[i]; positional++; }
-        else if (positional == 1) { color = argv[i]; positional++; }
-        else if (positional == 2) { events_path = argv[i]; positional++; }
-        else if (positional == 3) { out = argv[i]; positional++; }
-        else positional++;
+            for (int i = 0; i < k; i++) json_object_object_del(inputs, unknown[i]);
+        }
     }
-    unsigned rgb;
-    if (positional != 4 || strlen(color) != 7 || sscanf(color, "#%6x", &rgb) != 1) {
-        fprintf(stderr, "usage: mypaint-render BRUSH.myb '#rrggbb' EVENTS OUT.png [--size WxH] [--legacy] [--null]\n");
-        return 2;
-    }
-    char *json = read_file(brush_path, NULL);
-    if (!json) { perror(brush_path); return 2; }
-    int count;
-    Event *events = read_events(events_path, &count);
-    if (!events) { perror(events_path); return 2; }
+    for (int i = 0; i < n; i++) json_object_object_del(settings, drop[i]);
+    char *out = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+    json_object_put(root);
+    return out;
+}
 
+/* A brush made by the protocol: new, libmypaint's defaults, the .myb's JSON, the colour's HSV. */
+static MyPaintBrush *make_brush(const char *path, unsigned rgb) {
+    char *text = read_file(path, NULL);
+    if (!text) { perror(path); exit(2); }
+    char *json = known_settings(text, path);
+    free(text);
     /* libmypaint 1.6 reads the brush's setting values before it first computes them (the top of
      * update_states_and_setting_values copies three of them into the state): whatever malloc
      * handed mypaint_brush_new decides the first dabs. Zeroed here (malloc fills what it hands
@@ -238,12 +250,82 @@ int main(int argc, char **argv) {
     MyPaintBrush *brush = mypaint_brush_new();
     mallopt(M_PERTURB, 0);
     mypaint_brush_from_defaults(brush);
-    if (!mypaint_brush_from_string(brush, json)) { fprintf(stderr, "%s: libmypaint refused the brush\n", brush_path); return 2; }
+    if (!mypaint_brush_from_string(brush, json)) { fprintf(stderr, "%s: libmypaint refused the brush\n", path); exit(2); }
+    free(json);
     double h, s, v;
     hsv_of(rgb, &h, &s, &v);
     mypaint_brush_set_base_value(brush, MYPAINT_BRUSH_SETTING_COLOR_H, (float)h);
     mypaint_brush_set_base_value(brush, MYPAINT_BRUSH_SETTING_COLOR_S, (float)s);
     mypaint_brush_set_base_value(brush, MYPAINT_BRUSH_SETTING_COLOR_V, (float)v);
+    return brush;
+}
+
+/* Each event one stroke_to in its own atomic section, shifted by (dx, dy). */
+static void play(MyPaintBrush *brush, MyPaintSurface *surface, const Event *events, int count, int legacy, double dx, double dy) {
+    double previous = 0;
+    for (int i = 0; i < count; i++) {
+        const Event *e = &events[i];
+        double dtime = i == 0 ? 0 : e->t - previous;
+        previous = e->t;
+        float x = (float)(e->x + dx), y = (float)(e->y + dy);
+        mypaint_surface_begin_atomic(surface);
+        if (legacy) {
+            mypaint_brush_stroke_to(brush, surface, x, y, (float)e->pressure, (float)e->xtilt, (float)e->ytilt, dtime);
+            MyPaintRectangle roi;
+            mypaint_surface_end_atomic(surface, &roi);
+        } else {
+            mypaint_brush_stroke_to_2(brush, (MyPaintSurface2 *)surface, x, y, (float)e->pressure, (float)e->xtilt,
+                                      (float)e->ytilt, dtime, 1.0f, 0.0f, 0.0f);
+            MyPaintRectangle rect;
+            MyPaintRectangles rois = {1, &rect};
+            mypaint_surface2_end_atomic((MyPaintSurface2 *)surface, &rois);
+        }
+    }
+}
+
+static int parse_color(const char *text, unsigned *rgb) {
+    return text && strlen(text) == 7 && sscanf(text, "#%6x", rgb) == 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 4 && !strcmp(argv[1], "--dabs")) {
+        int width = 128, height = 128;
+        if (argc == 6 && !strcmp(argv[4], "--size") && sscanf(argv[5], "%dx%d", &width, &height) != 2) return 2;
+        return draw_dabs(argv[2], argv[3], width, height);
+    }
+    const char *brush_path = NULL, *color = NULL, *events_path = NULL, *out = NULL;
+    const char *under_path = NULL;
+    unsigned under_rgb = 0;
+    double under_dx = 0, under_dy = 0;
+    int width = 1024, height = 768, legacy = 0, null = 0, positional = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--legacy")) legacy = 1;
+        else if (!strcmp(argv[i], "--null")) null = 1;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0) {
+                fprintf(stderr, "mypaint-render: bad --size %s\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--under") && i + 4 < argc) {
+            under_path = argv[++i];
+            if (!parse_color(argv[++i], &under_rgb)) { fprintf(stderr, "mypaint-render: bad --under colour %s\n", argv[i]); return 2; }
+            under_dx = atof(argv[++i]);
+            under_dy = atof(argv[++i]);
+        } else if (positional == 0) { brush_path = argv[i]; positional++; }
+        else if (positional == 1) { color = argv[i]; positional++; }
+        else if (positional == 2) { events_path = argv[i]; positional++; }
+        else if (positional == 3) { out = argv[i]; positional++; }
+        else positional++;
+    }
+    unsigned rgb;
+    if (positional != 4 || !parse_color(color, &rgb)) {
+        fprintf(stderr, "usage: mypaint-render BRUSH.myb '#rrggbb' EVENTS OUT.png [--size WxH] [--under BRUSH.myb '#rrggbb' DX DY] "
+                        "[--legacy] [--null]\n");
+        return 2;
+    }
+    int count;
+    Event *events = read_events(events_path, &count);
+    if (!events) { perror(events_path); return 2; }
 
     GridSurface *grid = NULL;
     MyPaintFixedTiledSurface *fixed = NULL;
@@ -277,25 +359,15 @@ int main(int argc, char **argv) {
         surface = (MyPaintSurface *)&grid->parent;
     }
 
-    double previous = 0;
-    for (int i = 0; i < count; i++) {
-        const Event *e = &events[i];
-        double dtime = i == 0 ? 0 : e->t - previous;
-        previous = e->t;
-        mypaint_surface_begin_atomic(surface);
-        if (legacy) {
-            mypaint_brush_stroke_to(brush, surface, (float)e->x, (float)e->y, (float)e->pressure, (float)e->xtilt,
-                                    (float)e->ytilt, dtime);
-            MyPaintRectangle roi;
-            mypaint_surface_end_atomic(surface, &roi);
-        } else {
-            mypaint_brush_stroke_to_2(brush, (MyPaintSurface2 *)surface, (float)e->x, (float)e->y, (float)e->pressure,
-                                      (float)e->xtilt, (float)e->ytilt, dtime, 1.0f, 0.0f, 0.0f);
-            MyPaintRectangle rect;
-            MyPaintRectangles rois = {1, &rect};
-            mypaint_surface2_end_atomic((MyPaintSurface2 *)surface, &rois);
-        }
+    /* --under: the recording first painted, shifted, with another brush (what an eraser, a smudge
+     * or a lock-alpha brush then works on). */
+    if (under_path) {
+        MyPaintBrush *under = make_brush(under_path, under_rgb);
+        play(under, surface, events, count, legacy, under_dx, under_dy);
+        mypaint_brush_unref(under);
     }
+    MyPaintBrush *brush = make_brush(brush_path, rgb);
+    play(brush, surface, events, count, legacy, 0, 0);
 
     int status = null ? 0 : write_picture(grid, fixed, width, height, out);
     mypaint_brush_unref(brush);
@@ -307,7 +379,6 @@ int main(int argc, char **argv) {
         free(grid);
     }
     free(events);
-    free(json);
     return status;
 }
 

@@ -1,0 +1,83 @@
+import CMalloc
+import CMyPaint
+import Kernels
+
+/// One libmypaint brush: the dynamics (where dabs go, how big, what colour, how opaque) of a .myb
+/// brush, driven one pointer event at a time. It never touches pixels: its dabs go to the
+/// `DabSurface` behind a `SurfaceBridge`.
+///
+/// Made as libmypaint's own tests make a brush: `mypaint_brush_new`, `mypaint_brush_from_defaults`
+/// (every setting a file leaves out keeps libmypaint's default: pigment mode on, for one), then
+/// the checked settings through `mypaint_brush_from_string`.
+public final class BrushEngine {
+    private let brush: OpaquePointer
+
+    /// Drives the legacy interface (`mypaint_brush_stroke_to` on a MyPaintSurface: libmypaint 1.x's
+    /// dab count, no pigment, no posterize) rather than `mypaint_brush_stroke_to_2`.
+    public let legacy: Bool
+
+    public init(settings: BrushSettings, legacy: Bool = false, path: String = "brush") throws(BrushError) {
+        // libmypaint 1.6 reads a brush's setting values before it first computes them (the top of
+        // update_states_and_setting_values copies three into the state), so whatever malloc hands
+        // mypaint_brush_new would decide the first dabs, and a brush would paint differently from
+        // run to run. Zeroed here: malloc fills what it hands out with the complement of
+        // M_PERTURB's byte. Tests/Bench/mypaint-render.c does the same.
+        mallopt(M_PERTURB, 0xff)
+        let made = mypaint_brush_new()
+        mallopt(M_PERTURB, 0)
+        guard let brush = made else { throw BrushError(path: path, message: "libmypaint could not make a brush") }
+        self.brush = brush
+        self.legacy = legacy
+        mypaint_brush_from_defaults(brush)
+        guard mypaint_brush_from_string(brush, settings.json) != 0 else {
+            throw BrushError(path: path, message: "libmypaint refused the brush's settings")
+        }
+    }
+
+    deinit { mypaint_brush_unref(brush) }
+
+    /// Sets the brush's colour: its HSV base values (color_h, color_s, color_v), from the colour's
+    /// hexcone hue, saturation and value.
+    public func setColor(_ color: Color) {
+        let hsv = HSV.components(of: color)
+        mypaint_brush_set_base_value(brush, MYPAINT_BRUSH_SETTING_COLOR_H, Float(hsv.h))
+        mypaint_brush_set_base_value(brush, MYPAINT_BRUSH_SETTING_COLOR_S, Float(hsv.s))
+        mypaint_brush_set_base_value(brush, MYPAINT_BRUSH_SETTING_COLOR_V, Float(hsv.v))
+    }
+
+    /// A base value, by libmypaint's name for the setting (nil for a name it does not know).
+    public func baseValue(_ name: String) -> Float? {
+        guard BrushSettings.knownSetting(name) else { return nil }
+        return mypaint_brush_get_base_value(brush, mypaint_brush_setting_from_cname(name))
+    }
+
+    /// One `stroke_to`: moves the brush to the event's position over `dtime` seconds, drawing the
+    /// dabs between on `bridge`'s surface (not inside an atomic section of its own: the caller
+    /// opens and closes one).
+    public func strokeTo(_ input: BrushInput, dtime: Double, on bridge: SurfaceBridge) {
+        if legacy {
+            _ = mypaint_brush_stroke_to(brush, bridge.surface1, input.x, input.y, input.pressure, input.xtilt, input.ytilt, dtime)
+        } else {
+            _ = mypaint_brush_stroke_to_2(brush, bridge.surface2, input.x, input.y, input.pressure, input.xtilt, input.ytilt, dtime,
+                                          input.viewZoom, input.viewRotation, input.barrelRotation)
+        }
+    }
+}
+
+/// What one pointer event tells a brush, in libmypaint's units.
+public struct BrushInput: Sendable, Equatable {
+    /// The position in canvas pixels.
+    public var x: Float, y: Float
+    /// 0…1; 0 is the pen up.
+    public var pressure: Float
+    /// The pen's tilt, each −1…1 (0, 0: upright).
+    public var xtilt: Float, ytilt: Float
+    /// The view's zoom (1: 100 %) and rotation (degrees), and the pen barrel's rotation (0…1 of a turn).
+    public var viewZoom: Float, viewRotation: Float, barrelRotation: Float
+
+    public init(x: Float, y: Float, pressure: Float, xtilt: Float = 0, ytilt: Float = 0, viewZoom: Float = 1,
+                viewRotation: Float = 0, barrelRotation: Float = 0) {
+        self.x = x; self.y = y; self.pressure = pressure; self.xtilt = xtilt; self.ytilt = ytilt
+        self.viewZoom = viewZoom; self.viewRotation = viewRotation; self.barrelRotation = barrelRotation
+    }
+}

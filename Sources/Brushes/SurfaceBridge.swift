@@ -1,0 +1,106 @@
+import CMyPaint
+import Dabs
+import Geometry
+
+/// A `DabSurface` as libmypaint sees it: a `MyPaintSurface2` (and, through its first member, a
+/// `MyPaintSurface`) whose callbacks hand every call to the Swift surface.
+///
+/// The C side is a `QSMyPaintSurface` (CMyPaint's shim.h): the MyPaintSurface2 first, so the
+/// pointer libmypaint passes back is a pointer to the whole, then an unretained pointer to this
+/// object, which owns the memory and outlives every call (libmypaint keeps no reference to a
+/// surface after `stroke_to` returns). Both interfaces are served: `draw_dab_pigment`,
+/// `get_color_pigment` and `end_atomic_multi` for `mypaint_brush_stroke_to_2`, and the first
+/// interface's `draw_dab` (no posterize, no pigment), `get_color` (the legacy average) and
+/// `end_atomic` for `mypaint_brush_stroke_to`.
+public final class SurfaceBridge {
+    public let surface: DabSurface
+    /// The C struct libmypaint is given.
+    let pointer: UnsafeMutablePointer<QSMyPaintSurface>
+
+    public init(_ surface: DabSurface) {
+        self.surface = surface
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: QSMyPaintSurface())
+        pointer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        pointer.pointee.surface.draw_dab_pigment = { s, x, y, radius, r, g, b, opaque, hardness, alphaEraser, aspect, angle, lock,
+                                                     colorize, posterize, posterizeLevels, paint in
+            guard let bridge = SurfaceBridge.owner(of: UnsafeMutableRawPointer(s)) else { return 0 }
+            let dab = Dab(x: x, y: y, radius: radius, r: r, g: g, b: b, opaque: opaque, hardness: hardness, alphaEraser: alphaEraser,
+                          aspectRatio: aspect, angle: angle, lockAlpha: lock, colorize: colorize, posterize: posterize,
+                          posterizeLevels: posterizeLevels, paint: paint)
+            return bridge.surface.draw(dab) ? 1 : 0
+        }
+        pointer.pointee.surface.get_color_pigment = { s, x, y, radius, r, g, b, a, paint in
+            SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.answer(x: x, y: y, radius: radius, paint: paint, r, g, b, a)
+        }
+        pointer.pointee.surface.end_atomic_multi = { s, rois in
+            guard let bridge = SurfaceBridge.owner(of: UnsafeMutableRawPointer(s)) else { return }
+            let damage = bridge.surface.endAtomic()
+            bridge.lastDamage = damage
+            guard let rois, rois.pointee.num_rectangles > 0, let rects = rois.pointee.rectangles else { return }
+            rects.pointee = SurfaceBridge.rectangle(damage)
+            rois.pointee.num_rectangles = 1
+        }
+        pointer.pointee.surface.parent.begin_atomic = { s in
+            SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.surface.beginAtomic()
+        }
+        pointer.pointee.surface.parent.end_atomic = { s, roi in
+            guard let bridge = SurfaceBridge.owner(of: UnsafeMutableRawPointer(s)) else { return }
+            let damage = bridge.surface.endAtomic()
+            bridge.lastDamage = damage
+            roi?.pointee = SurfaceBridge.rectangle(damage)
+        }
+        // The first interface, as libmypaint's own tiled surface adapts it: no posterize
+        // (posterize_num 1.0), no pigment, the legacy colour average.
+        pointer.pointee.surface.parent.draw_dab = { s, x, y, radius, r, g, b, opaque, hardness, alphaEraser, aspect, angle, lock,
+                                                    colorize in
+            guard let bridge = SurfaceBridge.owner(of: UnsafeMutableRawPointer(s)) else { return 0 }
+            let dab = Dab(x: x, y: y, radius: radius, r: r, g: g, b: b, opaque: opaque, hardness: hardness, alphaEraser: alphaEraser,
+                          aspectRatio: aspect, angle: angle, lockAlpha: lock, colorize: colorize, posterize: 0, posterizeLevels: 1,
+                          paint: 0)
+            return bridge.surface.draw(dab) ? 1 : 0
+        }
+        pointer.pointee.surface.parent.get_color = { s, x, y, radius, r, g, b, a in
+            SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.answer(x: x, y: y, radius: radius, paint: -1, r, g, b, a)
+        }
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    /// What the last atomic section changed.
+    public private(set) var lastDamage = Rect.empty
+
+    /// The surface as `mypaint_brush_stroke_to_2` takes it.
+    var surface2: UnsafeMutablePointer<MyPaintSurface2> {
+        UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: MyPaintSurface2.self)
+    }
+
+    /// The surface as the first interface (`mypaint_brush_stroke_to`, begin/end_atomic) takes it.
+    var surface1: UnsafeMutablePointer<MyPaintSurface> {
+        UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: MyPaintSurface.self)
+    }
+
+    /// The bridge a callback's surface pointer belongs to.
+    static func owner(of surface: UnsafeMutableRawPointer?) -> SurfaceBridge? {
+        guard let owner = surface?.assumingMemoryBound(to: QSMyPaintSurface.self).pointee.owner else { return nil }
+        return Unmanaged<SurfaceBridge>.fromOpaque(owner).takeUnretainedValue()
+    }
+
+    private func answer(x: Float, y: Float, radius: Float, paint: Float, _ r: UnsafeMutablePointer<Float>?, _ g: UnsafeMutablePointer<Float>?,
+                        _ b: UnsafeMutablePointer<Float>?, _ a: UnsafeMutablePointer<Float>?) {
+        let c = surface.sampleColor(x: x, y: y, radius: radius, paint: paint)
+        r?.pointee = c.r
+        g?.pointee = c.g
+        b?.pointee = c.b
+        a?.pointee = c.a
+    }
+
+    static func rectangle(_ r: Rect) -> MyPaintRectangle {
+        r.isEmpty ? MyPaintRectangle(x: 0, y: 0, width: 0, height: 0)
+            : MyPaintRectangle(x: Int32(clamping: r.minX), y: Int32(clamping: r.minY), width: Int32(clamping: r.width),
+                               height: Int32(clamping: r.height))
+    }
+}
