@@ -12,27 +12,32 @@ import Kernels
 /// once, into fresh `Tile`s (the replaced ones are in `lastStroke`, for an undo step). The
 /// `precision` chooses otherwise for the measurements (`DabPrecision`).
 ///
-/// Dabs are queued as they come and laid when the atomic section ends, or before a colour is read
-/// (`sampleColor` sees every dab drawn before it): the queue's dabs, in order, by the dab kernel
-/// over their bounds in 16x16 threadgroups aligned to 16 (each within one tile), on the
-/// workers when the dabs cover enough pixels to be worth waking them, else on the calling thread.
-/// The same dabs give the same bytes for any number of threads.
+/// Dabs are queued as they come (`DabBatch`) and laid in batches: before a colour is read
+/// (`sampleColor` sees every dab drawn before it), when the stroke ends, when anyone reads the
+/// surface (`flush`), or at the end of an atomic section once a batch is big enough. The
+/// damage `endAtomic` returns is exact either way (it is the dabs' bounds). A batch is laid by the
+/// dab kernel in 16x16 threadgroups over the tiles its dabs touch, each dab in order, on the
+/// workers when it is costly enough to be worth waking them, else on the calling thread. The same
+/// dabs give the same bytes for any number of threads and any batching.
 public final class TiledDabSurface: DabSurface {
     /// The layer's pixels, as they stand after the last stroke ended.
     public private(set) var pixels: TiledTexture
     public let precision: DabPrecision
     private let compute: ComputeContext
     private var working = WorkingTiles()
-    /// The section's dabs not yet laid.
-    private var queue: [DabStamp] = []
+    /// The dabs drawn and not yet laid.
+    private var batch = DabBatch()
     /// What the section's dabs changed.
     private var damage = Rect.empty
     /// What the stroke has changed so far.
     public private(set) var strokeDamage = Rect.empty
     /// The sequence pigment sampling draws from (libmypaint's `rand()`).
     private var random = GlibcRandom()
-    /// The working tiles' memory, by tile of the queue's bounds (kept for the next flush).
-    private var table: [UnsafeMutablePointer<UInt16>?] = []
+    /// When the dabs waiting reach this many, or cost this much (in the compute pass's units),
+    /// they are laid at the end of the atomic section: big enough batches for the workers, small
+    /// enough to stay in cache.
+    static let batchDabs = 1024
+    static let batchCost = 1 << 22
 
     /// The tiles the last stroke changed, with what each held before (nil: no tile).
     public private(set) var lastStroke: [(key: TileKey, before: Tile?)] = []
@@ -64,7 +69,7 @@ public final class TiledDabSurface: DabSurface {
         let b = mask.bounds
         let rect = Rect(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)
         damage = damage.union(rect)
-        if paint.paints { queue.append(DabStamp(mask: mask, paint: paint)) }
+        if paint.paints { batch.append(DabStamp(mask: mask, paint: paint)) }
         return true
     }
 
@@ -84,7 +89,7 @@ public final class TiledDabSurface: DabSurface {
     }
 
     public func endAtomic() -> Rect {
-        flush()
+        if batch.count >= Self.batchDabs || batch.cost >= Self.batchCost { flush() }
         let d = damage
         damage = .empty
         strokeDamage = strokeDamage.union(d)
@@ -106,44 +111,12 @@ public final class TiledDabSurface: DabSurface {
         working.removeAll()
     }
 
-    // MARK: laying the queue
+    // MARK: laying the dabs
 
-    /// Lays every queued dab.
-    private func flush() {
-        guard !queue.isEmpty else { return }
-        var region = Rect.empty
-        var work = 0
-        for s in queue {
-            let b = s.mask.bounds
-            region = region.union(Rect(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY))
-            work += (b.maxX - b.minX) * (b.maxY - b.minY)
-            for ty in (b.minY >> 6)...((b.maxY - 1) >> 6) {
-                for tx in (b.minX >> 6)...((b.maxX - 1) >> 6) { working.promote(TileKey(x: tx, y: ty), from: pixels).changed = true }
-            }
-        }
-        // Threadgroups aligned to 16 pixels, so that each lies within one tile.
-        let grid = Rect(minX: region.minX & ~15, minY: region.minY & ~15, maxX: (region.maxX + 15) & ~15, maxY: (region.maxY + 15) & ~15)
-        let tc0 = grid.minX >> 6, tr0 = grid.minY >> 6
-        let tilesWide = ((grid.maxX - 1) >> 6) - tc0 + 1, tilesHigh = ((grid.maxY - 1) >> 6) - tr0 + 1
-        table.removeAll(keepingCapacity: true)
-        for ty in tr0..<(tr0 + tilesHigh) {
-            for tx in tc0..<(tc0 + tilesWide) { table.append(working[TileKey(x: tx, y: ty)]?.values) }
-        }
-        let roundTo8Bits = precision == .eightBit
-        queue.withUnsafeBufferPointer { stamps in
-            table.withUnsafeBufferPointer { tiles in
-                let job = FlushJob(stamps: stamps, tiles: tiles)
-                let groups = ComputeContext.threadgroups(covering: grid.size, threadsPerThreadgroup: Size(width: 16, height: 16))
-                compute.dispatchThreadgroups(groups, threadsPerThreadgroup: Size(width: 16, height: 16), grid: grid,
-                                             workingThreads: work) { group in
-                    let r = group.threadPositions
-                    let tx = r.minX >> 6, ty = r.minY >> 6
-                    guard let tile = job.tiles[(ty - tr0) * tilesWide + (tx - tc0)] else { return }
-                    DabKernel.paint(job.stamps, group: r, tile: tile, tileX: tx, tileY: ty, roundTo8Bits: roundTo8Bits)
-                }
-            }
-        }
-        queue.removeAll(keepingCapacity: true)
+    /// Lays every dab drawn so far. Reading the surface (`sampleColor`, `overWhite`, `endStroke`)
+    /// does it first; a caller that reads the working tiles itself calls it.
+    public func flush() {
+        batch.lay(on: &working, from: pixels, compute: compute, roundTo8Bits: precision == .eightBit)
     }
 
     // MARK: reading
@@ -175,8 +148,3 @@ public final class TiledDabSurface: DabSurface {
     }
 }
 
-/// What a flush's threadgroups read: the dabs and the tiles' memory, both unchanged while it runs.
-private struct FlushJob: @unchecked Sendable {
-    let stamps: UnsafeBufferPointer<DabStamp>
-    let tiles: UnsafeBufferPointer<UnsafeMutablePointer<UInt16>?>
-}

@@ -24,24 +24,79 @@ public enum DabKernel {
     @inline(__always)
     public static func paint(_ stamps: UnsafeBufferPointer<DabStamp>, group: Rect, tile: UnsafeMutablePointer<UInt16>,
                              tileX: Int, tileY: Int, roundTo8Bits: Bool = false) {
+        for s in stamps { paint(s, group: group, tile: tile, tileX: tileX, tileY: tileY, roundTo8Bits: roundTo8Bits) }
+    }
+
+    /// Lays the stamps `indices` names, in that order.
+    @inline(__always)
+    public static func paint(_ stamps: UnsafePointer<DabStamp>, indices: UnsafeBufferPointer<Int32>, group: Rect,
+                             tile: UnsafeMutablePointer<UInt16>, tileX: Int, tileY: Int, roundTo8Bits: Bool = false) {
+        for i in indices { paint(stamps[Int(i)], group: group, tile: tile, tileX: tileX, tileY: tileY, roundTo8Bits: roundTo8Bits) }
+    }
+
+    /// Lays one dab on `group`'s pixels of `tile`.
+    @inline(__always)
+    public static func paint(_ s: DabStamp, group: Rect, tile: UnsafeMutablePointer<UInt16>, tileX: Int, tileY: Int,
+                             roundTo8Bits: Bool = false) {
         let gx0 = group.minX &- tileX &* 64, gy0 = group.minY &- tileY &* 64
         let gx1 = group.maxX &- 1 &- tileX &* 64, gy1 = group.maxY &- 1 &- tileY &* 64
-        for s in stamps {
-            let (lx, ly) = s.mask.local(tileX: tileX, tileY: tileY)
-            let range = s.mask.tileRange(localX: lx, localY: ly)
-            let x0 = max(range.x0, gx0), x1 = min(range.x1, gx1)
-            let y0 = max(range.y0, gy0), y1 = min(range.y1, gy1)
-            guard x0 <= x1, y0 <= y1 else { continue }
+        let (lx, ly) = s.mask.local(tileX: tileX, tileY: tileY)
+        let range = s.mask.tileRange(localX: lx, localY: ly)
+        let x0 = max(range.x0, gx0), x1 = min(range.x1, gx1)
+        let y0 = max(range.y0, gy0), y1 = min(range.y1, gy1)
+        guard x0 <= x1, y0 <= y1 else { return }
+        /// Each pixel of the dab's part of the group with its opacity, when not 0; where the mask
+        /// is not anti-aliased, four pixels' opacities at a time (`lanes` given those four).
+        @inline(__always) func each(_ body: (UInt32, UnsafeMutablePointer<UInt16>) -> Void,
+                                    lanes: ((SIMD4<UInt32>, UnsafeMutablePointer<UInt16>) -> Void)? = nil) {
             for yp in y0...y1 {
                 let row = tile + yp &* 256
-                for xp in x0...x1 {
+                var xp = x0
+                if lanes != nil || !s.mask.antialiased {
+                    while xp &+ 3 <= x1 {
+                        let m = s.mask.antialiased
+                            ? SIMD4(s.mask.opacity(xp: xp, yp: yp, localX: lx, localY: ly),
+                                    s.mask.opacity(xp: xp &+ 1, yp: yp, localX: lx, localY: ly),
+                                    s.mask.opacity(xp: xp &+ 2, yp: yp, localX: lx, localY: ly),
+                                    s.mask.opacity(xp: xp &+ 3, yp: yp, localX: lx, localY: ly))
+                            : DabRows.opacities(s.mask, x: xp, y: yp, lx: lx, ly: ly)
+                        if any(m .!= 0) {
+                            if let lanes {
+                                lanes(m, row + xp &* 4)
+                            } else {
+                                for i in 0..<4 where m[i] != 0 { body(m[i], row + (xp &+ i) &* 4) }
+                            }
+                        }
+                        xp &+= 4
+                    }
+                }
+                while xp <= x1 {
                     let m = s.mask.opacity(xp: xp, yp: yp, localX: lx, localY: ly)
-                    guard m != 0 else { continue }
-                    let p = row + xp &* 4
-                    s.paint.apply(mask: m, to: p)
-                    if roundTo8Bits { Fix15.roundTo8Bits(p) }
+                    if m != 0 { body(m, row + xp &* 4) }
+                    xp &+= 1
                 }
             }
+        }
+        if roundTo8Bits {
+            each { m, p in
+                s.paint.apply(mask: m, to: p)
+                Fix15.roundTo8Bits(p)
+            }
+            return
+        }
+        switch s.paint.kind {
+        case .normal: each { m, p in s.paint.applyNormal(mask: m, to: p) }
+        case .pigment: each({ m, p in s.paint.applyPigment(mask: m, to: p) }, lanes: { m, p in DabRows.pigment(s.paint, mask: m, at: p) })
+        case .general: each { m, p in s.paint.apply(mask: m, to: p) }
+        }
+    }
+
+    /// How much laying one pixel of this dab costs, in the compute pass's units (a composed
+    /// pixel's worth): what decides whether a batch is worth waking the workers for.
+    @inline(__always) public static func cost(of paint: DabPaint) -> Int {
+        switch paint.kind {
+        case .normal: 4
+        case .pigment, .general: 24
         }
     }
 }

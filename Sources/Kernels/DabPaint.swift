@@ -16,8 +16,9 @@ public struct DabPaint: Sendable {
     /// Each pass's opacity, 0…1<<15, 0 when the pass is off.
     let normalOpacity: UInt32, lockOpacity: UInt32, paintNormalOpacity: UInt32, paintLockOpacity: UInt32
     let colorizeOpacity: UInt32, posterizeOpacity: UInt32
-    /// The dab's colour as a reflectance curve (pigment passes only).
+    /// The dab's colour as a reflectance curve (pigment passes only), and its fastlog2.
     let curve: Spectral.Curve
+    let logCurve: Spectral.Curve
 
     /// The passes a dab of these parameters lays, each clamped as libmypaint's draw_dab does:
     /// colour and `alphaEraser` (libmypaint's color_a) to 0…1, and so on; `posterizeLevels` is
@@ -55,13 +56,42 @@ public struct DabPaint: Sendable {
         // The C passes the 15-bit colour, divided back by 1<<15.
         curve = paint > 0 ? Spectral.curve(r: Float(color.r) / 32768, g: Float(color.g) / 32768, b: Float(color.b) / 32768)
                           : Spectral.Curve()
+        logCurve = paint > 0 ? Spectral.fastlog2(curve) : Spectral.Curve()
         passNormal = paint < 1 && normal != 0
         passLock = paint < 1 && lock != 0 && colorA != 0
         passPaintNormal = paint > 0 && normal != 0
         passPaintLock = paint > 0 && lock != 0 && colorA != 0
+        let others = passLock || passPaintLock || colorizeOpacity != 0 || posterizeOpacity != 0
+        if colorA == 1 && !others && passNormal != passPaintNormal {
+            kind = passNormal ? .normal : .pigment
+        } else {
+            kind = .general
+        }
     }
 
     let passNormal: Bool, passLock: Bool, passPaintNormal: Bool, passPaintLock: Bool
+
+    /// The passes' common shapes, which the kernel runs without asking per pixel which passes are on.
+    public enum Kind: Sendable {
+        /// Plain source-over of an opaque colour (no pigment, smudge, lock alpha, colorize or posterize).
+        case normal
+        /// The same as pigment (`paint` 1).
+        case pigment
+        /// Anything else: every pass asked for per pixel.
+        case general
+    }
+
+    public let kind: Kind
+
+    /// Source-over alone (`kind` .normal), on one pixel.
+    @inline(__always) public func applyNormal(mask: UInt32, to p: UnsafeMutablePointer<UInt16>) {
+        Self.normal(mask, p, color, normalOpacity)
+    }
+
+    /// Pigment source-over alone (`kind` .pigment), on one pixel.
+    @inline(__always) public func applyPigment(mask: UInt32, to p: UnsafeMutablePointer<UInt16>) {
+        normalPaint(mask, p, paintNormalOpacity)
+    }
 
     /// C's conversion of a float to uint16_t (truncation), for the values met (0…1<<15).
     @inline(__always) static func u16(_ v: Float) -> UInt32 { v > 0 ? UInt32(min(v, 65535)) : 0 }

@@ -119,7 +119,7 @@ public enum DabSampler {
                     }
                     if paint > 0 && pa > 0 {
                         let s = Spectral.curve(r: Float(p[0]) / Float(pa), g: Float(p[1]) / Float(pa), b: Float(p[2]) / Float(pa))
-                        for i in 0..<10 { avgSpectral[i] = Spectral.fastpow(s[i], facA) * Spectral.fastpow(avgSpectral[i], facB) }
+                        avgSpectral = Spectral.mix(s, facA, avgSpectral, facB)
                     }
                     if paint < 1 && pa > 0 {
                         avg.0 = Float(p[0]) * facA / Float(pa) + avg.0 * facB

@@ -53,12 +53,13 @@ public enum Spectral {
 
     /// The straight r, g, b (each clamped to 0…1) of a curve: libmypaint's spectral_to_rgb.
     @inline(__always) public static func rgb(_ s: Curve) -> (r: Float, g: Float, b: Float) {
-        // Summed band by band from 0 in order, as the C loop does.
-        var r: Float = 0, g: Float = 0, b: Float = 0
-        for i in 0..<10 {
-            r += toRed[i] * s[i]
-            g += toGreen[i] * s[i]
-            b += toBlue[i] * s[i]
+        // The products at once; summed band by band from 0 in order, as the C loop does.
+        let pr = toRed * s, pg = toGreen * s, pb = toBlue * s
+        var r = pr[0], g = pg[0], b = pb[0]
+        for i in 1..<10 {
+            r += pr[i]
+            g += pg[i]
+            b += pb[i]
         }
         // `CLAMP((tmp - WGM_EPSILON) / offset, 0.0f, 1.0f)`: subtracted and divided in double.
         @inline(__always) func channel(_ v: Float) -> Float {
@@ -68,32 +69,44 @@ public enum Spectral {
         return (channel(r), channel(g), channel(b))
     }
 
-    /// The weighted geometric mean a^fa · b^fb, band by band, with fastpow.
+    /// The weighted geometric mean a^fa · b^fb, band by band, with fastpow (all bands at once).
     @inline(__always) public static func mix(_ a: Curve, _ fa: Float, _ b: Curve, _ fb: Float) -> Curve {
-        var out = Curve()
-        for i in 0..<10 { out[i] = fastpow(a[i], fa) * fastpow(b[i], fb) }
-        return out
+        fastpow(a, Curve(repeating: fa)) * fastpow(b, Curve(repeating: fb))
     }
 
-    /// fastapprox's fastpow(x, p) = 2^(p·log2 x), both approximated.
-    @inline(__always) public static func fastpow(_ x: Float, _ p: Float) -> Float { fastpow2(p * fastlog2(x)) }
+    /// fastapprox's fastpow(x, p) = 2^(p·log2 x), both approximated, lane by lane: the same bits
+    /// as the scalar `fastpow` for x ≥ 0 (as reflectances are).
+    @inline(__always) public static func fastpow(_ x: Curve, _ p: Curve) -> Curve { fastpow2(p * fastlog2(x)) }
 
-    @inline(__always) static func fastlog2(_ x: Float) -> Float {
-        let bits = x.bitPattern
-        let mx = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F00_0000)
-        var y = Float(bits)
+    /// fastpow(x, p) for one value.
+    @inline(__always) public static func fastpow(_ x: Float, _ p: Float) -> Float { fastpow(Curve(repeating: x), Curve(repeating: p))[0] }
+
+    @inline(__always) static func fastlog2(_ x: Curve) -> Curve {
+        let bits = unsafeBitCast(x, to: SIMD16<UInt32>.self)
+        let mx = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F00_0000, to: Curve.self)
+        // C converts the bits as an unsigned integer; for x ≥ 0 they are below 2³¹, so as a signed
+        // one (what SSE2 converts) they are the same number.
+        var y = Curve(unsafeBitCast(bits, to: SIMD16<Int32>.self))
         y *= 1.1920928955078125e-7
         return y - 124.22551499 - 1.498030302 * mx - 1.72587999 / (0.3520887068 + mx)
     }
 
-    @inline(__always) static func fastpow2(_ p: Float) -> Float {
-        let offset: Float = p < 0 ? 1 : 0
-        let clipp: Float = p < -126 ? -126 : p
-        // C's `int w = clipp` (truncation); a value no int holds (never met) taken as 0 rather than trapping.
-        let w = clipp > -2_147_483_520 && clipp < 2_147_483_520 ? Int32(clipp) : 0
-        let z = clipp - Float(w) + offset
-        let v = Float(1 << 23) * (clipp + 121.2740575 + 27.7280233 / (4.84252568 - z) - 1.49012907 * z)
-        // C's cast to uint32_t: in range for every input the mixes make (p ≤ 0 and small).
-        return Float(bitPattern: v < 4_294_967_296 && v >= 0 ? UInt32(v) : 0)
+    @inline(__always) static func fastpow2(_ p: Curve) -> Curve {
+        let offset = Curve(repeating: 0).replacing(with: 1, where: p .< 0)
+        let clipp = p.replacing(with: -126, where: p .< -126)
+        let z = clipp - truncated(clipp) + offset
+        let v = 8_388_608 * (clipp + 121.2740575 + 27.7280233 / (4.84252568 - z) - 1.49012907 * z)
+        // C's cast of v to uint32_t. v is a whole number here (at least 2²³, where floats are),
+        // so its low 32 bits as a double added to 2⁵² are it: no float-to-int instruction needed.
+        let d = SIMD16<Double>(v) + 4_503_599_627_370_496
+        return unsafeBitCast(SIMD16<UInt32>(truncatingIfNeeded: unsafeBitCast(d, to: SIMD16<UInt64>.self)), to: Curve.self)
+    }
+
+    /// x rounded toward zero (C's conversion to int and back), for |x| < 2²²: rounded to nearest
+    /// by the magic number 1.5·2²³, then stepped back toward zero where that went away from it.
+    @inline(__always) static func truncated(_ x: Curve) -> Curve {
+        let magic = Curve(repeating: 12_582_912)
+        let r = (x + magic) - magic
+        return r.replacing(with: r - 1, where: (r .> x) .& (x .>= 0)).replacing(with: r + 1, where: (r .< x) .& (x .< 0))
     }
 }
