@@ -12,6 +12,9 @@ public struct Brush: Sendable, Equatable {
     public var shading = Shading.mercurialPaint
     /// Each kind keeps its own size: switching to the mercurial brush and back restores 8.
     private var sizes: [BrushKind: Int] = [:]
+    /// The MyPaint brush that paints instead of the tip, when one is chosen (its colour is
+    /// `color`); choosing a kind puts it away.
+    public var mypaint: MyPaintChoice?
     /// Default: pen, size 8, black.
     public init(tip: BrushTip = BrushTip(), color: Color = .black) { self.tip = tip; self.color = color }
 
@@ -20,6 +23,7 @@ public struct Brush: Sendable, Equatable {
 
     /// Applies a command's brush changes (nil leaves a part as it is).
     public mutating func apply(kind: BrushKind?, size: Int?, color: Color?, stabilizer: Double? = nil) {
+        if kind != nil { mypaint = nil }
         if let kind, kind != tip.kind {
             sizes[tip.kind] = tip.size
             tip = BrushTip(kind: kind, size: sizes[kind] ?? kind.defaultSize)
@@ -35,6 +39,9 @@ public struct Brush: Sendable, Equatable {
     public mutating func apply(_ command: Command) -> Bool {
         switch command {
         case .brush(let kind, let size, let color, let stabilizer): apply(kind: kind, size: size, color: color, stabilizer: stabilizer)
+        case .mypaint(let choice):
+            mypaint = choice
+            if let c = choice.color { color = c }
         case .shading(let s): shading = s
         case .channel(let c): flip(c)
         default: return false

@@ -10,6 +10,8 @@ public enum Command: Sendable, Equatable {
     /// Changes any of the brush's kind, size (1…512), colour and stabilizer (0…1, 0 off); nil
     /// leaves it as it is.
     case brush(kind: BrushKind? = nil, size: Int? = nil, color: Color? = nil, stabilizer: Double? = nil)
+    /// A MyPaint brush made anew and chosen (any of the four kinds chosen after it puts it away).
+    case mypaint(MyPaintChoice)
     /// The mercurial brush's lights and shininess, from the next mercurial stroke on. Changes no
     /// pixel by itself.
     case shading(Shading)

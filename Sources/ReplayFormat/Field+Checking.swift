@@ -99,6 +99,8 @@ extension Field.Kind {
             guard present.allSatisfy(words.contains) else { return refusal(.unknownValue, "\(label()) may hold only \(Self.and(words))") }
         case (.object(let fields), .record(let record)):
             return Field.problem(with: record, fields, subject: label(), noun: "\(label()) of \(noun())", owner: " of \(label())")
+        case (.anyObject, .json(let text)):
+            guard JSON.canonicalObject(text) == text else { return refusal(.malformedValue, "\(label()) must be a JSON object") }
         case (.array(let element, _, let item, _), .array(let items)):
             if let problem = countProblem(items.count, label: label()) { return problem }
             for (i, value) in items.enumerated() {
@@ -125,7 +127,7 @@ extension Field.Kind {
         case .bool: "true or false"
         case .string, .choice, .color: "a string"
         case .flags(let words): "an array of " + words.map { "\"\($0)\"" }.joined(separator: "/")
-        case .object: "an object"
+        case .object, .anyObject: "an object"
         case .array(_, _, _, let described): described
         }
     }
@@ -193,7 +195,7 @@ extension Field.Value {
         case .bool: "a boolean"
         case .string, .color: "a string"
         case .flags, .array: "an array"
-        case .record: "an object"
+        case .record, .json: "an object"
         }
     }
 }

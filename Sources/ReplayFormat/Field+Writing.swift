@@ -33,6 +33,7 @@ extension Field.Kind {
                 out.addQuoted(word)
             }
             out.add("]")
+        case .json(let text): out.add(text)
         case .record(let record):
             out.add("{")
             if case .object(let fields) = self { Field.write(fields, of: record, to: &out, leading: false) }

@@ -41,6 +41,8 @@ public struct Field: Sendable, Equatable {
         case flags([String])
         /// An object of these fields.
         case object([Field])
+        /// Any JSON object, kept as its text (`JSON.text`): a MyPaint brush's settings.
+        case anyObject
         /// An array of `count` values, each an `element`. A message names one as "the third
         /// `noun`" and the whole as `described` ("an array of four lights").
         case array(of: Kind, count: ClosedRange<Int>, noun: String, described: String)
@@ -126,6 +128,8 @@ public struct Field: Sendable, Equatable {
         case flags([String])
         case record(Record)
         case array([Value])
+        /// `anyObject`: the object's text, as `JSON.text` writes it.
+        case json(String)
     }
 
     /// True when a line may leave it out.

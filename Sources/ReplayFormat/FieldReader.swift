@@ -94,6 +94,9 @@ struct FieldReader {
             let record = try part.read(fields, subject: label(), noun: "\(label()) of \(noun())", owner: " of \(label())")
             try part.rejectUnknown(in: "\(label()) of \(noun())")
             return .record(record)   // every part checked as it was read
+        case .anyObject:
+            guard case .object = json else { throw wrongType(json.kindName) }
+            return .json(JSON.text(json))
         case .array(let element, _, let itemNoun, _):
             guard case .array(let items) = json else { throw wrongType(json.kindName) }
             if let problem = kind.countProblem(items.count, label: label()) { throw at(problem) }

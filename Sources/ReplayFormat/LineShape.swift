@@ -15,6 +15,9 @@ public final class LineShape<Value: Sendable>: Sendable {
     /// What the parser checks of such a line besides its fields.
     public let rules: Rules
     private let make: @Sendable (Record) -> Value?
+    /// What is wrong with a line's fields taken together, when its fields are each right (a
+    /// MyPaint brush's fields are not a pen's); nil when nothing is.
+    private let check: (@Sendable (Record) -> ReplayError?)?
     private let split: @Sendable (Value) -> Record?
     /// `, "type": "TYPE"` and its action, as the writer writes them after `t`.
     let lead: [UInt8]
@@ -27,9 +30,11 @@ public final class LineShape<Value: Sendable>: Sendable {
     ///   - read: the value a line's fields make (nil when they do not make one, which a line
     ///     whose every field was checked never gets).
     ///   - write: the fields of a value of this shape; nil for a value of any other.
+    ///   - check: what is wrong with the fields taken together (each of them being right).
     public init(_ type: String, action: String? = nil, _ fields: [Field], rules: Rules = Rules(),
+                check: (@Sendable (Record) -> ReplayError?)? = nil,
                 read: @escaping @Sendable (Record) -> Value?, write: @escaping @Sendable (Value) -> Record?) {
-        self.type = type; self.action = action; self.fields = fields; self.rules = rules
+        self.type = type; self.action = action; self.fields = fields; self.rules = rules; self.check = check
         self.make = read; self.split = write
         var lead = LineBytes()
         lead.add(", \"type\": ")
@@ -95,12 +100,16 @@ public final class LineShape<Value: Sendable>: Sendable {
     /// words (on line 0); nil when it reads back as a value whose line is the same.
     public func problem(with record: Record) -> ReplayError? {
         if let problem = Field.problem(with: record, fields, subject: subject, noun: noun, needsOneOf: rules.needsOneOf) { return problem }
+        if let problem = crossProblem(record) { return problem }
         guard let value = value(from: record) else { return refusal(.outOfRange, "\(subject) is out of range") }
         guard let again = self.record(of: value), filled(again) == filled(record) else {
             return refusal(.other, "the line of \(noun) reads back as \(value), which is written differently")
         }
         return nil
     }
+
+    /// What is wrong with `record`'s fields taken together (on line 0); nil when nothing is.
+    public func crossProblem(_ record: Record) -> ReplayError? { check?(record) }
 
     /// The fields of `value`; nil when it is not of this shape.
     public func record(of value: Value) -> Record? { split(value) }

@@ -16,6 +16,7 @@ extension PointerLine {
     /// a line must have it; that the writer always writes it.
     static let fields: [(name: String, words: [String]?, required: Bool, alwaysWritten: Bool)] = [
         ("x", nil, true, true), ("y", nil, true, true), ("pressure", nil, false, true), ("mods", ["shift", "control"], false, false),
+        ("xtilt", nil, false, false), ("ytilt", nil, false, false),
     ]
 
     /// The ranges a pointer line's numbers must be in and the pressure a line without one has,
@@ -26,6 +27,8 @@ extension PointerLine {
         var y = Field.anyNumber
         var pressure = 0.0...1.0
         var defaultPressure = BrushTip.nominalPressure
+        /// Both tilts' (a line without one has 0).
+        var tilt = -1.0...1.0
     }
 
     /// The table's limits; nil when the scanner disagrees with the table.
@@ -33,8 +36,10 @@ extension PointerLine {
         guard disagreement == nil, let shape = ReplayTable.shapes(ofType: "down").first,
               case .number(let t, _) = ReplayTable.time.kind, case .number(let x, _)? = shape.field("x")?.kind,
               case .number(let y, _)? = shape.field("y")?.kind, let pressure = shape.field("pressure"),
-              case .number(let pressures, _) = pressure.kind, case .number(let nominal)? = pressure.defaultValue else { return nil }
-        return Limits(t: t, x: x, y: y, pressure: pressures, defaultPressure: nominal)
+              case .number(let pressures, _) = pressure.kind, case .number(let nominal)? = pressure.defaultValue,
+              case .number(let tilt, _)? = shape.field("xtilt")?.kind, shape.field("ytilt")?.kind == shape.field("xtilt")?.kind,
+              shape.field("xtilt")?.defaultValue == .number(0), shape.field("ytilt")?.defaultValue == .number(0) else { return nil }
+        return Limits(t: t, x: x, y: y, pressure: pressures, defaultPressure: nominal, tilt: tilt)
     }()
 
     /// Why the scanner does not read pointer lines as the table describes them; nil when it does.
@@ -64,6 +69,9 @@ extension PointerLine {
                     return "\"\(type)\" with \(mods) reads as \(String(describing: shape.value(from: record))) in the table, as \(kind.event(sample)) in the fast path"
                 }
             }
+            let tilted: Record = ["x": .number(1), "y": .number(2), "xtilt": .number(0.5), "ytilt": .number(-0.25)]
+            let sample = StrokeSample(x: 1, y: 2, pressure: BrushTip.nominalPressure, xtilt: 0.5, ytilt: -0.25)
+            guard shape.value(from: tilted) == kind.event(sample) else { return "\"\(type)\" reads a tilt otherwise than the fast path" }
         }
         return nil
     }()
@@ -84,7 +92,7 @@ extension PointerLine {
             case .defaulted(let value, let alwaysWritten):
                 always = alwaysWritten
                 switch (value, declared.words) {
-                case (.number, nil): break   // the table's default pressure, which `limits` takes
+                case (.number, nil): break   // the table's default pressure or tilt, which `limits` takes
                 case (.flags(let words), _?) where words.isEmpty: break   // the scanner's when a line has none
                 default: return "\"\(field.name)\" defaults to \(value) in the table, which the fast path does not give"
                 }

@@ -5,7 +5,7 @@ import Input
 /// allocation: keys and the type compared as bytes, numbers parsed in place.
 ///
 /// It accepts only lines it can read completely and correctly: an object of the fields `t`,
-/// `type`, `x`, `y` and optionally `pressure` and `mods`, in any order, each at most once, with
+/// `type`, `x`, `y` and optionally `pressure`, `mods`, `xtilt` and `ytilt`, in any order, each at most once, with
 /// strict JSON grammar. That is what `ReplayTable` says a pointer line is: the fields are
 /// declared in `PointerLine+Table.swift` and checked against the table, and the ranges and the
 /// default pressure the parser checks a line it read against (`ReplayParser.take`) are the
@@ -29,6 +29,8 @@ struct PointerLine {
     /// Nil when the line has none.
     var pressure: Double?
     var mods: Modifiers
+    /// 0 when the line has none.
+    var xtilt = 0.0, ytilt = 0.0
 
     /// The line in `bytes` (without its newline), or nil when the fast path does not take it.
     @inline(__always)
@@ -45,7 +47,7 @@ struct PointerLine {
 private struct Seen: OptionSet {
     let rawValue: UInt8
     static let t = Seen(rawValue: 1), type = Seen(rawValue: 2), x = Seen(rawValue: 4), y = Seen(rawValue: 8)
-    static let pressure = Seen(rawValue: 16), mods = Seen(rawValue: 32)
+    static let pressure = Seen(rawValue: 16), mods = Seen(rawValue: 32), xtilt = Seen(rawValue: 64), ytilt = Seen(rawValue: 128)
     static let required: Seen = [.t, .type, .x, .y]
 }
 
@@ -59,6 +61,8 @@ private enum Word {
     static let y: (UInt64, Int) = (0x2279, 2)                  // y"
     static let ressure: (UInt64, Int) = (0x2265_7275_7373_6572, 8)   // ressure" (after the p)
     static let mods: (UInt64, Int) = (0x22_7364_6f6d, 5)      // mods"
+    static let xtilt: (UInt64, Int) = (0x2274_6c69_7478, 6)   // xtilt"
+    static let ytilt: (UInt64, Int) = (0x2274_6c69_7479, 6)   // ytilt"
     static let move: (UInt64, Int) = (0x2265_766f_6d22, 6)    // "move"
     static let down: (UInt64, Int) = (0x226e_776f_6422, 6)    // "down"
     static let up: (UInt64, Int) = (0x2270_7522, 4)           // "up"
@@ -146,8 +150,8 @@ private struct Scanner {
             switch byte {
             case UInt8(ascii: "t"):
                 if eat(Word.t) { field = .t } else if eat(Word.type) { field = .type } else { return nil }
-            case UInt8(ascii: "x"): guard eat(Word.x) else { return nil }; field = .x
-            case UInt8(ascii: "y"): guard eat(Word.y) else { return nil }; field = .y
+            case UInt8(ascii: "x"): if eat(Word.x) { field = .x } else if eat(Word.xtilt) { field = .xtilt } else { return nil }
+            case UInt8(ascii: "y"): if eat(Word.y) { field = .y } else if eat(Word.ytilt) { field = .ytilt } else { return nil }
             case UInt8(ascii: "p"): p += 1; guard eat(Word.ressure) else { return nil }; field = .pressure
             case UInt8(ascii: "m"): guard eat(Word.mods) else { return nil }; field = .mods
             default: return nil
@@ -162,6 +166,8 @@ private struct Scanner {
             case .x: guard let v = number() else { return nil }; line.x = v
             case .y: guard let v = number() else { return nil }; line.y = v
             case .pressure: guard let v = number() else { return nil }; line.pressure = v
+            case .xtilt: guard let v = number() else { return nil }; line.xtilt = v
+            case .ytilt: guard let v = number() else { return nil }; line.ytilt = v
             case .type: guard let k = kind() else { return nil }; line.kind = k
             default: guard let m = mods() else { return nil }; line.mods = m
             }

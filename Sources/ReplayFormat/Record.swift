@@ -44,6 +44,7 @@ public struct Record: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     public func flags(_ name: String) -> [String]? { if case .flags(let v)? = self[name] { v } else { nil } }
     public func array(_ name: String) -> [Field.Value]? { if case .array(let v)? = self[name] { v } else { nil } }
     public func record(_ name: String) -> Record? { if case .record(let v)? = self[name] { v } else { nil } }
+    public func json(_ name: String) -> String? { if case .json(let v)? = self[name] { v } else { nil } }
 
     /// The same fields with the same values, in any order.
     public static func == (a: Record, b: Record) -> Bool {

@@ -115,13 +115,19 @@ extension Replay {
 
     /// Lines that set all of `brush`, the size each kind remembers included (a compacted journal
     /// starts with them): the other kinds first, then the current one with its colour, then its
-    /// shading where it is not the default.
+    /// shading where it is not the default, then the MyPaint brush in use, if any, with its
+    /// settings.
     public static func lines(for brush: Brush, t: Double) -> [String] {
         let others = BrushKind.allCases.filter { $0 != brush.tip.kind }.map { Command.brush(kind: $0, size: brush.size(for: $0)) }
         let current = Command.brush(kind: brush.tip.kind, size: brush.tip.size, color: brush.color,
                                     stabilizer: brush.stabilizer == 0 ? nil : brush.stabilizer)
         let shading = brush.shading == .mercurialPaint ? [] : [Command.shading(brush.shading)]
-        return (others + [current] + shading).map { line(for: TimedEvent(t: t, event: .command($0))) }
+        var mypaint: [Command] = []
+        if var choice = brush.mypaint {
+            choice.color = brush.color
+            mypaint = [.mypaint(choice)]
+        }
+        return (others + [current] + shading + mypaint).map { line(for: TimedEvent(t: t, event: .command($0))) }
     }
 
     /// One event line (no newline): `{"t": T, "type": TYPE`, its action if its shape has one,

@@ -131,6 +131,7 @@ public struct ReplayParser {
             guard given.isFinite, limits.pressure.contains(given) else { return false }
             pressure = given
         }
+        guard limits.tilt.contains(p.xtilt), limits.tilt.contains(p.ytilt) else { return false }
         switch p.kind {
         case .down:
             guard !pointerDown else { return false }
@@ -144,7 +145,8 @@ public struct ReplayParser {
         }
         lastT = p.t
         fastLines &+= 1
-        events.append(Replay.TimedEvent(t: p.t, event: p.kind.event(StrokeSample(x: p.x, y: p.y, pressure: pressure, mods: p.mods))))
+        events.append(Replay.TimedEvent(t: p.t, event: p.kind.event(StrokeSample(x: p.x, y: p.y, pressure: pressure, mods: p.mods,
+                                                                                 xtilt: p.xtilt, ytilt: p.ytilt, t: p.t))))
         return true
     }
 
@@ -176,7 +178,15 @@ public struct ReplayParser {
         }
         let record = try f.read(shape.fields, subject: shape.subject, noun: shape.noun)
         if shape.rules.needsOneOf, let problem = Field.needsOneOf(shape.fields, of: record, subject: shape.subject) { throw f.at(problem) }
-        guard let event = shape.value(from: record) else { throw fail(.outOfRange, "\(shape.subject) is out of range") }
+        if let problem = shape.crossProblem(record) { throw f.at(problem) }
+        guard var event = shape.value(from: record) else { throw fail(.outOfRange, "\(shape.subject) is out of range") }
+        // A sample's own time is its line's.
+        switch event {
+        case .pointerDown(var s): s.t = t; event = .pointerDown(s)
+        case .pointerMove(var s): s.t = t; event = .pointerMove(s)
+        case .pointerUp(var s): s.t = t; event = .pointerUp(s)
+        default: break
+        }
         try checkStroke(shape)
         try f.rejectUnknown(in: shape.noun)
         if shape.rules.endsTheFile { exitLine = line }

@@ -81,15 +81,26 @@ public enum ReplayTable {
         pointer("down", .begins, { .pointerDown($0) }) { if case .pointerDown(let s) = $0 { s } else { nil } },
         pointer("move", .continues, { .pointerMove($0) }) { if case .pointerMove(let s) = $0 { s } else { nil } },
         pointer("up", .ends, { .pointerUp($0) }) { if case .pointerUp(let s) = $0 { s } else { nil } },
+        // One of the four kinds and its size, or (kind "mypaint") a MyPaint brush by name, with its
+        // settings embedded or not (`mypaintProblem` says which fields go with which).
         command("brush", [
-            Field("kind", .choice(BrushKind.allCases.map(\.rawValue), refused: .unknown("brush kind", list: .oneOf)), .optional),
+            Field("kind", .choice(BrushKind.allCases.map(\.rawValue) + [mypaintKind], refused: .unknown("brush kind", list: .oneOf)), .optional),
+            Field("name", .string(.line(bytes: 1...1024)), .optional),
             Field("size", .integer(BrushTip.sizes), .optional),
             Field("color", .color(alpha: true), .optional),
             Field("stabilizer", .number(0...1, shown: .swift), .optional),
-        ], rules: .init(needsOneOf: true), read: { r in
-            .brush(kind: r.string("kind").flatMap(BrushKind.init(rawValue:)), size: r.integer("size"), color: r.color("color"),
-                   stabilizer: r.number("stabilizer"))
+            Field("settings", .anyObject, .optional),
+        ], rules: .init(needsOneOf: true), check: mypaintProblem, read: { r in
+            if r.string("kind") == mypaintKind {
+                return r.string("name").map { .mypaint(MyPaintChoice(name: $0, color: r.color("color"), settings: r.json("settings"))) }
+            }
+            return .brush(kind: r.string("kind").flatMap(BrushKind.init(rawValue:)), size: r.integer("size"), color: r.color("color"),
+                          stabilizer: r.number("stabilizer"))
         }, write: { c in
+            if case .mypaint(let b) = c {
+                return ["kind": .string(mypaintKind), "name": .string(b.name), "color": b.color.map { .color($0) },
+                        "settings": b.settings.map { .json(JSON.canonicalObject($0) ?? $0) }]
+            }
             guard case .brush(let kind, let size, let color, let stabilizer) = c else { return nil }
             return ["kind": kind.map { .string($0.rawValue) }, "size": size.map { .integer($0) }, "color": color.map { .color($0) },
                     "stabilizer": stabilizer.map { .number($0) }]
@@ -203,7 +214,29 @@ public enum ReplayTable {
         Field("y", .number(Field.anyNumber), .required(.needs())),
         Field("pressure", .number(0...1, shown: .swift), .defaulted(.number(BrushTip.nominalPressure), alwaysWritten: true)),
         Field("mods", .flags(modifiers.map(\.name)), .defaulted(.flags([]))),
+        Field("xtilt", .number(-1...1), .defaulted(.number(0))),
+        Field("ytilt", .number(-1...1), .defaulted(.number(0))),
     ]
+
+    /// A brush event's `kind` for a MyPaint brush.
+    public static let mypaintKind = "mypaint"
+
+    /// What is wrong with a brush event's fields together: a MyPaint brush needs a name and
+    /// has no size or stabilizer (its settings say how it paints); the four kinds have no name
+    /// or settings.
+    @Sendable static func mypaintProblem(_ r: Record) -> ReplayError? {
+        if r.string("kind") == mypaintKind {
+            if r["name"] == nil { return refusal(.missingField, "a MyPaint brush needs \"name\"") }
+            for field in ["size", "stabilizer"] where r[field] != nil {
+                return refusal(.unknownField, "\"\(field)\" is not for a MyPaint brush (its settings say how it paints)")
+            }
+        } else {
+            for field in ["name", "settings"] where r[field] != nil {
+                return refusal(.unknownField, "\"\(field)\" is only for a MyPaint brush (\"kind\": \"mypaint\")")
+            }
+        }
+        return nil
+    }
 
     /// A shading light's fields.
     public static let lightFields = [
@@ -244,17 +277,22 @@ extension ReplayTable {
     private static func pointer(_ type: String, _ role: EventShape.StrokeRole, _ make: @escaping @Sendable (StrokeSample) -> SessionEvent,
                                 sample: @escaping @Sendable (SessionEvent) -> StrokeSample?) -> EventShape {
         EventShape(type, pointerFields, rules: .init(stroke: role), read: { r in
-            guard let x = r.number("x"), let y = r.number("y"), let pressure = r.number("pressure"), let mods = r.flags("mods") else { return nil }
-            return make(StrokeSample(x: x, y: y, pressure: pressure, mods: modifiers(named: mods)))
+            guard let x = r.number("x"), let y = r.number("y"), let pressure = r.number("pressure"), let mods = r.flags("mods"),
+                  let xtilt = r.number("xtilt"), let ytilt = r.number("ytilt") else { return nil }
+            return make(StrokeSample(x: x, y: y, pressure: pressure, mods: modifiers(named: mods), xtilt: xtilt, ytilt: ytilt))
         }, write: { e in
-            sample(e).map { s in ["x": .number(s.x), "y": .number(s.y), "pressure": .number(s.pressure), "mods": .flags(names(of: s.mods))] }
+            sample(e).map { s in
+                ["x": .number(s.x), "y": .number(s.y), "pressure": .number(s.pressure), "mods": .flags(names(of: s.mods)),
+                 "xtilt": .number(s.xtilt), "ytilt": .number(s.ytilt)]
+            }
         })
     }
 
     /// A command's shape.
     private static func command(_ type: String, _ fields: [Field], rules: EventShape.Rules = .init(),
+                                check: (@Sendable (Record) -> ReplayError?)? = nil,
                                 read: @escaping @Sendable (Record) -> Command?, write: @escaping @Sendable (Command) -> Record?) -> EventShape {
-        EventShape(type, fields, rules: rules, read: { read($0).map { .command($0) } }, write: { e in
+        EventShape(type, fields, rules: rules, check: check, read: { read($0).map { .command($0) } }, write: { e in
             if case .command(let c) = e { write(c) } else { nil }
         })
     }

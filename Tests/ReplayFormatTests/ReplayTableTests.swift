@@ -39,6 +39,7 @@ private func limits(of kind: Field.Kind) -> [Field.Value] {
     case .flags(let words): return [.flags([]), .flags(words)] + words.map { .flags([$0]) }
     case .object(let fields):
         return records(fields, needsOneOf: false).map { .record($0) }
+    case .anyObject: return [.json("{}"), .json(#"{"a": [1, 2.5, -0.125], "b": {"c": "d \"e\"", "f": [true, false, null]}}"#)]
     case .array(let element, let count, _, _):
         let items = limits(of: element)
         return Set([count.lowerBound, count.upperBound]).sorted().map { n in .array((0..<n).map { items[$0 % items.count] }) }
@@ -97,7 +98,9 @@ private func before(_ shape: EventShape) -> [String] {
     @Test func everyShapeAtEveryLimitWritesAndReadsBackTheSame() throws {
         var checked = 0
         for shape in ReplayTable.events {
-            for record in records(shape.fields, needsOneOf: shape.rules.needsOneOf) {
+            // Records whose fields do not go together (a MyPaint brush's with a size) are left to
+            // their shape's own tests (MyPaintEventTests).
+            for record in records(shape.fields, needsOneOf: shape.rules.needsOneOf) where shape.crossProblem(record) == nil {
                 for t in limits(of: ReplayTable.time.kind).compactMap({ if case .number(let t) = $0 { t } else { nil } }) {
                     let event = try #require(shape.value(from: record), "\(shape.type) \(shape.action ?? ""): \(record)")
                     let timed = Replay.TimedEvent(t: t, event: event)
@@ -235,7 +238,7 @@ private func beyond(_ kind: Field.Kind) -> [Field.Value] {
     case .choice: return [.string("not one of them")]
     case .numberChoice(let values): return [.number((values.max() ?? 0) * 3 + 1)]
     case .flags(let words): return [.flags(words + ["alt"])]
-    case .object: return [.integer(1)]
+    case .object, .anyObject: return [.integer(1)]
     case .array(let element, let count, _, _):
         let item = limits(of: element)[0]
         return [count.lowerBound - 1, count.upperBound + 1].filter { $0 >= 0 }.map { .array(Array(repeating: item, count: $0)) }
