@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Brushes", dependencies: ["CMyPaint", "CMalloc", "Geometry", "Compute", "Kernels", "Dabs", "Files"]),
         .target(name: "Events", dependencies: ["Geometry", "Input", "Strokes", "Kernels"]),
         .target(name: "ReplayFormat", dependencies: ["Geometry", "Input", "Strokes", "Kernels", "Events"]),
-        .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat"]),
+        .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat", "Dabs", "Brushes"]),
         .target(name: "Text", dependencies: ["CText"]),
         .target(name: "Files"),
         .target(name: "PNGFile", dependencies: ["CPNG", "CDeflate", "Files"]),

@@ -38,6 +38,8 @@ public final class BrushPlayer {
     public var viewRotation: Float = 0
     private var previousT: Double?
     private var strokeOpen = false
+    /// Strokes ended on the surface so far (`DabSurface.endStroke` calls).
+    public private(set) var strokesEnded = 0
 
     public init(settings: BrushSettings, color: Color, surface: DabSurface, legacy: Bool = false, path: String = "brush") throws(BrushError) {
         engine = try BrushEngine(settings: settings, legacy: legacy, path: path)
@@ -68,6 +70,7 @@ public final class BrushPlayer {
             strokeOpen = true
         } else if strokeOpen || !damage.isEmpty {
             bridge.surface.endStroke()
+            strokesEnded += 1
             strokeOpen = false
         }
         return damage
@@ -75,7 +78,10 @@ public final class BrushPlayer {
 
     /// Ends a stroke left open (the events ended with the pen down).
     public func finish() {
-        if strokeOpen { bridge.surface.endStroke() }
+        if strokeOpen {
+            bridge.surface.endStroke()
+            strokesEnded += 1
+        }
         strokeOpen = false
     }
 

@@ -111,6 +111,27 @@ public final class TiledDabSurface: DabSurface {
         working.removeAll()
     }
 
+    /// Paints from now on over `pixels` (a layer's, as they stand now): what was painted before
+    /// is dropped, but for the strokes that ended (which are in `pixels` if they are the layer's).
+    public func paint(over pixels: TiledTexture) {
+        batch.lay(on: &working, from: self.pixels, compute: compute, roundTo8Bits: precision == .eightBit)
+        working.removeAll()
+        damage = .empty
+        strokeDamage = .empty
+        lastStroke = []
+        self.pixels = pixels
+    }
+
+    /// The open stroke's tile at `key` as it would be if the stroke ended now (rounded to 8
+    /// bits, in a new tile); nil where the stroke has not painted. For showing a stroke live.
+    public func strokeTile(_ key: TileKey) -> Tile? {
+        flush()
+        guard let t = working[key], t.changed else { return nil }
+        let tile = Tile.unset()
+        t.store(into: tile)
+        return tile
+    }
+
     // MARK: laying the dabs
 
     /// Lays every dab drawn so far. Reading the surface (`sampleColor`, `overWhite`, `endStroke`)

@@ -190,6 +190,8 @@ private struct JournalLines {
     let recovering: Bool
     /// Why the history the header names was done without.
     var historyLost: ReplayError?
+    /// Where a MyPaint brush given by name alone is found.
+    let brushes = InstalledBrushes()
 
     init(folder: String, channel: EventChannel, keeping: Bool, recovering: Bool) {
         self.folder = folder
@@ -243,6 +245,16 @@ private struct JournalLines {
                 last.event = .command(.paste(p))
                 parser.lastEvent = last
                 kept?.events.append(Replay.TimedEvent(t: last.t, event: .command(.paste(PastedImage(file: p.file, x: p.x, y: p.y)))))
+            case .command(.mypaint(let choice)):
+                // Played with its settings: the embedded ones checked, else the installed brush's.
+                switch brushes.complete(choice) {
+                case .success(let made):
+                    last.event = .command(.mypaint(made))
+                    parser.lastEvent = last
+                    kept?.events.append(last)
+                case .failure(let why):
+                    throw ReplayError(line: line, message: "MyPaint brush \(JSON.quoted(choice.name)): \(why.message)", kind: .unknownValue)
+                }
             case .command(.exit): break
             case .command(.undo), .command(.redo):
                 if historyLost != nil { throw ReplayError(line: line, message: "an undo or redo may reach into the undo history, which cannot be read") }

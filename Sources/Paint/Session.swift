@@ -263,6 +263,7 @@ public final class Session {
         // Nothing shown (a headless replay): the damage, and the document's changes the stack
         // view has not taken yet, wait for a presenter that shows them (or a snapshot).
         guard !window.isEmpty else { return .empty }
+        damage = damage.union(strokes.showMyPaint(in: document))
         syncStack()
         damage = damage.union(strokes.redrawTail())
         let region = view.region(window: window, canvasDamage: damage, canvas: document.bounds)
@@ -281,6 +282,7 @@ public final class Session {
     /// Call `settle()` first.
     public func snapshot() -> Snapshot {
         assert(!strokes.isEmbossing, "settle() first")
+        damage = damage.union(strokes.showMyPaint(in: document))
         syncStack()
         let size = document.visibleSize
         let pixels = strokes.withoutPrediction { () -> [UInt32] in
@@ -321,10 +323,16 @@ public final class Session {
         case .pointerDown(let s):
             endStroke(at: nil)
             settle()
-            damage = damage.union(strokes.begin(s.point, brush: brush))
+            if brush.mypaint != nil {
+                damage = damage.union(strokes.beginMyPaint(s, color: brush.color, zoom: view.transform.zoom, into: document))
+            } else {
+                damage = damage.union(strokes.begin(s.point, brush: brush))
+            }
         case .pointerMove(let s):
-            damage = damage.union(strokes.add(s.point))
+            damage = damage.union(strokes.addMyPaint(s, pressure: s.pressure, zoom: view.transform.zoom, into: document) ?? strokes.add(s.point))
         case .pointerUp(let s):
+            // A MyPaint brush is fed the up as a sample of pressure 0 at its position.
+            damage = damage.union(strokes.addMyPaint(s, pressure: 0, zoom: view.transform.zoom, into: document) ?? .empty)
             endStroke(at: s.point)
         case .command(let command):
             run(command)
@@ -344,6 +352,10 @@ public final class Session {
         switch command {
         case .brush, .shading, .channel:
             brush.apply(command)
+        case .mypaint(let choice):
+            // Made anew, in its colour (else the brush's); the choice kept with its settings.
+            brush.apply(command)
+            if case .success(let made) = strokes.choose(choice, color: brush.color, compute: compute) { brush.mypaint = made }
         case .undo, .redo, .clear, .paste, .layer:
             // Each of these changes the layers: a live stroke ends first, as one step of its own.
             endStroke(at: nil)

@@ -1,3 +1,4 @@
+import Brushes
 import Compute
 import Events
 import Geometry
@@ -25,6 +26,11 @@ final class StrokeEngine {
     private var tailIsStale = false
     /// Where the pen is predicted to be (shown in the window only).
     private var prediction: (x: Double, y: Double)?
+    /// The MyPaint brush last chosen, made when its event was played (nil: none, or it could
+    /// not be made).
+    private var mypaint: MyPaintTool?
+    /// The brushes installed, looked in once a brush is chosen by name alone.
+    private lazy var library = BrushLibrary.installed()
 
     enum LiveStroke {
         case none
@@ -35,6 +41,8 @@ final class StrokeEngine {
         /// A finished mercurial stroke whose emboss is still being computed; its live look stays
         /// in the stroke layer until the emboss is baked in.
         case embossing(EmbossJob)
+        /// A MyPaint brush's stroke in progress, painting straight into the layer's tiles.
+        case mypaint(MyPaintTool)
     }
 
     /// A pen, pixel-pen or eraser stroke: its geometry, the brush it started with, the newest
@@ -71,7 +79,7 @@ final class StrokeEngine {
     /// is still computing is not.
     var isStroking: Bool {
         switch live {
-        case .pen, .mercurial: true
+        case .pen, .mercurial, .mypaint: true
         case .none, .embossing: false
         }
     }
@@ -92,6 +100,50 @@ final class StrokeEngine {
         self.size = size
         layer.grow(to: size)
         mercurialBuffers?.grow(to: size)
+    }
+
+    // MARK: - MyPaint brushes
+
+    /// Makes the MyPaint brush `choice` anew, in `color`: from its settings, else the installed
+    /// brush of its name. Returns the choice with its settings (what a journal embeds), or why
+    /// the brush could not be made (it then paints nothing).
+    func choose(_ choice: MyPaintChoice, color: Color, compute: ComputeContext) -> Result<MyPaintChoice, BrushError> {
+        mypaint = nil
+        do throws(BrushError) {
+            let settings = if let json = choice.settings {
+                try BrushSettings.parse(Array(json.utf8), path: choice.name)
+            } else {
+                try library.settings(named: choice.name)
+            }
+            var made = choice
+            made.settings = made.settings ?? settings.json
+            mypaint = try MyPaintTool(made, settings: settings, color: color, compute: compute)
+            return .success(made)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A MyPaint stroke starts at `s` on the current layer (nothing when the brush chosen could
+    /// not be made).
+    func beginMyPaint(_ s: StrokeSample, color: Color, zoom: Double, into document: Document) -> Rect {
+        guard let tool = mypaint else { return .empty }
+        tool.begin(on: document.currentLayer, color: color)
+        live = .mypaint(tool)
+        return tool.play(s, pressure: s.pressure, zoom: zoom, into: document)
+    }
+
+    /// A sample of the live MyPaint stroke (an up: `pressure` 0); nil when the live stroke is
+    /// not one.
+    func addMyPaint(_ s: StrokeSample, pressure: Double, zoom: Double, into document: Document) -> Rect? {
+        guard case .mypaint(let tool) = live else { return nil }
+        return tool.play(s, pressure: pressure, zoom: zoom, into: document)
+    }
+
+    /// The live MyPaint stroke shown in its layer as it stands.
+    func showMyPaint(in document: Document) -> Rect {
+        guard case .mypaint(let tool) = live else { return .empty }
+        return tool.show(in: document)
     }
 
     // MARK: - Samples
@@ -136,7 +188,7 @@ final class StrokeEngine {
             stroke.last = s
             tailIsStale = true
             return d
-        case .none, .embossing:
+        case .none, .embossing, .mypaint:
             return .empty
         }
     }
@@ -187,6 +239,9 @@ final class StrokeEngine {
             live = .none
             prediction = nil
             return d
+        case .mypaint(let tool):
+            live = .none
+            return tool.end(into: document)
         case .none, .embossing:
             return .empty
         }
@@ -312,7 +367,7 @@ final class StrokeEngine {
     /// The live stroke as the compose kernel paints it into the current layer, if any.
     var overlay: ComposeKernel.Stroke? {
         switch live {
-        case .none: nil
+        case .none, .mypaint: nil
         case .pen(let stroke): kernelStroke(stroke.brush)
         case .mercurial(let m): layer.kernelStroke(color: m.brush.color)
         case .embossing(let job): layer.kernelStroke(color: job.color)

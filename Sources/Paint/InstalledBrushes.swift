@@ -1,0 +1,39 @@
+import Brushes
+import Events
+
+/// The MyPaint brushes installed (where MyPaint looks: `BrushLibrary`), as a replay's brush
+/// events name them: what completes an event that gives a name alone, and checks one that
+/// embeds its settings, before it is played. Looks in the folders once, when first asked.
+public final class InstalledBrushes {
+    private var library: BrushLibrary?
+    private let environment: [String: String]?
+
+    /// The brushes `environment` points to (the process's by default).
+    public init(environment: [String: String]? = nil) { self.environment = environment }
+
+    /// Why a brush event cannot be played, in one line.
+    public struct Refusal: Error, Sendable {
+        public let message: String
+    }
+
+    /// `choice` with its settings: the embedded ones checked, else the installed brush's; what
+    /// is wrong when neither.
+    public func complete(_ choice: MyPaintChoice) -> Result<MyPaintChoice, Refusal> {
+        do throws(BrushError) {
+            if let json = choice.settings {
+                _ = try BrushSettings.parse(Array(json.utf8), path: "the settings of \(choice.name)")
+                return .success(choice)
+            }
+            let library = self.library ?? BrushLibrary.installed(environment: environment)
+            self.library = library
+            guard library.entry(named: choice.name) != nil else {
+                throw BrushError(path: choice.name, message: "none of that name is installed (looked in \(library.folders.joined(separator: ", ")))")
+            }
+            var made = choice
+            made.settings = try library.settings(named: choice.name).json
+            return .success(made)
+        } catch {
+            return .failure(Refusal(message: error.line.map { "its settings, line \($0): " + error.message } ?? error.message))
+        }
+    }
+}
