@@ -35,20 +35,40 @@ struct SessionLogs {
     mutating func frameDrawn(_ index: Int) { lastFrame = max(lastFrame, index) }
 
     /// The window's own clock starts now (a play has ended): its journal's times count from here.
-    mutating func restartClock() { clockStart = lastFrame }
+    mutating func restartClock() {
+        clockStart = lastFrame
+        lastT = 0
+    }
 
-    /// Records and journals the events frame `index` played, each stamped with the middle of
-    /// that frame: a replay then batches them into exactly the same frames (which the mercurial
+    /// The last time journaled (of the window's own clock).
+    private var lastT = 0.0
+
+    /// The times `count` events played by frame `index` are journaled at, in order. `spread`
+    /// (a MyPaint brush is in use, whose dtime is the difference between two samples' times):
+    /// spread evenly over the frame's 60th of a second after the last time journaled, which the
+    /// window gives the samples too (`Session.stampQueued`). Otherwise each at the frame's middle.
+    /// Either way a replay batches them into exactly the same frames.
+    func times(count: Int, inFrame index: Int, spread: Bool) -> [Double] {
+        let k = Double(max(lastFrame, index) - clockStart), fps = ReplayPlayer.framesPerSecond
+        guard spread else { return Array(repeating: max((k + 0.5) / fps, lastT), count: count) }
+        let lo = max(k / fps, lastT), hi = (k + 1) / fps
+        guard lo < hi else { return Array(repeating: lo, count: count) }
+        return (0..<count).map { lo + Double($0 + 1) * (hi - lo) / Double(count + 1) }
+    }
+
+    /// Records and journals the events frame `index` played, stamped within that frame
+    /// (`times`; `spread` as the window stamped the samples): a replay then batches them into exactly the same frames (which the mercurial
     /// brush's spray depends on). Returns true when a stroke or a command ended among them.
     ///
     /// The stamp never goes back (the frame loop promises it; this keeps the promise for the
     /// journal too): a journal whose times go back cannot be restored, and that would lose the
     /// drawing, where a later stamp changes at most which frame a replay batches an event into.
-    mutating func record(_ played: [SessionEvent], inFrame index: Int) -> Bool {
+    mutating func record(_ played: [SessionEvent], inFrame index: Int, spread: Bool = false) -> Bool {
+        let times = times(count: played.count, inFrame: index, spread: spread)
         lastFrame = max(lastFrame, index)
-        let t = (Double(lastFrame - clockStart) + 0.5) / ReplayPlayer.framesPerSecond
         var ended = false
-        for event in played {
+        for (event, t) in zip(played, times) {
+            lastT = t
             let timed = Replay.TimedEvent(t: t, event: event)
             recorder?.record(timed)
             journal?.record(timed)

@@ -14,6 +14,7 @@ public final class InstalledBrushes {
     /// Why a brush event cannot be played, in one line.
     public struct Refusal: Error, Sendable {
         public let message: String
+        public init(message: String) { self.message = message }
     }
 
     /// `choice` with its settings: the embedded ones checked, else the installed brush's; what

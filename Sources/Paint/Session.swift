@@ -129,6 +129,24 @@ public final class Session {
         }
     }
 
+    /// Events queued for the next frame.
+    public var queuedCount: Int { pending.count }
+
+    /// Gives the queued pointer samples the times the window journals them at: the `i`th queued
+    /// event's `times[i]` (a MyPaint brush's dtime comes from them).
+    public func stampQueued(_ times: [Double]) {
+        withPending { queue in
+            for i in queue.indices where i < times.count {
+                switch queue[i] {
+                case .pointerDown(var s): s.t = times[i]; queue[i] = .pointerDown(s)
+                case .pointerMove(var s): s.t = times[i]; queue[i] = .pointerMove(s)
+                case .pointerUp(var s): s.t = times[i]; queue[i] = .pointerUp(s)
+                default: break
+                }
+            }
+        }
+    }
+
     /// `body` given the queue as a local, put back after.
     private func withPending<T>(_ body: (inout [SessionEvent]) -> T) -> T {
         var queue: [SessionEvent] = []

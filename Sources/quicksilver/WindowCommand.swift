@@ -91,6 +91,9 @@ struct WindowCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Memory for undo steps of a new session, in MiB (1…1048576); the oldest steps are dropped beyond it. A continued session keeps its own (its journal says it), so it replays exactly.")
     var undoMegabytes: Int = 256
 
+    @Option(help: "A MyPaint brush to start with: an installed one by name (classic/charcoal, as under mypaint-data/2.0/brushes) or a .myb file.")
+    var brush: String?
+
     @Option(parsing: .unconditional, help: .hidden)
     var journalCompactBytes: Int = 64 << 20
 
@@ -128,6 +131,16 @@ struct WindowCommand: ParsableCommand {
             Foundation.exit(1)
         }
         ProcessCalls.useOneMallocArena()
+        // Before anything is written: a brush that cannot be had stops here.
+        var startBrush: MyPaintChoice?
+        if let brush {
+            switch BrushOption.choice(brush, brushes: InstalledBrushes()) {
+            case .success(let choice): startBrush = choice
+            case .failure(let why):
+                printError("quicksilver: --brush \(brush): \(why.message)")
+                throw Exit.badInput
+            }
+        }
         let background = Color(hex: background) ?? .white
         let compute = ComputeContext(threads: threads)
         let historyBytes = undoMegabytes << 20
@@ -202,8 +215,9 @@ struct WindowCommand: ParsableCommand {
         }
         // A continued session's events are replayed before the window's own: the line between
         // them ends a stroke left live and starts the window's clock.
-        let opening: [Command] = (started.continuation == nil ? [] : [.continued])
+        var opening: [Command] = (started.continuation == nil ? [] : [.continued])
             + (pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
+        if let startBrush { opening.append(.mypaint(startBrush)) }
         let exporter = Exporter(folder: exportDir)
         let environment = ProcessInfo.processInfo.environment
         let names = DocumentNames(path: started.opened.map(\.path), folder: exporter.folder,
