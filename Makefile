@@ -30,7 +30,7 @@ CHAOS_KILLS  ?= 1000
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= replay replay-fast-path png x11-events ora
 
-.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak chaos install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop dab-goldens brush-goldens
+.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak chaos install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop dab-goldens brush-goldens brush-table
 
 run: release
 	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
@@ -97,7 +97,8 @@ chaos: release test-deps
 
 # The benchmarks: quicksilver-bench, a program of its own (Sources/quicksilver-bench, built by
 # `release`; `make install` does not install it), with the present and clipboard cases on $$DISPLAY
-# when it is set and the stabilizer table beside libmypaint's slow tracking (.build/bench/mypaint-track);
+# when it is set, the stabilizer table beside libmypaint's slow tracking (.build/bench/mypaint-track) and
+# brushes.libmypaint, `quicksilver render` of MyPaint brushes against libmypaint's program (mypaint-render);
 # a case whose work fails is named on stderr and stops make once the rest have run. Then event →
 # pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
 # then whole-process `render` against cairo (Tests/Bench/files.py). parse.300k is compared with C++
@@ -105,8 +106,9 @@ chaos: release test-deps
 # with cairo drawing its strokes (Tests/Bench/cairo_play.c).
 SIMDJSON_PARSE := .build/bench/simdjson_parse
 CAIRO_PLAY     := .build/bench/cairo_play
-bench: release test-deps bench-deps .build/bench/mypaint-track $(SIMDJSON_PARSE) $(CAIRO_PLAY)
-	.build/release/quicksilver-bench --mypaint .build/bench/mypaint-track --simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
+bench: release test-deps bench-deps .build/bench/mypaint-track $(MYPAINT_RENDER) $(SIMDJSON_PARSE) $(CAIRO_PLAY)
+	.build/release/quicksilver-bench --mypaint .build/bench/mypaint-track --mypaint-render $(MYPAINT_RENDER) \
+		--simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/files.py .build/release/quicksilver
 
@@ -137,6 +139,17 @@ brush-goldens: $(MYPAINT_RENDER) test-deps
 			"Tests/Fixtures/brushes/$$(echo $$b | tr '/#' '_-').png" --size 768x640 \
 			--under $(STOCK_BRUSHES)/classic/marker_fat.myb '#e0a030' 37 23 || exit 1; \
 	done
+
+# docs/brushes.md's table (not part of `make test`: it takes a quarter of an hour): every stock brush
+# painting libmypaint's benchmark recording, by libmypaint's program and by `quicksilver render` of it
+# as a replay, PSNR and whole-process time ratio each (Tests/Tools/brush_table.py). The rows are kept
+# in .build/bench/brush-table.tsv, so an interrupted run goes on where it stopped: delete it to measure
+# afresh. BRUSH_EVENTS: the 30-second recording where it is at hand, else the 10-second fixture.
+BRUSH_EVENTS ?= $(firstword $(wildcard ../shared/corpus/painting30sec.dat) Tests/Fixtures/brushes/painting10sec.dat)
+brush-table: release test-deps $(MYPAINT_RENDER)
+	python3 Tests/Tools/brush_table.py --mypaint $(MYPAINT_RENDER) --brush-render .build/release/brush-render \
+		--quicksilver .build/release/quicksilver --events $(BRUSH_EVENTS) --brushes $(STOCK_BRUSHES) \
+		--markdown docs/brushes.md .build/bench/brush-table.tsv
 
 $(SIMDJSON_PARSE): Tests/Bench/simdjson_parse.cpp | bench-deps
 	@mkdir -p $(dir $@)

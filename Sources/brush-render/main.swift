@@ -13,6 +13,10 @@
 // --under BRUSH2 '#rrggbb' DX DY: the recording first played with BRUSH2, shifted by (DX, DY), as
 // the C program's --under (paint for an eraser, a smudge or a lock-alpha brush to work on).
 // --psnr REF.png: prints `psnr DB`, the picture against REF.png (libmypaint's, over white).
+//
+//   brush-render --compare A.png B.png
+//
+// prints `psnr DB` of two pictures of one size (a `quicksilver render` against libmypaint's).
 // Errors are one line on stderr; the exit status is 2 for a bad input, 1 for anything else.
 import Brushes
 import Compute
@@ -38,6 +42,15 @@ var legacy = false
 var reference: String?
 var under: (brush: String, color: Color, dx: Double, dy: Double)?
 var args = CommandLine.arguments.dropFirst()
+if args.first == "--compare" {
+    let files = Array(args.dropFirst())
+    guard files.count == 2 else { fail("--compare takes A.png B.png") }
+    let a: PNGImage, b: PNGImage
+    do { (a, b) = (try PNGImage.read(from: files[0]), try PNGImage.read(from: files[1])) } catch { fail(error.message) }
+    guard a.width == b.width, a.height == b.height else { fail("\(files[0]) and \(files[1]) differ in size") }
+    print("psnr \(PSNR.decibels(a.pixels, b.pixels))")
+    exit(0)
+}
 while let a = args.popFirst() {
     switch a {
     case "--legacy": legacy = true

@@ -75,6 +75,9 @@ struct QuicksilverBench: ParsableCommand {
     @Option(help: "The libmypaint program the stabilizer table compares with (make bench builds it).")
     var mypaint = ".build/bench/mypaint-track"
 
+    @Option(help: "The libmypaint program brushes.libmypaint compares `quicksilver render` with (make bench builds it).")
+    var mypaintRender = ".build/bench/mypaint-render"
+
     /// Curvature followed and damping, for comparing predictors.
     @Option(help: .hidden) var predictCurvature: Double?
     @Option(help: .hidden) var predictDamping: Double?
@@ -121,6 +124,13 @@ struct QuicksilverBench: ParsableCommand {
         }
         if selectedTable("stabilizer"), !json, let lines = report.attempt("stabilizer", { try StabilizerBench(mypaint: mypaint).lines() }) {
             for line in lines { report.line(line) }
+        }
+        if selectedTable("brushes.libmypaint"), !json {
+            let quicksilver = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quicksilver").path
+            if let r = report.attempt("brushes.libmypaint", { try BrushRatioBench(mypaint: mypaintRender, quicksilver: quicksilver).ratios() }) {
+                report.line("brushes.libmypaint".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.2fx", r.median)
+                            + "   quicksilver render ÷ libmypaint, whole processes, median of \(r.each.count) brushes (make brush-table: all)")
+            }
         }
         runDisplayCases(bench, selected: selected, into: &report)
         try report.finish()
