@@ -16,6 +16,16 @@ public enum SessionEvent: Sendable, Equatable {
     /// The window's view of the canvas changed (zoom and pan). Changes no pixel of the canvas.
     case view(ViewTransform)
 
+    /// A pointer event with its sample's time `t`; any other event as it is.
+    public func withSampleTime(_ t: Double) -> SessionEvent {
+        switch self {
+        case .pointerDown(var s): s.t = t; return .pointerDown(s)
+        case .pointerMove(var s): s.t = t; return .pointerMove(s)
+        case .pointerUp(var s): s.t = t; return .pointerUp(s)
+        case .command, .resize, .view: return self
+        }
+    }
+
     /// True for events that change the picture (or may: an undo); brush changes, the view
     /// filters and sizes do not. A session journal starts at the first one.
     public var changesThePicture: Bool {

@@ -245,16 +245,11 @@ private struct JournalLines {
                 last.event = .command(.paste(p))
                 parser.lastEvent = last
                 kept?.events.append(Replay.TimedEvent(t: last.t, event: .command(.paste(PastedImage(file: p.file, x: p.x, y: p.y)))))
-            case .command(.mypaint(let choice)):
+            case .command(.mypaint):
                 // Played with its settings: the embedded ones checked, else the installed brush's.
-                switch brushes.complete(choice) {
-                case .success(let made):
-                    last.event = .command(.mypaint(made))
-                    parser.lastEvent = last
-                    kept?.events.append(last)
-                case .failure(let why):
-                    throw ReplayError(line: line, message: "MyPaint brush \(JSON.quoted(choice.name)): \(why.message)", kind: .unknownValue)
-                }
+                last = try brushes.completed(last, line: line)
+                parser.lastEvent = last
+                kept?.events.append(last)
             case .command(.exit): break
             case .command(.undo), .command(.redo):
                 if historyLost != nil { throw ReplayError(line: line, message: "an undo or redo may reach into the undo history, which cannot be read") }

@@ -1,5 +1,6 @@
 import Brushes
 import Events
+import ReplayFormat
 
 /// The MyPaint brushes installed (where MyPaint looks: `BrushLibrary`), as a replay's brush
 /// events name them: what completes an event that gives a name alone, and checks one that
@@ -15,6 +16,16 @@ public final class InstalledBrushes {
     public struct Refusal: Error, Sendable {
         public let message: String
         public init(message: String) { self.message = message }
+    }
+
+    /// A MyPaint brush event, read from line `line`, with its settings (`complete`); any other
+    /// event as it is. Throws what is wrong, on that line.
+    public func completed(_ e: Replay.TimedEvent, line: Int) throws(ReplayError) -> Replay.TimedEvent {
+        guard case .command(.mypaint(let choice)) = e.event else { return e }
+        switch complete(choice) {
+        case .success(let made): return Replay.TimedEvent(t: e.t, event: .command(.mypaint(made)))
+        case .failure(let why): throw ReplayError(line: line, message: "MyPaint brush \(JSON.quoted(choice.name)): \(why.message)", kind: .unknownValue)
+        }
     }
 
     /// `choice` with its settings: the embedded ones checked, else the installed brush's; what

@@ -136,14 +136,7 @@ public final class Session {
     /// event's `times[i]` (a MyPaint brush's dtime comes from them).
     public func stampQueued(_ times: [Double]) {
         withPending { queue in
-            for i in queue.indices where i < times.count {
-                switch queue[i] {
-                case .pointerDown(var s): s.t = times[i]; queue[i] = .pointerDown(s)
-                case .pointerMove(var s): s.t = times[i]; queue[i] = .pointerMove(s)
-                case .pointerUp(var s): s.t = times[i]; queue[i] = .pointerUp(s)
-                default: break
-                }
-            }
+            for i in queue.indices where i < times.count { queue[i] = queue[i].withSampleTime(times[i]) }
         }
     }
 

@@ -179,14 +179,8 @@ public struct ReplayParser {
         let record = try f.read(shape.fields, subject: shape.subject, noun: shape.noun)
         if shape.rules.needsOneOf, let problem = Field.needsOneOf(shape.fields, of: record, subject: shape.subject) { throw f.at(problem) }
         if let problem = shape.crossProblem(record) { throw f.at(problem) }
-        guard var event = shape.value(from: record) else { throw fail(.outOfRange, "\(shape.subject) is out of range") }
         // A sample's own time is its line's.
-        switch event {
-        case .pointerDown(var s): s.t = t; event = .pointerDown(s)
-        case .pointerMove(var s): s.t = t; event = .pointerMove(s)
-        case .pointerUp(var s): s.t = t; event = .pointerUp(s)
-        default: break
-        }
+        guard let event = shape.value(from: record)?.withSampleTime(t) else { throw fail(.outOfRange, "\(shape.subject) is out of range") }
         try checkStroke(shape)
         try f.rejectUnknown(in: shape.noun)
         if shape.rules.endsTheFile { exitLine = line }
