@@ -256,7 +256,8 @@ public final class Session {
     private func isInk(_ event: SessionEvent) -> Bool {
         switch (event, strokes.live) {
         case (.pointerMove, .pen), (.pointerUp, .pen): true
-        case (.pointerDown, .none): brush.tip.kind != .mercurial
+        // Not a MyPaint brush's: its samples take their times from the frame that plays them.
+        case (.pointerDown, .none): brush.tip.kind != .mercurial && brush.mypaint == nil
         default: false
         }
     }
