@@ -31,8 +31,19 @@ struct Finished {
     var status: Int32
     var stdout: String
     var stderr: String
-    /// The child's peak resident memory (its ru_maxrss, from wait4), in bytes.
+    /// The child's peak resident memory, in bytes (`runMeasuringMemory`; 0 otherwise).
     var peakRSS = 0
+}
+
+/// Runs a program to completion through Support/peak_rss.py, which measures its peak resident
+/// memory: the child of a small process, as wait4 on a child spawned from this large test runner
+/// would report the runner's own high-water mark (Linux keeps it through exec).
+func runMeasuringMemory(_ path: String, _ args: [String], environment: [String: String] = [:]) throws -> Finished {
+    let script = packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/peak_rss.py").path
+    let out = try temporaryFolder() + "/peak-rss"
+    var r = try runProgram(which("python3") ?? "/usr/bin/python3", [script, out, path] + args, environment: environment)
+    r.peakRSS = (Int((try? String(contentsOfFile: out, encoding: .utf8)) ?? "") ?? 0) * 1024
+    return r
 }
 
 /// Runs a program to completion and captures its output.
@@ -52,8 +63,6 @@ final class Launched {
     let pid: pid_t
     private let out: String, err: String
     private var status: Int32?
-    /// The child's peak resident memory in bytes, once it has ended.
-    private(set) var peakRSS = 0
 
     /// - Parameter stdin: what the child reads as standard input (a FIFO the test writes to
     ///   stands for a pipe).
@@ -87,9 +96,7 @@ final class Launched {
     var isRunning: Bool {
         if status != nil { return false }
         var raw: Int32 = 0
-        var usage = rusage()
-        guard wait4(pid, &raw, WNOHANG, &usage) == pid else { return true }
-        peakRSS = usage.ru_maxrss * 1024
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
         // Exit status, or the signal number for a killed process (as Foundation reports it).
         status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
         return false
@@ -108,7 +115,7 @@ final class Launched {
             kill(pid, SIGTERM)
             while isRunning { usleep(10_000) }
         }
-        return Finished(status: status ?? -1, stdout: stdout, stderr: stderr, peakRSS: peakRSS)
+        return Finished(status: status ?? -1, stdout: stdout, stderr: stderr)
     }
 
     deinit {

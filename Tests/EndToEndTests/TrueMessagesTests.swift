@@ -99,7 +99,7 @@ import Testing
         let dir = try temporaryFolder()
         let (ora, replay) = try document(side: 16384, layers: 10_000, in: dir)
         #expect(try FileManager.default.attributesOfItem(atPath: ora)[.size] as? Int ?? .max < 1100, "a file of about 774 bytes")
-        let r = try runProgram(binary, ["render", replay, "-o", dir + "/out.png"])
+        let r = try runMeasuringMemory(binary, ["render", replay, "-o", dir + "/out.png"])
         #expect(r.status == 2)
         // Layer 4098 (4096 and the background this program saves) is on line 4099, after <image><stack>.
         #expect(r.stderr == replay + ":1: cannot read the snapshot \"many.ora\": stack.xml:4099: more layers than the 4096 "
@@ -116,7 +116,7 @@ import Testing
     @Test func theMostLayersADocumentMayHoldCostAlmostNothingEmpty() throws {
         let dir = try temporaryFolder()
         let (_, replay) = try document(side: 2048, layers: 4096, in: dir)
-        let r = try runProgram(binary, ["render", replay, "-o", dir + "/out.png"])
+        let r = try runMeasuringMemory(binary, ["render", replay, "-o", dir + "/out.png"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.peakRSS > 0 && r.peakRSS < 1 << 30, "peak RSS \(r.peakRSS >> 20) MiB")
         let out = try PNGImage.read(from: dir + "/out.png")
@@ -131,7 +131,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: dir + "/zero.ora", withDestinationPath: "/dev/zero")
         for (path, message) in [("/dev/zero", "not a PNG file"), (dir + "/zero.png", "not a PNG file"),
                                 (dir + "/zero.ora", "not an OpenRaster file: not a zip archive")] {
-            let r = try runProgram(binary, ["window", path], environment: ["DISPLAY": ":9999"])
+            let r = try runMeasuringMemory(binary, ["window", path], environment: ["DISPLAY": ":9999"])
             #expect(r.status == 2 && r.stderr == path + ": " + message + "\n", "\(r.stderr)")
             #expect(r.peakRSS > 0 && r.peakRSS < 256 << 20, "\(path): peak RSS \(r.peakRSS >> 20) MiB")
         }
