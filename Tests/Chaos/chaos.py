@@ -23,8 +23,8 @@ with a clean Ctrl+Q (exit 0 checked) and a new one starts on an empty state fold
 (kills, strokes checked, strokes lost, mismatches, where the kills landed) is printed at the end;
 the exit status is 1 on any loss or mismatch, with the files kept under the work folder. Each lost
 stroke is told apart by what the window showed at the kill (XGetImage just before it): drawn (the
-window had it, its journal did not) or not yet drawn (its input still unread, e.g. behind a save,
-which is written on the frame loop).
+window had it, its journal did not) or not yet drawn (its input still unread, e.g. behind a
+frame that took long).
 
 Usage: chaos.py QUICKSILVER_BINARY [--kills N] [--seed S] [--work DIR]
 Environment: CHAOS_KILLS, CHAOS_SEED (the same seed drives the same actions; the moments the
