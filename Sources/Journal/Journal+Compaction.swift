@@ -38,11 +38,15 @@ extension Journal {
         let generation = self.generation
         queue.async { [self] in
             // The pastes the snapshot bakes in go once a new journal no longer names them (the
-            // old one does until then).
+            // old one does until then). Only a compaction that starts takes them: one already
+            // under way took its snapshot before these pastes, and its new journal names them
+            // in its tail, so they wait for the next.
             bakedFiles += baked
             // Lines the disk refused belong before the snapshot, which holds them: with any
             // waiting, the old journal stays (the next stroke past the limit tries again).
             guard file != nil, compaction == nil, unwritten.isEmpty else { return }
+            let removing = bakedFiles
+            bakedFiles = []
             compaction = Compaction()
             besideQueue.async { [self] in
                 let made: Result<(Replay.Header, [String]), FileError>
@@ -51,7 +55,7 @@ extension Journal {
                 } catch {
                     made = .failure(error)
                 }
-                queue.async { [self] in switchOver(made, lines: opening.lines) }
+                queue.async { [self] in switchOver(made, lines: opening.lines, removing: removing) }
             }
         }
     }
@@ -59,23 +63,26 @@ extension Journal {
     /// On the queue: the compaction's files are on disk (or could not be made); the new journal
     /// is written from its header, its state lines and the tail, synced and renamed over the old
     /// one, whose files then go. On any failure the old journal simply stays.
-    private func switchOver(_ made: Result<(Replay.Header, [String]), FileError>, lines: [String]) {
+    private func switchOver(_ made: Result<(Replay.Header, [String]), FileError>, lines: [String], removing baked: [String]) {
         let tail = compaction?.tail ?? []
         compaction = nil
-        guard case .success(let (header, written)) = made else { return }
+        guard case .success(let (header, written)) = made else {
+            bakedFiles += baked
+            return
+        }
         let folder = FilePath.folder(of: path)
         do throws(FileError) {
             let writer = try Self.startJournal(path: path, header: header, lines: lines, then: tail, locking: kind.locks)
             let names = Beside(snapshot: header.snapshot, history: header.history, opened: header.opened?.copy)
             for old in beside.names where !names.names.contains(old) { AtomicFile.remove(folder + "/" + old) }
-            for name in bakedFiles { AtomicFile.remove(folder + "/" + name) }
-            bakedFiles = []
+            for name in baked { AtomicFile.remove(folder + "/" + name) }
             file = writer
             beside = names
             // What was written but not yet synced is in the tail, synced in the new file.
             (unsynced, unsyncedStrokes) = ([], 0)
         } catch {
             for name in written { AtomicFile.remove(folder + "/" + name) }
+            bakedFiles += baked
         }
     }
 
