@@ -64,7 +64,7 @@ def launch(extra):
 def screenshot(p, out):
     before = open(out.name).read().count(".png")
     xtst.XTestFakeMotionEvent(dpy, 0, 5, 5, 0)
-    tap("Control_L", "s")
+    tap("Control_L", "Shift_L", "e")  # the screenshot export
     for _ in range(1200):
         paths = re.findall(r"^(/.*\.png)$", open(out.name).read(), re.M)
         if len(paths) > before: return paths[-1]
