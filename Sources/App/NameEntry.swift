@@ -79,18 +79,11 @@ public struct NameEntry: Sendable, Equatable {
     public static let nameBytes = 1024
 
     private mutating func accept(_ files: PathLookup) -> Outcome {
-        if purpose == .rename {
-            guard !text.isEmpty else {
-                hint = "type a name"
-                return .typed
-            }
-            return .accepted(text)
-        }
-        let path = files.absolute(text)
-        guard !text.isEmpty, !text.hasSuffix("/") else {
-            hint = "type a file name"
+        guard !text.isEmpty, purpose == .rename || !text.hasSuffix("/") else {
+            hint = purpose == .rename ? "type a name" : "type a file name"
             return .typed
         }
+        let path = files.absolute(text)
         switch purpose {
         case .rename: return .accepted(text)
         case .open:

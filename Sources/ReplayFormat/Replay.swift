@@ -22,6 +22,14 @@ public struct Replay: Sendable {
 
     public struct Header: Sendable, Equatable {
         public static let sizes = 1...16384
+
+        /// A canvas size written `WxH` (as the command line takes it), each side within `sizes`.
+        public static func size(parsing text: String) -> Size? {
+            let parts = text.split(separator: "x")
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), sizes.contains(w), sizes.contains(h) else { return nil }
+            return Size(width: w, height: h)
+        }
+
         public var size: Size
         /// Every random choice of the session comes from this.
         public var seed: Int64

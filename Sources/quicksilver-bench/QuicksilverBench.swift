@@ -165,10 +165,8 @@ struct CanvasSize: ExpressibleByArgument {
     let size: Size
     init(_ size: Size) { self.size = size }
     init?(argument: String) {
-        let parts = argument.split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              Replay.Header.sizes.contains(w), Replay.Header.sizes.contains(h) else { return nil }
-        size = Size(width: w, height: h)
+        guard let size = Replay.Header.size(parsing: argument) else { return nil }
+        self.size = size
     }
     var defaultValueDescription: String { size.description }
 }

@@ -16,6 +16,16 @@ import TestSupport
 @Suite struct JournalTests {
     private func folder() throws -> String { try ScratchFolder.make("journal") }
 
+    /// A session opened on a picture of noise: a compaction's snapshot of it is slow to encode,
+    /// so what is drawn meanwhile lands in the compaction's tail.
+    private func noisySession(_ size: Size) -> Session {
+        let session = Session(size: size, compute: ComputeContext(threads: 1))
+        var state: UInt32 = 1
+        let noise = (0..<size.area).map { _ -> UInt32 in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }
+        session.load(DocumentImage.picture(noise, size: size, background: .white))
+        return session
+    }
+
     private func stroke(_ session: Session, _ journal: Journal, y: Double, t: Double) {
         let events: [SessionEvent] = [
             .pointerDown(StrokeSample(x: 10, y: y, pressure: 0.5)),
@@ -55,10 +65,7 @@ import TestSupport
         let dir = try folder()
         let path = dir + "/journal.jsonl"
         let size = Size(width: 1024, height: 1024)
-        let session = Session(size: size, compute: ComputeContext(threads: 1))
-        var state: UInt32 = 1
-        let noise = (0..<size.area).map { _ -> UInt32 in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }
-        session.load(DocumentImage.picture(noise, size: size, background: .white))
+        let session = noisySession(size)
         let journal = try Journal(path: path, kind: .session(compactAfterBytes: 300), session: session, header: Replay.Header(size: size))
         for i in 0..<12 { stroke(session, journal, y: Double(10 + i * 8), t: Double(i)) }
         journal.flushNow()
@@ -76,10 +83,7 @@ import TestSupport
         let dir = try folder()
         let path = dir + "/journal.jsonl"
         let size = Size(width: 1024, height: 1024)
-        let session = Session(size: size, compute: ComputeContext(threads: 1))
-        var state: UInt32 = 7
-        let noise = (0..<size.area).map { _ -> UInt32 in state = state &* 1_664_525 &+ 1_013_904_223; return 0xFF00_0000 | state >> 8 }
-        session.load(DocumentImage.picture(noise, size: size, background: .white))
+        let session = noisySession(size)
         let journal = try Journal(path: path, kind: .session(compactAfterBytes: 300), session: session, header: Replay.Header(size: size))
         let red = [UInt32](repeating: 0xFFFF_0000, count: 12)
         for i in 0..<12 {
