@@ -47,20 +47,47 @@ enum FileCalls {
     /// process-wide: a file another thread created meanwhile (the journal writes on its own) got
     /// 0666 (AtomicFileTests catch that).
     static func makeTemporary(in folder: String, prefix: String) throws(Failure) -> (Int32, String) {
-        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
         // As mkstemp: a name taken meanwhile is tried again, under another name.
         for _ in 0..<100 {
-            var bits = UInt64.random(in: .min ... .max)
-            let suffix = (0..<6).map { _ in
-                defer { bits /= UInt64(letters.count) }
-                return letters[Int(bits % UInt64(letters.count))]
-            }
-            let path = folder + "/" + prefix + String(decoding: suffix, as: UTF8.self)
+            let path = folder + "/" + randomName(prefix)
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 { return (fd, path) }
             if errno != EEXIST { break }
         }
         throw errorText("cannot create a file in \(folder)")
+    }
+
+    /// `prefix` and six random letters or digits.
+    static func randomName(_ prefix: String) -> String {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        var bits = UInt64.random(in: .min ... .max)
+        let suffix = (0..<6).map { _ in
+            defer { bits /= UInt64(letters.count) }
+            return letters[Int(bits % UInt64(letters.count))]
+        }
+        return prefix + String(decoding: suffix, as: UTF8.self)
+    }
+
+    /// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), which Glibc's Swift module leaves out
+    /// (a macro built of macros). `__O_TMPFILE` is 020000000 on every architecture but alpha,
+    /// parisc and sparc.
+    private static let tmpFileFlag: Int32 = 0o20000000 | O_DIRECTORY
+
+    /// A new file in `folder` with no name, open for writing (mode 0644 less the umask), or nil
+    /// where the file system or kernel has none (the caller then names one). Until it is given a
+    /// name (`nameUnnamed`) it is nowhere: a process killed while writing it leaves nothing.
+    static func openUnnamed(in folder: String) -> Int32? {
+        let fd = open(folder, tmpFileFlag | O_WRONLY | O_CLOEXEC, 0o644)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// Gives the unnamed file open on `fd` the name `path`: false when `path` exists (nothing
+    /// changes), as `link` does. Through /proc's name of the descriptor (linkat's AT_EMPTY_PATH
+    /// would need a capability).
+    static func nameUnnamed(_ fd: Int32, _ path: String) throws(Failure) -> Bool {
+        if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw errorText("cannot create the file")
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Failure) {

@@ -80,6 +80,31 @@ import Testing
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "precious")
     }
 
+    /// A process killed while it writes a file leaves nothing behind: no hidden temporary (a
+    /// chaos run found them beside journals after kills), and no output. The kill is the
+    /// kernel's own, at a byte count rather than a moment: RLIMIT_FSIZE sends SIGXFSZ when the
+    /// render's PNG (a noisy pasted picture, ~1 MB) passes 256 KiB. Before unnamed temporaries
+    /// this left `.out.png.XXXXXX`, 256 KiB of it.
+    @Test func aProcessKilledMidWriteLeavesNoFileBehind() throws {
+        var seed: UInt32 = 12345
+        let pixels = (0..<(512 * 512)).map { _ -> UInt32 in seed = seed &* 1_664_525 &+ 1_013_904_223; return seed | 0xFF00_0000 }
+        let (dir, replay) = try write("""
+        {"quicksilver": 1, "width": 512, "height": 512, "background": "#ffffff"}
+        {"t": 0, "type": "paste", "image": "noise.png", "x": 0, "y": 0}
+
+        """)
+        try PNGImage(width: 512, height: 512, pixels: pixels).write(to: dir + "/noise.png")
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        // Through Python, which gives SIGXFSZ its default action back and unblocks it (the test
+        // runner's threads block it, and a child inherits that), then sets the file size limit.
+        let limited = "import os, resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
+            + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGXFSZ]); "
+            + "resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 18, 1 << 18)); os.execv(sys.argv[1], sys.argv[1:])"
+        let r = try runProgram("/usr/bin/env", ["python3", "-c", limited, binary, "render", replay, "-o", dir + "/out.png"])
+        #expect(r.status == SIGXFSZ, "killed by SIGXFSZ mid-write: \(r.status) \(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == before, "nothing left, hidden or not")
+    }
+
     @Test func unwritableOutputExitsOne() throws {
         let (_, replay) = try write("{\"quicksilver\": 1, \"width\": 4, \"height\": 4}\n")
         let r = try runProgram(binary, ["render", replay, "-o", "/nonexistent-folder/out.png"])
