@@ -18,8 +18,10 @@ public struct PointerRouter: Sendable, Equatable {
         /// No button down: the pointer hovers (the brush outline follows it) and keys act.
         case idle
         /// Button 1 draws a stroke. `restoring`: the stylus's eraser end erases, and this is the
-        /// brush kind to go back to when it lifts.
-        case drawing(restoring: BrushKind?)
+        /// brush kind to go back to when it lifts. `paste`: the clipboard's answer to a Ctrl+V
+        /// came meanwhile, and is pasted once the stroke ends (a paste would end it there, and
+        /// the rest of the stroke would draw nothing).
+        case drawing(restoring: BrushKind?, paste: ClipboardImage? = nil)
         /// A drag moves the view.
         case panning(Pan)
         /// `c` armed the colour picker: the next press takes the colour under it.
@@ -131,7 +133,12 @@ public struct PointerRouter: Sendable, Equatable {
         case .resize(let size, _): return [.windowResized(size)]
         case .expose: return [.expose]
         case .close: return [.app(.quit)]
-        case .paste(let answer): return [.app(.pasted(answer))]
+        case .paste(let answer):
+            if case .drawing(let restoring, _) = mode {
+                mode = .drawing(restoring: restoring, paste: answer)
+                return []
+            }
+            return [.app(.pasted(answer))]
         }
     }
 
@@ -206,9 +213,10 @@ public struct PointerRouter: Sendable, Equatable {
     mutating func release(_ s: PointerSample, _ c: Context) -> [RouterAction] {
         var out: [RouterAction] = []
         switch mode {
-        case .drawing(let restoring):
+        case .drawing(let restoring, let paste):
             out.append(.session(.pointerUp(onCanvas(s, c)), at: s.time))
             if let restoring { out.append(.session(.command(.brush(kind: restoring)), at: s.time)) }
+            if let paste { out.append(.app(.pasted(paste))) }
         case .inWidget(let id): out.append(.widget(id, .release, x: s.x, y: s.y))
         case .panning(let pan) where pan.hand == .space: break
         case .swallowing: break

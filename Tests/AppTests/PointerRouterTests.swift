@@ -55,6 +55,23 @@ import UI
                 "no outline once the pointer has left")
     }
 
+    /// The clipboard's answer to Ctrl+V arriving mid-stroke waits for the stroke's end: the
+    /// stroke goes on drawing, and the paste comes after its release (it used to end the stroke
+    /// where it arrived, and the stroke's later samples drew nothing).
+    @Test func aPasteThatArrivesMidStrokeWaitsForItsEnd() {
+        var r = PointerRouter()
+        let c = context()
+        _ = r.route(.pointerDown(p(10, 10, t: 0)), c)
+        #expect(r.route(.paste(.image([1, 2, 3])), c).isEmpty, "nothing yet")
+        let move = r.route(.pointerMove(p(60, 10, t: 0.05)), c)
+        #expect(events(move).count == 1 && r.isDrawing, "the stroke draws on: \(move)")
+        let up = r.route(.pointerUp(p(60, 10, t: 0.1)), c)
+        let pastedAt = up.firstIndex(of: .app(.pasted(.image([1, 2, 3]))))
+        let upAt = up.firstIndex { if case .session(.pointerUp, _) = $0 { true } else { false } }
+        #expect(upAt.flatMap { u in pastedAt.map { u < $0 } } == true, "the up first, then the paste: \(up)")
+        #expect(r.route(.paste(.nothing("empty")), c) == [.app(.pasted(.nothing("empty")))], "between strokes, at once")
+    }
+
     @Test func aStrokeIsMappedThroughTheViewWithItsPressureDecided() {
         var r = PointerRouter()
         let c = context(view: zoomed)
