@@ -358,6 +358,9 @@ def leftovers(chain):
     labels = set()
     for n in new:
         if n.startswith("."):
+            # Files are written unnamed and named when whole: a hidden one is named only for the
+            # instant before its rename, so one left behind is a finding of its own.
+            tally["hidden temporaries left behind"] += 1
             kind = next((k for k in ("snapshot", "history", "opened", "paste") if "." + k in n or "-" + k in n), "other")
             labels.add("a file beside the journal half written (%s)" % kind)
         elif n.endswith(".jsonl.new"):
@@ -640,6 +643,7 @@ print("chaos: strokes checked: %d (released more than 50 ms before their kill; %
           tally["strokes checked"], tally["strokes found only in a snapshot"], tally["stroke checks"]))
 print("chaos: not checked: %d strokes released within 50 ms of their kill" % tally["strokes released within 50 ms of a kill (not checked)"])
 print("chaos: restored windows compared with render of their journal: %d" % tally["restores compared"])
+print("chaos: hidden temporaries left in the state folder by the kills: %d" % tally["hidden temporaries left behind"])
 print("chaos: strokes lost: %d (%d more lost after a later kill); mismatches (restored window vs render, render failing): %d; "
       "warnings on restore: %d" % (tally["strokes lost"], tally["strokes lost later"], tally["mismatches"], tally["warnings"]))
 if tally["strokes lost"]:
