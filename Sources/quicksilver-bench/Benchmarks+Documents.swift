@@ -27,13 +27,14 @@ extension Benchmarks {
         NSTemporaryDirectory() + "quicksilver-bench-\(getpid()).\(what == "png" ? "png" : "ora")"
     }
 
-    /// A 10-layer document at the canvas size, each layer with a band of random-walk strokes
-    /// across the canvas, saved as OpenRaster (`save`) or opened from the saved file (`open`):
-    /// against exporting the same picture flattened as a PNG (`png`, written to a file too).
-    func documentFile(_ what: String) throws -> () throws -> Void {
-        let layers = 10
+    /// The layers of the document cases (the issue's figure: a 20-layer document).
+    static let documentLayers = 20
+
+    /// A document of `layers` layers at the canvas size, each with a band of random-walk strokes
+    /// across the canvas, drawn once.
+    func layeredSession(layers: Int) -> Session {
         let session = Session(size: size, compute: compute)
-        let walk = randomWalk(segments: 20_000)
+        let walk = randomWalk(segments: layers * 2_000)
         for i in 0..<layers {
             if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
             session.handle(.command(.brush(size: 12, color: KeyMap.palette[i % 9])))
@@ -46,6 +47,14 @@ extension Benchmarks {
             }
         }
         session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 0, height: 0)))
+        return session
+    }
+
+    /// The `documentLayers` document saved as OpenRaster (`save`) or opened from the saved file
+    /// (`open`): against exporting the same picture flattened as a PNG (`png`, written to a file too).
+    func documentFile(_ what: String) throws -> () throws -> Void {
+        let layers = Self.documentLayers
+        let session = layeredSession(layers: layers)
         let path = Self.documentPath(what)
         func save() throws {
             let shot = session.snapshot()

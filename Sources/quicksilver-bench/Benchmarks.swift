@@ -44,7 +44,8 @@ struct Benchmarks {
          ("ui.palette.open", 50, { toolsFrame(.paletteOpen) }), ("ui.palette.drag", 50, { toolsFrame(.paletteDrag) }),
          ("ui.editor.drag", 20, { toolsFrame(.editorDrag) }),
          ("ui.editor.open", 20, { toolsFrame(.editorOpen) }), ("ui.outline", 200, { toolsFrame(.outline) }),
-         ("ui.none", 200, { toolsFrame(.none) })] + layerCases()
+         ("ui.none", 200, { toolsFrame(.none) }),
+         ("ui.panel.select", 50, { try panelAction(.select) }), ("ui.panel.eye", 20, { try panelAction(.eye) })] + layerCases()
     }
 
     /// Cases spread over several frames, each run giving every frame's milliseconds and which
@@ -52,7 +53,8 @@ struct Benchmarks {
     /// average would hide it).
     func frameCases() -> [(String, Int, () -> () -> (times: [Double], opening: Int))] {
         [("ui.editor.first", 20, { editorFirstFrames(afterStart: false) }),
-         ("ui.editor.afterstart", 20, { editorFirstFrames(afterStart: true) })]
+         ("ui.editor.afterstart", 20, { editorFirstFrames(afterStart: true) }),
+         ("ui.panel.rename", 20, { panelRenameFrames() })]
     }
 
     /// The median over `runs` (after two warm-ups) of each run's slowest frame, and of its

@@ -39,8 +39,10 @@ struct QuicksilverBench: ParsableCommand {
         of several MB crosses in INCR chunks), compose.stroke.layers1 and .layers20 (compose.stroke's frame in a \
         document of 1 and of 20 layers, each a translucent wash over the canvas, the stroke on the middle one), and \
         layers.memory (the resident memory a 3840x2160 document of 40 layers, one with a stroke, adds), \
-        document.save and document.open (a 10-layer document saved as OpenRaster and opened from it) \
-        beside document.png (the same picture flattened and written as a PNG). \
+        document.save and document.open (a 20-layer document saved as OpenRaster and opened from it) \
+        beside document.png (the same picture flattened and written as a PNG), ui.panel.select and \
+        ui.panel.eye (a click on a layer panel row, on an eye, in the app over that document: the \
+        wake-up and the frame) and ui.panel.rename (F2, a name typed, Return: the slowest frame). \
         The stabilizer table (geometry, not time): the centre-line RMS of a heavy and a gentle \
         tremor at full strength and the lag, beside the first version, libmypaint's slow \
         tracking (--mypaint) and a lazy rope. \
