@@ -13,8 +13,11 @@ public struct DocumentNames: Sendable, Equatable {
     public var folder: String
     public var files: PathLookup
 
-    public init(path: String? = nil, folder: String = ".", files: PathLookup = .real(home: "", currentFolder: ".")) {
+    /// - Parameter edited: the document already holds changes its file does not (a session
+    ///   restored after a crash).
+    public init(path: String? = nil, edited: Bool = false, folder: String = ".", files: PathLookup = .real(home: "", currentFolder: ".")) {
         self.path = path; self.folder = folder; self.files = files
+        self.edited = path != nil && edited
     }
 
     /// The picture changed.

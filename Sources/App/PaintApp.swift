@@ -195,7 +195,14 @@ public final class PaintApp: FrameLoopDelegate {
     }
 
     func takeFinishedWrites() {
-        if let said = transfers.finishedWrites() {
+        let (said, saved) = transfers.finishedWrites()
+        // The journal notes the document's file, so that a restore after a crash goes on with it.
+        // Events queued meanwhile play before the note, though the file does not hold them:
+        // then it says edited.
+        if saved, let file = transfers.names.path {
+            session.handle(.command(.document(file: file, edited: transfers.names.edited || session.queuedCount > 0)))
+        }
+        if let said {
             statusLine.message = said
             statusLine.isStale = true
         }

@@ -39,6 +39,9 @@ public enum SessionStart {
         public var unplayed: [Replay.TimedEvent]?
         /// The picture opened, with its bytes, for the journal to name at once and keep a copy of.
         public var opened: OpenedFile?
+        /// The file a continued session's document is kept in, as its events tell it (the
+        /// picture it opened, the last file it was saved to), and whether it changed since.
+        public var document: DocumentNote?
     }
 
     /// A file given on the command line that cannot be opened: `FILE: what is wrong`.
@@ -146,7 +149,9 @@ public enum SessionStart {
         let lost = loaded.historyLost.map { e in
             "quicksilver: warning: \(path):\(e.line): \(e.message); restored without it: undo stops at its snapshot"
         }
-        return (Started(session: loaded.session, continuation: loaded.continuation, notes: [lost, note].compactMap { $0 },
-                        unplayed: loaded.unplayed), loaded.strokes)
+        var started = Started(session: loaded.session, continuation: loaded.continuation, notes: [lost, note].compactMap { $0 },
+                              unplayed: loaded.unplayed)
+        started.document = loaded.continuation.flatMap { DocumentNote.after($0.events + (loaded.unplayed ?? []), opened: $0.header.opened?.path) }
+        return (started, loaded.strokes)
     }
 }

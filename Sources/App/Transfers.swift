@@ -32,14 +32,17 @@ struct Transfers {
     }
 
     /// What the writes finished since the last call say (the last of them), the document's file
-    /// and unsaved mark brought up to date.
-    mutating func finishedWrites() -> String? {
-        var said: String?
+    /// and unsaved mark brought up to date; and whether a save of the document finished.
+    mutating func finishedWrites() -> (said: String?, saved: Bool) {
+        var said: String?, saved = false
         for d in writes.take() {
             said = d.said
-            if let saved = d.saved { names.saved(to: saved.path, revision: saved.revision) }
+            if let s = d.saved {
+                names.saved(to: s.path, revision: s.revision)
+                saved = true
+            }
         }
-        return said
+        return (said, saved)
     }
 
     var hasRequests: Bool { requested.export || requested.save != nil || requested.copy }

@@ -31,6 +31,11 @@ public enum Command: Sendable, Equatable {
     case layer(LayerOp)
     /// The session closed cleanly (a journal's last line). Changes nothing.
     case exit
+    /// The window's document is kept in `file` (absolute): saved there, or opened from it, and
+    /// `edited` when the document already held changes the file does not. A journal's note, so
+    /// that a session restored after a crash goes on with its file (its title, Ctrl+S). Changes
+    /// nothing.
+    case document(file: String, edited: Bool)
     /// A window continued the session here (after a crash, `--restore`, or a file opened): the
     /// events before it are the session it continues, replayed with their undo history. A stroke
     /// still live there ends at its last sample, and a pulsing background starts its cycle again.

@@ -32,7 +32,7 @@ extension Journal {
         header.opened = nil
         let opening = Opening(header: header, snapshot: .document(image, merged: session.snapshot()),
                               history: .capture(session.historyCapture()),
-                              lines: Self.stateLines(of: session, brush: session.brush, header: header))
+                              lines: Self.stateLines(of: session, brush: session.brush, header: header, document: document))
         let baked = pastedFiles
         pastedFiles = []
         let generation = self.generation

@@ -51,14 +51,16 @@ extension Journal {
     }
 
     /// The lines after a header that set a session's state as it is: the brush, the shown
-    /// size, and the view and its filters where they are not the defaults.
-    static func stateLines(of session: Session, brush: Brush?, header: Replay.Header) -> [String] {
+    /// size, the view and its filters where they are not the defaults, and the document's file
+    /// where one is known.
+    static func stateLines(of session: Session, brush: Brush?, header: Replay.Header, document: DocumentNote? = nil) -> [String] {
         var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.document.visibleSize).dropFirst())
         var events: [SessionEvent] = []
         let view = session.view
         if view.invert { events.append(.command(.invert(true))) }
         if let p = view.pulse { events.append(.command(.pulse(on: true, hue: p.hue, centre: p.centre, range: p.range))) }
         if view.transform != .identity { events.append(.view(view.transform)) }
+        if let document { events.append(document.event) }
         lines += events.map { Replay.line(for: Replay.TimedEvent(t: 0, event: $0)) }
         return lines
     }

@@ -74,6 +74,9 @@ public final class Journal: @unchecked Sendable {
     var generation = 0
     /// Pictures beside the file that it names (pastes): a compaction bakes them into its snapshot.
     var pastedFiles: [String] = []
+    /// The document's file as the events so far tell it: a compaction, which bakes them into
+    /// its snapshot, names it again.
+    var document: DocumentNote?
 
     // Queue state.
     /// The file being written (nil until made).
@@ -157,7 +160,9 @@ public final class Journal: @unchecked Sendable {
                 return Replay.TimedEvent(t: e.t, event: .command(.paste(p)))
             }
             pastedFiles = opening.pictures.map(\.name)
+            document = DocumentNote.after(c.events, opened: c.header.opened?.path)
         } else if let opened, session.historyImage().isEmpty {
+            document = DocumentNote(file: opened.path)
             // Named at once; its bytes follow, beside, once the journal has started.
             let copy = Self.copyName(path, ext: opened.ext)
             header.opened = OpenedPicture(path: opened.path, hash: opened.hash, copy: copy)
@@ -211,6 +216,7 @@ public final class Journal: @unchecked Sendable {
         pending.append(contentsOf: Replay.line(for: event).utf8)
         pending.append(0x0a)
         if case .pointerUp = event.event { pendingStrokes += 1 }
+        DocumentNote.noting(event.event, in: &document)
         lastT = max(lastT, event.t)
         if !isStarted, event.event.changesThePicture { isStarted = true }
     }

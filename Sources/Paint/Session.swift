@@ -373,7 +373,7 @@ public final class Session {
             endStroke(at: nil)
             settle()
             change(command)
-        case .exit:
+        case .exit, .document:
             break
         case .continued:
             endStroke(at: nil)

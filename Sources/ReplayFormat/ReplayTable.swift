@@ -203,6 +203,12 @@ public enum ReplayTable {
         }, write: { e in
             if case .resize(let size) = e { ["width": .integer(size.width), "height": .integer(size.height)] } else { nil }
         }),
+        command("document", [
+            Field("file", .string(.path), .required(.needs(hint: " (the document's file, absolute)"))),
+            Field("edited", .bool, .defaulted(.bool(false))),
+        ], read: { r in r.string("file").map { .document(file: $0, edited: r.bool("edited") ?? false) } }, write: { c in
+            if case .document(let file, let edited) = c { ["file": .string(file), "edited": .bool(edited)] } else { nil }
+        }),
         // The stroke the continued session left live ends here; its `t` counts from the new window's start.
         plain("continued", .continued, rules: .init(stroke: .cuts, timeMayGoBack: true)),
         plain("exit", .exit, rules: .init(endsTheFile: true, noun: "an \"exit\" event")),

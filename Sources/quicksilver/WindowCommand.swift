@@ -220,7 +220,7 @@ struct WindowCommand: ParsableCommand {
         if let startBrush { opening.append(.mypaint(startBrush)) }
         let exporter = Exporter(folder: exportDir)
         let environment = ProcessInfo.processInfo.environment
-        let names = DocumentNames(path: started.opened.map(\.path), folder: exporter.folder,
+        let names = DocumentNames(path: started.opened?.path ?? started.document?.file, edited: started.document?.edited ?? false, folder: exporter.folder,
                                   files: .real(home: environment["HOME"] ?? "/", currentFolder: FileManager.default.currentDirectoryPath))
         let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal, wakeup: wakeup,
                            exporter: exporter, collectStats: stats, signals: signals,

@@ -51,6 +51,33 @@ struct SaveByNameTests {
         #expect(try w.quit().status == 0)
     }
 
+    /// A drawing saved by name, drawn on, then killed: the restored window goes on with its file,
+    /// marked unsaved, and Ctrl+S writes there without asking (it came back "untitled").
+    @Test func aSavedDrawingRestoredAfterACrashKeepsItsFile() throws {
+        let x = try XServer()
+        let state = try temporaryFolder()
+        let w = try PaintWindow(on: x, stateDir: state)
+        let path = w.exportDir + "/kept.png"
+        try w.drag(PaintWindow.line(from: (50, 100), to: (350, 100)))
+        try w.key("ctrl+shift+s")
+        try w.key("ctrl+u")
+        try w.type(path)
+        try w.key("Return")
+        #expect(try eventually { try title(w).hasPrefix("kept.png — Quicksilver — ") })
+        try w.drag(PaintWindow.line(from: (200, 20), to: (200, 280)))
+        #expect(try eventually { try title(w).hasPrefix("*kept.png — Quicksilver — ") })
+        let (_, drawn) = try w.screenshot()
+        kill(w.process.pid, SIGKILL)
+        _ = w.process.wait()
+
+        let restored = try PaintWindow(on: x, stateDir: state)
+        #expect(try eventually { try title(restored).hasPrefix("*kept.png — Quicksilver — ") }, "\((try? title(restored)) ?? "")")
+        try restored.key("ctrl+s")
+        #expect(try eventually { try title(restored).hasPrefix("kept.png — Quicksilver — ") }, "saved without a prompt")
+        #expect(try eventually { (try? PNGImage.read(from: path)) == drawn }, "both strokes in the file")
+        #expect(try restored.quit().status == 0)
+    }
+
     @Test func saveAsOverAnExistingFileAsksFirst() throws {
         let x = try XServer()
         let w = try PaintWindow(on: x)

@@ -101,6 +101,34 @@ import TestSupport
         #expect(journal.close() == nil)
     }
 
+    /// The document's file, named by a `document` line when a save finished, outlives the
+    /// compactions that bake that line into a snapshot: the compacted journal names it again,
+    /// and says whether strokes came after the save.
+    @Test func theDocumentsFileOutlivesACompaction() throws {
+        let path = try folder() + "/journal.jsonl"
+        let size = Size(width: 200, height: 120)
+        let session = Session(size: size, compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: path, kind: .session(compactAfterBytes: 400), session: session, header: Replay.Header(size: size))
+        func document() throws -> DocumentNote? {
+            journal.flushNow()
+            let loaded = try Playback.load(path, reading: .recovering, continuing: true, compute: ComputeContext(threads: 1))
+            let c = try #require(loaded.continuation)
+            return DocumentNote.after(c.events, opened: c.header.opened?.path)
+        }
+        stroke(session, journal, y: 10, t: 0)
+        journal.record(Replay.TimedEvent(t: 1, event: .command(.document(file: "/drawings/a.ora", edited: false))))
+        #expect(try document() == DocumentNote(file: "/drawings/a.ora", edited: false))
+        for i in 1...10 {
+            stroke(session, journal, y: Double(10 + i * 9), t: Double(1 + i))
+            journal.flushNow()
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        // Only a compaction writes it so: the line recorded said not edited.
+        #expect(text.contains("\"snapshot\"") && text.contains(#""type": "document", "file": "/drawings/a.ora", "edited": true"#), "\(text)")
+        #expect(try document() == DocumentNote(file: "/drawings/a.ora", edited: true), "named again, edited since")
+        #expect(journal.close() == nil)
+    }
+
     @Test func compactionKeepsThePictureAndBoundsTheFile() throws {
         let dir = try folder()
         let path = dir + "/journal.jsonl"

@@ -132,6 +132,7 @@ enum BadLines {
         [("t", "1"), ("type", #""channel""#), ("channel", #""r""#)],
         [("t", "1"), ("type", #""undo""#)], [("t", "1"), ("type", #""redo""#)], [("t", "1"), ("type", #""clear""#)],
         [("t", "1"), ("type", #""continued""#)], [("t", "1"), ("type", #""exit""#)],
+        [("t", "1"), ("type", #""document""#), ("file", #""/x/a.ora""#), ("edited", "true")],
         [("t", "1"), ("type", #""invert""#), ("on", "true")],
         [("t", "1"), ("type", #""pulse""#), ("on", "true"), ("hue", "0.1"), ("centre", "0.5"), ("range", "0.7")],
         [("t", "1"), ("type", #""layer""#), ("action", #""new""#), ("name", #""L""#)],

@@ -273,3 +273,21 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         #expect(brush.nextStabilizer == 0, "after the strongest: off")
     }
 }
+
+/// What a session's events say of its document's file.
+@Suite struct DocumentNoteTests {
+    private func at(_ t: Double, _ e: SessionEvent) -> Replay.TimedEvent { Replay.TimedEvent(t: t, event: e) }
+    private let stroke = SessionEvent.pointerUp(StrokeSample(x: 1, y: 1, pressure: 0.5))
+
+    @Test func theLastSaveNamesTheFileAndChangesAfterItMarkItEdited() {
+        #expect(DocumentNote.after([at(0, stroke)], opened: nil) == nil, "a new document: no file")
+        #expect(DocumentNote.after([], opened: "/p.png") == DocumentNote(file: "/p.png", edited: false))
+        #expect(DocumentNote.after([at(0, stroke)], opened: "/p.png") == DocumentNote(file: "/p.png", edited: true))
+        let saved = at(1, .command(.document(file: "/d/a.ora", edited: false)))
+        #expect(DocumentNote.after([at(0, stroke), saved], opened: "/p.png") == DocumentNote(file: "/d/a.ora", edited: false))
+        #expect(DocumentNote.after([saved, at(2, .command(.layer(.select(0))))], opened: nil)?.edited == false, "choosing a layer changes no picture")
+        #expect(DocumentNote.after([saved, at(2, .command(.undo))], opened: nil)?.edited == true)
+        #expect(DocumentNote.after([at(1, .command(.document(file: "/d/a.ora", edited: true)))], opened: nil)?.edited == true,
+                "a save that did not hold what was queued")
+    }
+}
