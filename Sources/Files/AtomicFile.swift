@@ -12,13 +12,17 @@ public enum AtomicFile {
 
     /// Makes `path` a second name of `source`, a file that was written whole and is never
     /// changed in place (a journal's snapshot, history or picture), when it holds `size` bytes:
-    /// true once `path` names those bytes, at once however many (the folder synced). False when
-    /// it cannot (another file system, the name taken, a file of another size): nothing is made.
-    public static func link(_ source: String, to path: String, size: Int) -> Bool {
+    /// true once `path` names those bytes, at once however many (the folder synced, unless
+    /// `syncing` is false: a caller linking several syncs the folder once, `syncFolder`). False
+    /// when it cannot (another file system, the name taken, a file of another size): nothing is made.
+    public static func link(_ source: String, to path: String, size: Int, syncing: Bool = true) -> Bool {
         guard FileCalls.size(source) == size, (try? FileCalls.linkIfAbsent(source, to: path)) == true else { return false }
-        FileCalls.syncFolder(FilePath.folder(of: path))
+        if syncing { FileCalls.syncFolder(FilePath.folder(of: path)) }
         return true
     }
+
+    /// Syncs a folder, so that the names just made in it outlive a power cut.
+    public static func syncFolder(_ folder: String) { FileCalls.syncFolder(folder) }
 
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
         _ = try write(bytes, to: path, replacing: true)

@@ -127,6 +127,10 @@ extension Journal {
                 try put(picture.bytes, at: folder + "/" + picture.name, linking: opening.links[picture.name])
                 written.append(picture.name)
             }
+            // The links made above, synced once: a folder sync each (a session continued after
+            // many pastes links one per paste) held its first lines back for hundreds of
+            // milliseconds on a busy disk, and a chaos kill then lost a stroke drawn meanwhile.
+            if !opening.links.isEmpty { AtomicFile.syncFolder(folder) }
             return (header, written)
         } catch {
             for name in written { AtomicFile.remove(folder + "/" + name) }
@@ -137,7 +141,7 @@ extension Journal {
     /// Writes `bytes` whole at `path`, or links `source` there when it holds them (see
     /// `Opening.links`): a continued session's files take no time however big.
     private static func put(_ bytes: [UInt8], at path: String, linking source: String?) throws(FileError) {
-        if let source, AtomicFile.link(source, to: path, size: bytes.count) { return }
+        if let source, AtomicFile.link(source, to: path, size: bytes.count, syncing: false) { return }
         try AtomicFile.write(bytes, to: path)
     }
 
