@@ -100,14 +100,7 @@ enum PNGEncoder {
     @inline(__always)
     private static func filter(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, bytes: Int, channels: Int,
                                into out: UnsafeMutablePointer<UInt8>) {
-        func magnitude(_ v: UInt8) -> Int { Int(v < 128 ? v : 0 &- v) }
-        var none = 0, sub = 0, up = 0
-        for i in 0..<bytes {
-            let v = row[i]
-            none &+= magnitude(v)
-            sub &+= magnitude(v &- (i >= channels ? row[i &- channels] : 0))
-            up &+= magnitude(v &- above[i])
-        }
+        let (none, sub, up) = sums(row, above: above, bytes: bytes, channels: channels)
         // Paeth costs more to try: only where the others leave much (a photograph's rows; a
         // drawing's are mostly near zero already).
         var paeth = Int.max
@@ -120,12 +113,14 @@ enum PNGEncoder {
         }
         let best = min(none, sub, up, paeth)
         let body = out + 1
+        let head = min(channels, bytes)
         if none == best {
             out[0] = 0
             body.update(from: row, count: bytes)
         } else if sub == best {
             out[0] = 1
-            for i in 0..<bytes { body[i] = row[i] &- (i >= channels ? row[i &- channels] : 0) }
+            body.update(from: row, count: head)
+            for i in head..<bytes { body[i] = row[i] &- row[i &- channels] }
         } else if up == best {
             out[0] = 2
             for i in 0..<bytes { body[i] = row[i] &- above[i] }
@@ -136,6 +131,50 @@ enum PNGEncoder {
                 body[i] = row[i] &- paethPredictor(left, above[i], upLeft)
             }
         }
+    }
+
+    /// A filtered byte's magnitude read as signed: 0…128.
+    @inline(__always)
+    private static func magnitude(_ v: UInt8) -> Int { Int(v < 128 ? v : 0 &- v) }
+
+    /// The sums of magnitudes the None, Sub and Up filters leave of a row. Sixteen bytes at a
+    /// time (the same sums as byte by byte: min(d, −d) in bytes is d's magnitude read as
+    /// signed), in 16-bit lanes emptied before they can overflow; most of a save's time went
+    /// here, byte by byte.
+    @inline(__always)
+    private static func sums(_ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, bytes: Int, channels: Int)
+        -> (none: Int, sub: Int, up: Int) {
+        var none = 0, sub = 0, up = 0
+        let head = min(channels, bytes)
+        for i in 0..<head {
+            none &+= magnitude(row[i]); sub &+= magnitude(row[i]); up &+= magnitude(row[i] &- above[i])
+        }
+        typealias Bytes = SIMD16<UInt8>
+        typealias Lanes = SIMD16<UInt16>
+        func lanesTotal(_ v: Lanes) -> Int { Int(SIMD16<UInt32>(truncatingIfNeeded: v).wrappedSum()) }
+        let r = UnsafeRawPointer(row), a = UnsafeRawPointer(above)
+        var i = head
+        while i &+ 16 <= bytes {
+            // At most 128 a byte: 512 rounds fit 16 bits.
+            var n = Lanes(), s = Lanes(), u = Lanes(), rounds = 0
+            while i &+ 16 <= bytes, rounds < 512 {
+                let v = r.loadUnaligned(fromByteOffset: i, as: Bytes.self)
+                let ds = v &- r.loadUnaligned(fromByteOffset: i &- channels, as: Bytes.self)
+                let du = v &- a.loadUnaligned(fromByteOffset: i, as: Bytes.self)
+                n &+= Lanes(truncatingIfNeeded: pointwiseMin(v, 0 &- v))
+                s &+= Lanes(truncatingIfNeeded: pointwiseMin(ds, 0 &- ds))
+                u &+= Lanes(truncatingIfNeeded: pointwiseMin(du, 0 &- du))
+                i &+= 16
+                rounds &+= 1
+            }
+            none &+= lanesTotal(n); sub &+= lanesTotal(s); up &+= lanesTotal(u)
+        }
+        while i < bytes {
+            let v = row[i]
+            none &+= magnitude(v); sub &+= magnitude(v &- row[i &- channels]); up &+= magnitude(v &- above[i])
+            i &+= 1
+        }
+        return (none, sub, up)
     }
 
     /// PNG's Paeth predictor: of left, above and upper left, the one nearest left + above − upper left.
