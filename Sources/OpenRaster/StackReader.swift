@@ -79,7 +79,7 @@ enum StackReader {
                 switch child.name {
                 case "layer", "stack":
                     guard layers.count < maxLayers else {
-                        throw StackReader.problem(child, "more layers and stacks than the \(DocumentLimits.maxLayers) a document may hold")
+                        throw StackReader.problem(child, "more layers than the \(DocumentLimits.maxLayers) a document may hold")
                     }
                     var layer = try StackReader.layer(child, notes: &notes)
                     layer.depth = depth
