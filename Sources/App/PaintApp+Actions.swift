@@ -19,9 +19,11 @@ extension PaintApp {
         let refusal = strokeRefusal
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
                                      names: transfers.names, refusal: refusal,
-                                     layerName: session.document.currentLayer.attributes.name) { x, y in
+                                     layerName: session.document.currentLayer.attributes.name, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas
-        }
+        }, renamesAt: { x, y in
+            widgets?.layers?.renames(atX: x, y: y) ?? false
+        })
     }
 
     /// Why a stroke cannot start on the current layer once the queued events have played: it is

@@ -86,4 +86,6 @@ public enum LayerStep: Sendable, Equatable {
     case mode(Int)
     /// Shown if hidden, hidden if shown.
     case visibility
+    /// A group isolated if pass-through, pass-through if isolated (nothing on a layer).
+    case isolation
 }

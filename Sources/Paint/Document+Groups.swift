@@ -9,39 +9,17 @@ import Kernels
 /// entries `blockStart(i)...i`. Every operation keeps a block together and is one undo step
 /// made of the changes the flat stack already had (moves, insertions, removals, attributes).
 extension Document {
-    /// Whether any entry is a group (a stack without them takes the old, faster paths).
+    /// Whether any entry is a group.
     public var hasGroups: Bool { layers.contains { $0.isGroup } }
 
-    /// The lowest entry of the block whose top is `i`: `i` itself unless `i` is a group with children.
-    public func blockStart(_ i: Int) -> Int {
-        let depth = layers[i].attributes.depth
-        var j = i
-        while j > 0, layers[j - 1].attributes.depth > depth { j -= 1 }
-        return j
-    }
+    /// The stack's groups, as depths (see `StackOutline`).
+    public var outline: StackOutline { StackOutline(depths: layers.map(\.attributes.depth), groups: layers.map(\.isGroup)) }
+
+    /// The lowest entry of the block whose top is `i`.
+    public func blockStart(_ i: Int) -> Int { outline.blockStart(i) }
 
     /// The group that holds entry `i`, if any.
-    public func parent(of i: Int) -> Int? {
-        let depth = layers[i].attributes.depth
-        guard depth > 0 else { return nil }
-        var j = i + 1
-        while j < layers.count, layers[j].attributes.depth >= depth { j += 1 }
-        return j < layers.count && layers[j].isGroup ? j : nil
-    }
-
-    /// The top of the block just above block `i` in the same group, if any.
-    func siblingAbove(_ i: Int) -> Int? {
-        let depth = layers[i].attributes.depth
-        var j = i + 1
-        while j < layers.count, layers[j].attributes.depth > depth { j += 1 }
-        return j < layers.count && layers[j].attributes.depth == depth ? j : nil
-    }
-
-    /// The top of the block just below block `i` in the same group, if any.
-    func siblingBelow(_ i: Int) -> Int? {
-        let start = blockStart(i)
-        return start > 0 && layers[start - 1].attributes.depth == layers[i].attributes.depth ? start - 1 : nil
-    }
+    public func parent(of i: Int) -> Int? { outline.parent(of: i) }
 
     /// Wraps the current block in a new group (pass-through, as Krita makes them), named
     /// "Group N" unless a name is given; the current entry stays current.
@@ -74,7 +52,7 @@ extension Document {
     /// Moves the current block into the group just above it (as its bottom child).
     func moveIntoGroupAbove() {
         let top = current
-        guard let above = siblingAbove(top), layers[above].isGroup else { return }
+        guard let above = outline.siblingAbove(top), layers[above].isGroup else { return }
         restacked = true
         record(deepen(blockStart(top)...top, by: 1))
     }
@@ -95,22 +73,22 @@ extension Document {
     /// The current block moved past `step` blocks of its group up (+) or down (−); nothing when
     /// there are not that many.
     func moveBlock(by step: Int) {
-        let top = current, start = blockStart(top)
+        let top = current, o = outline, start = o.blockStart(top)
         var newStart = start
         if step > 0 {
             var edge = top
             for _ in 0..<step {
-                guard let next = siblingAbove(edge) else { return }
+                guard let next = o.siblingAbove(edge) else { return }
                 edge = next
             }
             newStart = edge - (top - start)
         } else if step < 0 {
             var edge = top
             for _ in 0..<(-step) {
-                guard let next = siblingBelow(edge) else { return }
+                guard let next = o.siblingBelow(edge) else { return }
                 edge = next
             }
-            newStart = blockStart(edge)
+            newStart = o.blockStart(edge)
         }
         guard newStart != start else { return }
         let changes = moveBlock(start...top, toStart: newStart)

@@ -96,6 +96,7 @@ extension Document {
             let modes = BlendMode.allCases, i = modes.firstIndex(of: a.mode) ?? 0
             return .set(mode: modes[(i + by % modes.count + modes.count) % modes.count])
         case .visibility: return .set(visible: !a.visible)
+        case .isolation: return .set(isolated: a.group.map { $0 != .isolated } ?? false)  // on a layer: nothing, but a line a replay reads
         }
     }
 
