@@ -32,18 +32,6 @@ import TestSupport
         let steps = 13
         let end = w.session.documentImage()
         #expect(end.layers.contains { $0.attributes.group == .isolated })
-        try w.compactNow()
-        try w.expectRecoveredSame("the whole session")
-        for k in 1...steps + 1 {
-            w.command(.undo)
-            try w.expectRecoveredSame("recovered after undo \(k)")
-        }
-        #expect(Window.difference(w.session.documentImage(), start) == nil, "back to the start")
-        try w.compactNow()
-        for k in 1...steps {
-            w.command(.redo)
-            try w.expectRecoveredSame("recovered after redo \(k)")
-        }
-        #expect(Window.difference(w.session.documentImage(), end) == nil, "every step redone")
+        try w.expectUndoneAndRedoneAcrossCompactions(steps: steps, from: start, to: end)
     }
 }
