@@ -34,6 +34,8 @@ extension PaintApp {
         let d = session.document, name = d.currentLayer.attributes.name
         if d.currentLayer.isGroup { return "\(name) is a group: choose a layer in it, then draw" }
         if hidden { return "\(name) is hidden: v shows it, then draw" }
+        // Read for every input event: the groups are worked out only for a layer in one.
+        guard d.currentLayer.attributes.depth > 0 else { return nil }
         var i = d.current
         while let p = d.parent(of: i) {
             if !d.layers[p].attributes.visible { return "\(name) is in the hidden group \(d.layers[p].attributes.name): show it, then draw" }

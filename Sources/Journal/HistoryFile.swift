@@ -245,7 +245,7 @@ public enum HistoryFile {
         default: throw Failure(message: "damaged (an unknown kind of group)")
         }
         let depth = try r.u32()
-        guard depth <= DocumentLimits.maxLayers else { throw Failure(message: "damaged (a layer deeper than there are layers)") }
+        guard depth <= DocumentLimits.maxDepth else { throw Failure(message: "damaged (a layer nested deeper than a document may hold)") }
         return LayerAttributes(name: name, visible: visible, opacity: opacity, mode: mode, extra: extra, group: group, depth: depth)
     }
 }

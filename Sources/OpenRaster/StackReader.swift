@@ -88,6 +88,9 @@ enum StackReader {
                     layer.opacity *= opacity
                     layer.visible = layer.visible && visible
                     if child.name == "stack" {
+                        guard depth < DocumentLimits.maxDepth else {
+                            throw StackReader.problem(child, "groups nested deeper than the \(DocumentLimits.maxDepth) a document may hold")
+                        }
                         layers.append(layer)
                         // What it holds, with its offset; its opacity and visibility are the group's.
                         try stack(child, x: x + layer.x, y: y + layer.y, opacity: 1, visible: true, depth: depth + 1)

@@ -9,9 +9,6 @@ import Kernels
 /// entries `blockStart(i)...i`. Every operation keeps a block together and is one undo step
 /// made of the changes the flat stack already had (moves, insertions, removals, attributes).
 extension Document {
-    /// Whether any entry is a group.
-    public var hasGroups: Bool { layers.contains { $0.isGroup } }
-
     /// The stack's groups, as depths (see `StackOutline`).
     public var outline: StackOutline { StackOutline(depths: layers.map(\.attributes.depth), groups: layers.map(\.isGroup)) }
 
@@ -26,6 +23,7 @@ extension Document {
     func group(named name: String?) {
         guard layers.count < DocumentLimits.maxLayers else { return }
         let top = current, start = blockStart(top)
+        guard fitsOneDeeper(start...top) else { return }
         let group = Layer(attributes: LayerAttributes(name: name ?? nextGroupName(), group: .passThrough,
                                                       depth: layers[top].attributes.depth))
         var changes = deepen(start...top, by: 1)
@@ -52,7 +50,7 @@ extension Document {
     /// Moves the current block into the group just above it (as its bottom child).
     func moveIntoGroupAbove() {
         let top = current
-        guard let above = outline.siblingAbove(top), layers[above].isGroup else { return }
+        guard let above = outline.siblingAbove(top), layers[above].isGroup, fitsOneDeeper(blockStart(top)...top) else { return }
         restacked = true
         record(deepen(blockStart(top)...top, by: 1))
     }
@@ -119,6 +117,11 @@ extension Document {
             }
         }
         return changes
+    }
+
+    /// Whether every entry of `block` may go one level deeper (`DocumentLimits.maxDepth`).
+    private func fitsOneDeeper(_ block: ClosedRange<Int>) -> Bool {
+        block.allSatisfy { layers[$0].attributes.depth < DocumentLimits.maxDepth }
     }
 
     /// Each entry of `range` one level deeper (+1) or shallower (−1); the changes that undo it.

@@ -90,6 +90,17 @@ import TestSupport
         guard case .png = read.layers[0].pixels else { Issue.record("decoded already"); return }
     }
 
+    /// Groups nested 64 deep are read; one more is refused, naming where.
+    @Test func groupsNestedTooDeepAreRefused() throws {
+        func nested(_ n: Int) -> String {
+            String(repeating: "<stack>", count: n) + "<layer src='data/a.png'/>" + String(repeating: "</stack>", count: n)
+        }
+        let fits = try make("deep.ora", [.mimetype, .text("stack.xml", stack(nested(64))), Self.layerPNG])
+        #expect(try read(fits).get().layers.map(\.depth).max() == 64)
+        let deeper = try make("deeper.ora", [.mimetype, .text("stack.xml", stack(nested(65))), Self.layerPNG])
+        #expect(failure(deeper) == deeper + ": stack.xml:4: groups nested deeper than the 64 a document may hold")
+    }
+
     /// What the file says is quoted and escaped: a `&#10;` in a name, a src, the mimetype or a
     /// composite-op never breaks the line.
     @Test func valuesFromTheFileAreEscapedInEveryMessage() throws {

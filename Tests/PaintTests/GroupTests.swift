@@ -182,6 +182,12 @@ import TestSupport
         #expect(bare(outline(redone)) == states.last)
     }
 
+    /// Groups nest 64 deep at most: a group or a move into one past that is not made.
+    @Test func groupsNestNoDeeperThanTheLimit() throws {
+        let s = try play(Array(repeating: layer("group"), count: 70))
+        #expect(s.document.layers.count == 65 && s.document.layers.map(\.attributes.depth).max() == DocumentLimits.maxDepth)
+    }
+
     @Test func aStrokeOnAGroupDrawsNothingAndDeletingAGroupTakesWhatItHolds() throws {
         let stroke = [#""type": "down", "x": 2, "y": 15"#, #""type": "up", "x": 38, "y": 15"#]
         let s = try play([layer("group")] + [layer("select", ", \"index\": 1")] + stroke)
