@@ -27,8 +27,8 @@ public enum DocumentFile {
     /// here. With it MyPaint shows what this program showed.
     static let myPaintNamespace = "http://mypaint.org/ns/openraster", myPaintEOTF = "1.0"
 
-    /// Reads an OpenRaster file. `notes` says what reading changed (nested stacks flattened,
-    /// long names cut), one line each.
+    /// Reads an OpenRaster file, its nested stacks as groups. `notes` says what reading changed
+    /// (long names cut, blend modes this program does not know), one line each.
     ///
     /// Within `DocumentLimits`: at most `maxLayers` layers besides the background, and their
     /// pictures, as their PNGs declare them, within `pixelBytes` decoded, which is checked

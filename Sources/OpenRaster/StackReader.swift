@@ -52,8 +52,8 @@ enum StackReader {
         for other in root.children where other.name != "stack" { walk.skipped[other.name, default: 0] += 1 }
         if stacks.count > 1 { walk.notes.append("\(stacks.count - 1) more <stack> under <image> skipped (only the first is read)") }
         var kept = walk.fitting(root.attributes.filter { !["w", "h", "version"].contains($0.name) })
-        // A stack's namespace declarations go up to <image>, which outlives the flattening, so
-        // that the prefixed attributes of its layers are still declared when written back.
+        // A stack's namespace declarations go up to <image> too, so that the prefixed attributes
+        // of its layers are declared when written back wherever they end up.
         for declaration in walk.declarations where !kept.contains(where: { $0.name == declaration.name }) { kept.append(declaration) }
         return Stack(size: Size(width: width, height: height), attributes: kept, layers: walk.layers, notes: walk.summary())
     }
