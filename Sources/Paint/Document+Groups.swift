@@ -34,10 +34,11 @@ extension Document {
     }
 
     /// Takes the current group away, its children staying where they are, one level up; the
-    /// top child (or the entry below, for an empty group) becomes current.
+    /// top child (or the entry below, for an empty group) becomes current. Never the stack's
+    /// only entry (a file may hold nothing but an empty group).
     func ungroup() {
         let top = current
-        guard layers[top].isGroup else { return }
+        guard layers[top].isGroup, layers.count > 1 else { return }
         let start = blockStart(top)
         var changes = deepen(start..<top, by: -1)
         let group = layers.remove(at: top)
