@@ -102,10 +102,18 @@ public enum KeyMap {
             + "neither is 0.5; the pressure eases toward it over 80 ms"),
         KeyBinding("Insert, Ctrl+Shift+N", "a new layer above the current one (Layer N), made current",
             [(Chord(.insert), .command(.layer(.new(name: nil)))), (c("n", [.control, .shift]), .command(.layer(.new(name: nil))))]),
-        KeyBinding("F7", "show / hide the layer panel at the right edge (shown at start): a click selects a layer, a drag moves it, "
-            + "the eye shows or hides it, + adds a layer, − deletes the current one, ↓ merges it down", [(Chord(.function(7)), .layerPanel)]),
+        KeyBinding("F7", "show / hide the layer panel at the right edge (shown at start): a click selects a layer, a drag moves it "
+            + "(onto a group: into it; onto a row outside its group: out of it), a double-click renames it, the eye shows or hides it, "
+            + "a group's triangle folds or unfolds it, + adds a layer, − deletes the current one, ↓ merges it down, ⊞ groups it, "
+            + "⊟ ungroups a group", [(Chord(.function(7)), .layerPanel)]),
         KeyBinding("F2", "rename the current layer: its name typed in the status strip (Ctrl+U clears, Return renames, Escape cancels)",
             [(Chord(.function(2)), .renameLayer)]),
+        KeyBinding("Ctrl+G / Ctrl+Shift+G", "put the current layer (or group) in a new group / take the current group away, what it "
+            + "holds staying in its place", [(c("g", .control), .command(.layer(.group(name: nil)))), (c("g", [.control, .shift]), .command(.layer(.ungroup)))]),
+        KeyBinding("Ctrl+Shift+Page Up / Down", "move the current layer into the group just above it / out of its group (to just below it)",
+            [(Chord(.pageUp, [.control, .shift]), .command(.layer(.into))), (Chord(.pageDown, [.control, .shift]), .command(.layer(.out)))]),
+        KeyBinding("Ctrl+Shift+I", "the current group isolated (its layers composed on their own, then blended as one) / pass-through "
+            + "(each layer blends with what is below the group)", [(c("i", [.control, .shift]), .command(.layer(.step(.isolation))))]),
         KeyBinding("Page Up / Page Down", "select the layer above / below",
             [(Chord(.pageUp), .command(.layer(.step(.select(1))))), (Chord(.pageDown), .command(.layer(.step(.select(-1)))))]),
         KeyBinding("Ctrl+Page Up / Down", "move the current layer up / down",

@@ -19,7 +19,8 @@ enum LayerRows {
             let thumbnail = index != d.current ? kept[key] : nil
             return LayerPanel.Row(key: key, name: a.name, visible: a.visible, mode: a.mode == .normal ? "" : a.mode.name,
                                   opacity: Int((a.opacity * 100).rounded()),
-                                  thumbnail: thumbnail ?? self.thumbnail(layer, canvas: d.visibleSize, scale: scale))
+                                  thumbnail: thumbnail ?? self.thumbnail(layer, canvas: d.visibleSize, scale: scale),
+                                  depth: a.depth, isolated: a.group.map { $0 == .isolated })
         }
         return LayerPanel(rows: rows, current: d.current, scale: scale, visibleRows: visibleRows)
     }

@@ -16,12 +16,32 @@ extension PaintApp {
     /// What the router reads of the world.
     var context: PointerRouter.Context {
         let widgets = widgets
-        let refusal = session.upcomingLayerIsHidden == true ? "\(session.document.currentLayer.attributes.name) is hidden: v shows it, then draw" : nil
+        let refusal = strokeRefusal
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
                                      names: transfers.names, refusal: refusal,
-                                     layerName: session.document.currentLayer.attributes.name) { x, y in
+                                     layerName: session.document.currentLayer.attributes.name, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas
+        }, renamesAt: { x, y in
+            widgets?.layers?.renames(atX: x, y: y) ?? false
+        })
+    }
+
+    /// Why a stroke cannot start on the current layer once the queued events have played: it is
+    /// hidden, in a hidden group, or a group (which holds no pixels); nil when it can, or when a
+    /// queued change makes that unknown until it has played.
+    private var strokeRefusal: String? {
+        guard let hidden = session.upcomingLayerIsHidden else { return nil }
+        let d = session.document, name = d.currentLayer.attributes.name
+        if d.currentLayer.isGroup { return "\(name) is a group: choose a layer in it, then draw" }
+        if hidden { return "\(name) is hidden: v shows it, then draw" }
+        // Read for every input event: the groups are worked out only for a layer in one.
+        guard d.currentLayer.attributes.depth > 0 else { return nil }
+        var i = d.current
+        while let p = d.parent(of: i) {
+            if !d.layers[p].attributes.visible { return "\(name) is in the hidden group \(d.layers[p].attributes.name): show it, then draw" }
+            i = p
         }
+        return nil
     }
 
     func route(_ event: InputEvent) {

@@ -60,6 +60,13 @@ public struct PointerRouter: Sendable, Equatable {
     /// Where the pointer last hovered over the window (nil once it left): the outline is drawn
     /// again there when a key changes the brush or the zoom.
     var hovering: PointerSample?
+    /// The last press on a widget: a second one close to it, soon after, is a double-click.
+    var lastWidgetPress: PointerSample?
+
+    /// A double-click: the second press within this many seconds of the first…
+    static let doubleClickSeconds = 0.4
+    /// …and this many window pixels of it, either way.
+    static let doubleClickPixels = 4.0
 
     public init() {}
 
@@ -77,10 +84,13 @@ public struct PointerRouter: Sendable, Equatable {
         public var refusal: String?
         /// The current layer's name (F2 starts from it).
         public var layerName: String
+        /// Whether a double-click at a window point renames the current layer (a layer panel row's).
+        public var renamesAt: (Double, Double) -> Bool
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
-                    refusal: String? = nil, layerName: String = "", hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
+                    refusal: String? = nil, layerName: String = "", hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
+                    renamesAt: @escaping (Double, Double) -> Bool = { _, _ in false }) {
             self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
-            self.layerName = layerName
+            self.layerName = layerName; self.renamesAt = renamesAt
         }
     }
 
@@ -178,6 +188,14 @@ public struct PointerRouter: Sendable, Equatable {
             mode = .swallowing
             out.append(.closeWidget(id))
         case .widget(let id):
+            if let last = lastWidgetPress, s.time - last.time <= Self.doubleClickSeconds,
+               abs(s.x - last.x) <= Self.doubleClickPixels, abs(s.y - last.y) <= Self.doubleClickPixels, c.renamesAt(s.x, s.y) {
+                // The first click chose the row; the second renames it, as F2 does.
+                lastWidgetPress = nil
+                mode = .typingName(NameEntry(.rename, suggestion: c.layerName))
+                return out + [.statusChanged]
+            }
+            lastWidgetPress = s
             mode = .inWidget(id)
             out.append(.widget(id, .press, x: s.x, y: s.y))
         case .canvas where spaceHeld:

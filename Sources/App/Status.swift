@@ -50,13 +50,15 @@ public struct Status: Equatable, Sendable {
     /// The stabilizer's strength in thirds (0: off).
     public var stabilizerThirds: Int { Int((brush.stabilizer * 3).rounded()) }
 
-    /// "layer 2/3", its name where it is not a number ("layer 2/3 Sky"), and its mode, opacity
-    /// and visibility where they are not the defaults.
+    /// "layer 2/3", its name where it is not a number ("layer 2/3 Sky"), whether it is a group,
+    /// and its mode, opacity and visibility where they are not the defaults.
     static func describeLayer(_ d: Document) -> String {
         let a = d.currentLayer.attributes
         let numbered = a.name.hasPrefix("Layer ") && Int(a.name.dropFirst(6)) != nil
         var notes: [String] = []
-        if a.mode != .normal { notes.append(a.mode.name) }
+        // A group says so, and how it composes (a pass-through group's mode is not used).
+        if let group = a.group { notes.append(group == .isolated ? "isolated group" : "pass-through group") }
+        if a.mode != .normal, a.group != .passThrough { notes.append(a.mode.name) }
         if a.opacity255 != 255 { notes.append("\(Int((a.opacity * 100).rounded())) %") }
         if !a.visible { notes.append("hidden") }
         return "layer \(d.current + 1)/\(d.layers.count)" + (numbered ? "" : " \(a.name)") + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")

@@ -58,12 +58,23 @@ public enum LayerOp: Sendable, Equatable {
     case delete
     /// Layer `index` (0 the bottom) made current.
     case select(Int)
-    /// The current layer moved this many places up (+) or down (−).
+    /// The current layer moved this many places up (+) or down (−), within its group; a group
+    /// moves with what it holds, past whole layers and groups.
     case move(Int)
     /// The current layer blended onto the one below with its mode and opacity.
     case mergeDown
-    /// Any of the current layer's visibility, opacity (0…1), blend mode and name (nil: as it is).
-    case set(visible: Bool? = nil, opacity: Double? = nil, mode: BlendMode? = nil, name: String? = nil)
+    /// Any of the current layer's visibility, opacity (0…1), blend mode and name, and whether
+    /// a group is isolated (nil: as it is; `isolated` changes nothing on a layer).
+    case set(visible: Bool? = nil, opacity: Double? = nil, mode: BlendMode? = nil, name: String? = nil, isolated: Bool? = nil)
+    /// The current layer (or group, with what it holds) wrapped in a new pass-through group
+    /// (named "Group N" unless a name is given); the current entry stays current.
+    case group(name: String?)
+    /// The current group taken away, what it held staying where it is, one level up.
+    case ungroup
+    /// The current layer (or group) moved into the group just above it, as its bottom child.
+    case into
+    /// The current layer (or group) moved out of its group, to just below it.
+    case out
     /// A change relative to the stack as it is when played (a key: the next layer up, the next
     /// mode): the session plays it as the absolute operation it is then, and that is what a
     /// replay records, never this.
@@ -80,4 +91,6 @@ public enum LayerStep: Sendable, Equatable {
     case mode(Int)
     /// Shown if hidden, hidden if shown.
     case visibility
+    /// A group isolated if pass-through, pass-through if isolated (nothing on a layer).
+    case isolation
 }

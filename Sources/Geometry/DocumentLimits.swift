@@ -17,6 +17,11 @@ public enum DocumentLimits {
     /// holds one more: the background, saved as its bottom layer.
     public static let maxLayers = 4096
 
+    /// How many groups may hold a layer, one inside another. A group or a move into one that
+    /// would go deeper is not made; a file with stacks nested deeper is refused. 64: far beyond a
+    /// drawing's, and the compose's recursion through nested groups stays shallow.
+    public static let maxDepth = 64
+
     /// The most bytes a document's layers may take, decoded, all told: the sum over its layers
     /// of width × height × 4 as their files declare them. 4 GiB: four layers of 16384x16384,
     /// the largest canvas, each filled. A file over it is refused before any layer is decoded.

@@ -6,7 +6,7 @@ import Paint
 import PNGFile
 
 /// Documents as files: OpenRaster (`.ora`: the layers, with names, visibility, opacity and
-/// blend modes, as MyPaint, Krita and GIMP read them) and the pictures a document can start
+/// blend modes, groups as nested stacks, as MyPaint, Krita and GIMP read them) and the pictures a document can start
 /// from (a PNG; a journal's snapshot from before layers). The one place a `DocumentImage` meets
 /// a file, for the journal's snapshots, `window FILE.ora`, Ctrl+Shift+S and `render -o OUT.ora`.
 ///
@@ -27,8 +27,8 @@ public enum DocumentFile {
     /// here. With it MyPaint shows what this program showed.
     static let myPaintNamespace = "http://mypaint.org/ns/openraster", myPaintEOTF = "1.0"
 
-    /// Reads an OpenRaster file. `notes` says what reading changed (nested stacks flattened,
-    /// long names cut), one line each.
+    /// Reads an OpenRaster file, its nested stacks as groups. `notes` says what reading changed
+    /// (long names cut, blend modes this program does not know), one line each.
     ///
     /// Within `DocumentLimits`: at most `maxLayers` layers besides the background, and their
     /// pictures, as their PNGs declare them, within `pixelBytes` decoded, which is checked
@@ -55,7 +55,8 @@ public enum DocumentFile {
     private static func image(of doc: ORADocument, path: String, pixelBytes: Int) throws(FileError) -> (image: DocumentImage, notes: [String]) {
         var layers = doc.layers
         var background = Color.white
-        if let bottom = layers.first, let value = bottom.extraAttributes.first(where: { $0.name == backgroundAttribute })?.value,
+        if let bottom = layers.first, bottom.depth == 0, !bottom.isStack,
+           let value = bottom.extraAttributes.first(where: { $0.name == backgroundAttribute })?.value,
            let color = Color(hex: value) {
             // Its colour is all that is read of it: its picture is never decoded.
             background = color
@@ -77,9 +78,15 @@ public enum DocumentFile {
             // The PNG's bytes go with the layer read: only the pixels kept are held from here on.
             layers[i].pixels = .image(PNGImage(width: 0, height: 0, pixels: []))
             if l.extraAttributes.contains(where: { $0.name == selectedAttribute && $0.value == "true" }) { current = i }
-            let attributes = LayerAttributes(name: l.name, visible: l.visible, opacity: l.opacity,
+            var attributes = LayerAttributes(name: l.name, visible: l.visible, opacity: l.opacity,
                                              mode: BlendMode(rawValue: l.compositeOp) ?? .normal,
                                              extra: l.extraAttributes.filter { $0.name != selectedAttribute }.map { ExtraAttribute(name: $0.name, value: $0.value) })
+            attributes.depth = l.depth
+            if case .stack(let isolated) = l.kind {
+                attributes.group = isolated ? .isolated : .passThrough
+                images.append(DocumentImage.LayerImage(attributes: attributes, bounds: Rect(x: 0, y: 0, width: 0, height: 0), pixels: []))
+                continue
+            }
             let picture: PNGImage
             do { picture = try l.image() } catch { throw failure(error, path) }
             let (bounds, pixels) = premultipliedAndCropped(picture, at: l.x, l.y, within: Rect(size: doc.size))
@@ -161,9 +168,17 @@ public enum DocumentFile {
                 : PNGImage(width: l.bounds.width, height: l.bounds.height, pixels: l.pixels.map(Premultiplied.straight))
             var extra = l.attributes.extra.map { ORAAttribute($0.name, $0.value) }
             if i == image.current { extra.append(ORAAttribute(selectedAttribute, "true")) }
-            layers.append(ORALayer(name: l.attributes.name, x: empty ? 0 : l.bounds.minX, y: empty ? 0 : l.bounds.minY,
+            if let group = l.attributes.group {
+                layers.append(ORALayer.stack(name: l.attributes.name, isolated: group == .isolated, depth: l.attributes.depth,
+                                             opacity: l.attributes.opacity, visible: l.attributes.visible,
+                                             compositeOp: l.attributes.mode.rawValue, extraAttributes: extra))
+                continue
+            }
+            var layer = ORALayer(name: l.attributes.name, x: empty ? 0 : l.bounds.minX, y: empty ? 0 : l.bounds.minY,
                                    opacity: l.attributes.opacity, visible: l.attributes.visible, compositeOp: l.attributes.mode.rawValue,
-                                   image: picture, extraAttributes: extra))
+                                   image: picture, extraAttributes: extra)
+            layer.depth = l.attributes.depth
+            layers.append(layer)
         }
         var attributes = image.extra.map { ORAAttribute($0.name, $0.value) }
         if !attributes.contains(where: { $0.name == namespaceAttribute }) { attributes.append(ORAAttribute(namespaceAttribute, namespace)) }

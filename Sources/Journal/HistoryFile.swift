@@ -11,7 +11,7 @@ import Paint
 ///
 /// The format, all integers little-endian (`u32`, `u64`; `i64` two's complement):
 ///
-///     "QSHISTRY"  u32 version (1)  u64 the file's length
+///     "QSHISTRY"  u32 version (1, or 2 where a layer is a group or in one)  u64 the file's length
 ///     u32 layers of the stack, each: u32 tiles that exist, each its key (in order)
 ///     u32 layers only the history holds, each: attributes, u32 tiles, each: key, tile
 ///     u32 undo steps (oldest first), steps; u32 redo steps (the last redone first), steps
@@ -23,7 +23,8 @@ import Paint
 ///         2 inserted, 3 removed: u32 layer, u32 at    4 moved: u32 from, u32 to
 ///         5 attributes: u32 layer, attributes
 ///     attributes: string name, u8 visible, u64 opacity (IEEE 754 bits), string blend mode
-///         (`svg:…`), u32 extra attributes, each: string name, string value
+///         (`svg:…`), u32 extra attributes, each: string name, string value; version 2 then
+///         u8 group (0 none, 1 pass-through, 2 isolated), u32 depth
 ///     key: i64 column, i64 row (`TileKey`)    string: u32 length, UTF-8    tile: u8 0 none, 1 transparent, 2 deflated (u32 length, raw
 ///         DEFLATE of its 64x64 0xAARRGGBB premultiplied words, little-endian), 3 stored (16384 bytes)
 ///
@@ -44,6 +45,9 @@ public enum HistoryFile {
 
     static let magic = Array("QSHISTRY".utf8)
     static let version = 1
+    /// The version that keeps groups: written only where a layer is a group or in one, so that a
+    /// history without them is the bytes it always was.
+    static let groupsVersion = 2
     /// The columns and rows a tile may have: far beyond any canvas (2³⁰ pixels each way).
     static let keys = -(1 << 24)...(1 << 24)
     /// The extension of a history file's name.
@@ -54,7 +58,8 @@ public enum HistoryFile {
         var w = HistoryBytesWriter()
         defer { w.finish() }
         w.append(magic)
-        w.u32(version)
+        let groups = usesGroups(image)
+        w.u32(groups ? groupsVersion : version)
         w.u64(0)  // the length, set at the end
         w.u32(image.stackTiles.count)
         for set in image.stackTiles {
@@ -63,7 +68,7 @@ public enum HistoryFile {
         }
         w.u32(image.layers.count)
         for entry in image.layers {
-            attributes(entry.attributes, &w)
+            attributes(entry.attributes, groups: groups, &w)
             w.u32(entry.tiles.count)
             for (key, tile) in entry.tiles {
                 w.key(key)
@@ -72,7 +77,7 @@ public enum HistoryFile {
         }
         for steps in [image.undo, image.redo] {
             w.u32(steps.count)
-            for step in steps { self.step(step, &w) }
+            for step in steps { self.step(step, groups: groups, &w) }
         }
         w.i64(image.bytes)
         w.i64(image.nextNumber)
@@ -83,7 +88,7 @@ public enum HistoryFile {
         return bytes
     }
 
-    private static func step(_ step: HistoryImage.Step, _ w: inout HistoryBytesWriter) {
+    private static func step(_ step: HistoryImage.Step, groups: Bool, _ w: inout HistoryBytesWriter) {
         w.u32(step.current)
         w.u32(step.changes.count)
         for change in step.changes {
@@ -108,12 +113,21 @@ public enum HistoryFile {
             case .attributes(let layer, let a):
                 w.u8(ChangeKind.attributes.rawValue)
                 w.u32(layer)
-                attributes(a, &w)
+                attributes(a, groups: groups, &w)
             }
         }
     }
 
-    private static func attributes(_ a: LayerAttributes, _ w: inout HistoryBytesWriter) {
+    /// Whether any layer the image names is a group or in one.
+    private static func usesGroups(_ image: HistoryImage) -> Bool {
+        func grouped(_ a: LayerAttributes) -> Bool { a.group != nil || a.depth != 0 }
+        if image.layers.contains(where: { grouped($0.attributes) }) { return true }
+        return (image.undo + image.redo).contains { step in
+            step.changes.contains { if case .attributes(_, let a) = $0 { grouped(a) } else { false } }
+        }
+    }
+
+    private static func attributes(_ a: LayerAttributes, groups: Bool, _ w: inout HistoryBytesWriter) {
         w.string(a.name)
         w.u8(a.visible ? 1 : 0)
         w.u64(a.opacity.bitPattern)
@@ -123,6 +137,10 @@ public enum HistoryFile {
             w.string(e.name)
             w.string(e.value)
         }
+        guard groups else { return }
+        let group: UInt8 = switch a.group { case nil: 0; case .passThrough?: 1; case .isolated?: 2 }
+        w.u8(group)
+        w.u32(a.depth)
     }
 
     /// The most memory the tiles of a history may take when read: the undo memory, and twice
@@ -145,7 +163,10 @@ public enum HistoryFile {
         var head = HistoryBytesReader(bytes, from: magic.count, to: headerBytes, memoryLimit: 0)
         defer { head.finish() }
         let version = try head.u32(), length = try head.u64()
-        guard version == Self.version else { throw Failure(message: "version \(version) (this program reads version \(Self.version))") }
+        guard version == Self.version || version == Self.groupsVersion else {
+            throw Failure(message: "version \(version) (this program reads versions \(Self.version) and \(Self.groupsVersion))")
+        }
+        let groups = version == Self.groupsVersion
         guard length == UInt64(bytes.count) else {
             throw Failure(message: length > UInt64(bytes.count) ? "cut short: \(bytes.count) of \(length) bytes" : "\(bytes.count) bytes where it says \(length)")
         }
@@ -167,7 +188,7 @@ public enum HistoryFile {
         }
         var layers: [HistoryImage.LayerEntry] = []
         for _ in 0..<(try r.u32()) {
-            let a = try attributes(&r)
+            let a = try attributes(&r, groups: groups)
             var tiles: [(key: TileKey, tile: Tile)] = []
             for _ in 0..<(try r.u32()) {
                 let key = try r.key()
@@ -179,7 +200,7 @@ public enum HistoryFile {
         var lists: [[HistoryImage.Step]] = []
         for _ in 0..<2 {
             var steps: [HistoryImage.Step] = []
-            for _ in 0..<(try r.u32()) { steps.append(try step(&r)) }
+            for _ in 0..<(try r.u32()) { steps.append(try step(&r, groups: groups)) }
             lists.append(steps)
         }
         let counted = try r.i64(), nextNumber = try r.i64()
@@ -187,7 +208,7 @@ public enum HistoryFile {
         return HistoryImage(stackTiles: stackTiles, layers: layers, undo: lists[0], redo: lists[1], bytes: counted, nextNumber: nextNumber)
     }
 
-    private static func step(_ r: inout HistoryBytesReader) throws(Failure) -> HistoryImage.Step {
+    private static func step(_ r: inout HistoryBytesReader, groups: Bool) throws(Failure) -> HistoryImage.Step {
         let current = try r.u32()
         var changes: [HistoryImage.Change] = []
         for _ in 0..<(try r.u32()) {
@@ -204,17 +225,27 @@ public enum HistoryFile {
             case .inserted: changes.append(.inserted(layer: try r.u32(), at: try r.u32()))
             case .removed: changes.append(.removed(layer: try r.u32(), at: try r.u32()))
             case .moved: changes.append(.moved(from: try r.u32(), to: try r.u32()))
-            case .attributes: changes.append(.attributes(layer: try r.u32(), try attributes(&r)))
+            case .attributes: changes.append(.attributes(layer: try r.u32(), try attributes(&r, groups: groups)))
             }
         }
         return HistoryImage.Step(changes: changes, current: current)
     }
 
-    private static func attributes(_ r: inout HistoryBytesReader) throws(Failure) -> LayerAttributes {
+    private static func attributes(_ r: inout HistoryBytesReader, groups: Bool) throws(Failure) -> LayerAttributes {
         let name = try r.string(), visible = try r.bool(), opacity = Double(bitPattern: try r.u64())
         guard let mode = BlendMode(rawValue: try r.string()) else { throw Failure(message: "damaged (an unknown blend mode)") }
         var extra: [ExtraAttribute] = []
         for _ in 0..<(try r.u32()) { extra.append(ExtraAttribute(name: try r.string(), value: try r.string())) }
-        return LayerAttributes(name: name, visible: visible, opacity: opacity, mode: mode, extra: extra)
+        guard groups else { return LayerAttributes(name: name, visible: visible, opacity: opacity, mode: mode, extra: extra) }
+        let group: Isolation?
+        switch try r.u8() {
+        case 0: group = nil
+        case 1: group = .passThrough
+        case 2: group = .isolated
+        default: throw Failure(message: "damaged (an unknown kind of group)")
+        }
+        let depth = try r.u32()
+        guard depth <= DocumentLimits.maxDepth else { throw Failure(message: "damaged (a layer nested deeper than a document may hold)") }
+        return LayerAttributes(name: name, visible: visible, opacity: opacity, mode: mode, extra: extra, group: group, depth: depth)
     }
 }

@@ -9,7 +9,8 @@ import Geometry
 /// blended with the layer's mode and opacity, then what lies above (`Over`: one flattened
 /// cache, or the layers one by one where their modes need the backdrop), then the invert
 /// filter; presented pixels are opaque. Run it over the damaged region only. See Paint's
-/// `Layer` for the pixel model.
+/// `Layer` for the pixel model. When the current layer is inside isolated groups, each is a
+/// `Level`: composed onto transparency around the current layer, then blended as the group.
 public struct ComposeKernel: Sendable {
     /// What lies under the current layer: only the background colour, or a flattened cache
     /// (opaque) of it and the visible layers below.
@@ -23,6 +24,9 @@ public struct ComposeKernel: Sendable {
         public enum Pixels: Sendable {
             case tiles(TiledTexture)
             case texture(Texture<UInt32>)
+            /// An isolated group: these composed onto transparency, bottom first, then blended
+            /// as one with the `Over`'s opacity and mode.
+            case group([Over])
         }
         public var pixels: Pixels
         public var opacity: UInt32
@@ -34,7 +38,23 @@ public struct ComposeKernel: Sendable {
         }
     }
 
+    /// An isolated group that holds the current layer: what it holds below and above the
+    /// current layer (or the next group in), composed onto transparency around it, then
+    /// blended with the group's opacity and mode.
+    public struct Level: Sendable {
+        public var below: [Over]
+        public var above: [Over]
+        public var opacity: UInt32
+        public var mode: BlendMode
+        public init(below: [Over] = [], above: [Over] = [], opacity: UInt32, mode: BlendMode) {
+            self.below = below; self.above = above; self.opacity = opacity; self.mode = mode
+        }
+    }
+
     public var below: Below
+    /// The isolated groups holding the current layer, outermost first (none: the layer is
+    /// blended straight onto `below`).
+    public var levels: [Level] = []
     /// The current layer (nil when hidden: the live stroke is then not shown either).
     public var layer: TiledTexture?
     public var layerOpacity: UInt32 = 255
@@ -110,19 +130,55 @@ public struct ComposeKernel: Sendable {
         case .color(let c): (dst + xs.lowerBound).update(repeating: c, count: xs.count)
         case .texture(let t): (dst + xs.lowerBound).update(from: t.row(y) + xs.lowerBound, count: xs.count)
         }
-        if let layer { blendCurrentLayer(layer, y, xs, dst) }
-        for o in above where y >= o.bounds.minY && y < o.bounds.maxY {
-            let b = xs.clamped(to: o.bounds.minX..<max(o.bounds.minX, o.bounds.maxX))
-            guard !b.isEmpty else { continue }
-            switch o.pixels {
-            case .texture(let t): LayerBlend.blendRow(t.row(y) + b.lowerBound, onto: dst + b.lowerBound, count: b.count, opacity: o.opacity, mode: o.mode)
-            case .tiles(let t):
-                t.segments(row: y, xs: b) { r, p in
-                    if let p { LayerBlend.blendRow(p, onto: dst + r.lowerBound, count: r.count, opacity: o.opacity, mode: o.mode) }
-                }
+        if levels.isEmpty {
+            if let layer { blendCurrentLayer(layer, y, xs, dst) }
+        } else {
+            composeLevels(y, xs, dst)
+        }
+        for o in above { Self.blend(o, row: y, xs: xs, onto: dst) }
+        if invert { for x in xs { dst[x] = (dst[x] | 0xFF00_0000) ^ 0x00FF_FFFF } }
+    }
+
+    /// Blends `o`'s row `y` over `xs` onto `dst` (indexed by canvas x), where it has pixels.
+    @inline(__always)
+    public static func blend(_ o: Over, row y: Int, xs: Range<Int>, onto dst: UnsafeMutablePointer<UInt32>) {
+        guard y >= o.bounds.minY, y < o.bounds.maxY else { return }
+        let b = xs.clamped(to: o.bounds.minX..<max(o.bounds.minX, o.bounds.maxX))
+        guard !b.isEmpty else { return }
+        switch o.pixels {
+        case .texture(let t): LayerBlend.blendRow(t.row(y) + b.lowerBound, onto: dst + b.lowerBound, count: b.count, opacity: o.opacity, mode: o.mode)
+        case .tiles(let t):
+            t.segments(row: y, xs: b) { r, p in
+                if let p { LayerBlend.blendRow(p, onto: dst + r.lowerBound, count: r.count, opacity: o.opacity, mode: o.mode) }
+            }
+        case .group(let inside):
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: b.count) { buffer in
+                let tmp = buffer.baseAddress! - b.lowerBound
+                (tmp + b.lowerBound).update(repeating: 0, count: b.count)
+                for child in inside { blend(child, row: y, xs: b, onto: tmp) }
+                LayerBlend.blendRow(tmp + b.lowerBound, onto: dst + b.lowerBound, count: b.count, opacity: o.opacity, mode: o.mode)
             }
         }
-        if invert { for x in xs { dst[x] = (dst[x] | 0xFF00_0000) ^ 0x00FF_FFFF } }
+    }
+
+    /// The current layer inside its isolated groups: each level's row composed onto
+    /// transparency (what it holds below, the next level or the current layer, what it holds
+    /// above), then blended onto the level outside it, the outermost onto `dst`.
+    private func composeLevels(_ y: Int, _ xs: Range<Int>, _ dst: UnsafeMutablePointer<UInt32>) {
+        let n = xs.count
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n * levels.count) { buffer in
+            func row(_ i: Int) -> UnsafeMutablePointer<UInt32> { buffer.baseAddress! + i * n - xs.lowerBound }
+            for (i, level) in levels.enumerated() {
+                (row(i) + xs.lowerBound).update(repeating: 0, count: n)
+                for o in level.below { Self.blend(o, row: y, xs: xs, onto: row(i)) }
+            }
+            if let layer { blendCurrentLayer(layer, y, xs, row(levels.count - 1)) }
+            for i in levels.indices.reversed() {
+                for o in levels[i].above { Self.blend(o, row: y, xs: xs, onto: row(i)) }
+                let outside = i == 0 ? dst : row(i - 1)
+                LayerBlend.blendRow(row(i) + xs.lowerBound, onto: outside + xs.lowerBound, count: n, opacity: levels[i].opacity, mode: levels[i].mode)
+            }
+        }
     }
 
     /// The current layer's row, with the live stroke painted into it where it lies, blended

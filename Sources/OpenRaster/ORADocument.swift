@@ -1,7 +1,8 @@
 import Geometry
 import PNGFile
 
-/// A layered picture as an OpenRaster file holds it: the image's size and its layers, bottom first.
+/// A layered picture as an OpenRaster file holds it: the image's size and its layers, bottom first
+/// (nested stacks among them: each an entry above what it holds, see `ORALayer.Kind`).
 public struct ORADocument: Sendable, Equatable {
     /// The image's width and height (`<image w h>`).
     public var size: Size
@@ -10,7 +11,7 @@ public struct ORADocument: Sendable, Equatable {
     /// The other attributes of `<image>` (xres, yres, …), in file order, written back as they were.
     /// `w`, `h` and `version` are not among them: they are written from `size` and the spec.
     public var attributes: [ORAAttribute]
-    /// What reading changed, one line each ("nested stacks flattened into their layers: …").
+    /// What reading changed, one line each ("a layer name … cut to …").
     /// Empty for a file read as it is, and for a document made in memory; never written.
     public var notes: [String]
 
@@ -35,8 +36,21 @@ public struct ORADocument: Sendable, Equatable {
     }
 }
 
-/// One raster layer: its pixels, where they go in the image and how they are composed.
+/// One raster layer or nested stack: its pixels, where they go in the image and how they are
+/// composed.
 public struct ORALayer: Sendable, Equatable {
+    /// A `<layer>`, or a nested `<stack>` (a group), which has no pixels of its own and holds
+    /// the entries directly below it in the list that are deeper than it.
+    public enum Kind: Sendable, Equatable {
+        case layer
+        /// `isolated`: its `isolation` attribute is "isolate" (Krita reads anything else as
+        /// pass-through, and writes "auto" for one).
+        case stack(isolated: Bool)
+    }
+
+    public var kind: Kind = .layer
+    /// How many nested stacks hold the entry (0: the root stack's own).
+    public var depth = 0
     /// At most `DocumentLimits.nameBytes` of UTF-8 when read from a file (a longer one is cut).
     public var name: String
     /// Where the layer's top-left pixel goes in the image (may be negative, or beyond it).
@@ -47,7 +61,7 @@ public struct ORALayer: Sendable, Equatable {
     public var visible: Bool
     /// As in the file, e.g. "svg:multiply"; "svg:src-over" when the file names none.
     public var compositeOp: String
-    /// The layer's pixels, at its own size: a picture in memory, or, read from a file, its PNG
+    /// The layer's pixels, at its own size (none, 0x0, for a stack): a picture in memory, or, read from a file, its PNG
     /// not yet decoded (`image()` decodes it), so that a reader can take the layers one at a time.
     public var pixels: Pixels
     /// Every other attribute of `<layer>` (Krita's and MyPaint's: selected, locked, …), in file
@@ -77,6 +91,19 @@ public struct ORALayer: Sendable, Equatable {
         self.name = name; self.x = x; self.y = y; self.opacity = opacity; self.visible = visible
         self.compositeOp = compositeOp; self.pixels = pixels; self.extraAttributes = extraAttributes
     }
+
+    /// A nested stack (a group) `depth` stacks deep, holding the entries below it that are deeper.
+    public static func stack(name: String, isolated: Bool, depth: Int = 0, opacity: Double = 1, visible: Bool = true,
+                             compositeOp: String = ORALayer.defaultCompositeOp, extraAttributes: [ORAAttribute] = []) -> ORALayer {
+        var s = ORALayer(name: name, opacity: opacity, visible: visible, compositeOp: compositeOp,
+                         image: PNGImage(width: 0, height: 0, pixels: []), extraAttributes: extraAttributes)
+        s.kind = .stack(isolated: isolated)
+        s.depth = depth
+        return s
+    }
+
+    /// Whether this is a nested stack.
+    public var isStack: Bool { kind != .layer }
 
     /// The width and height of the layer's picture (as its PNG declares it, before decoding).
     public var size: Size {

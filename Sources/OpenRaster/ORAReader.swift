@@ -37,6 +37,12 @@ enum ORAReader {
             // Each entry is inflated once, however many layers name it.
             var pngs: [String: ORALayer.Pixels] = [:]
             for layer in stack.layers.reversed() {
+                if layer.kind != .layer {
+                    layers.append(ORALayer.stack(name: layer.name, isolated: layer.kind == .stack(isolated: true), depth: layer.depth,
+                                                 opacity: layer.opacity, visible: layer.visible, compositeOp: layer.compositeOp,
+                                                 extraAttributes: keptAttributes(layer.extraAttributes, in: zip, dropped: &dropped)))
+                    continue
+                }
                 guard let entry = zip.entry(named: layer.src) else {
                     throw ORAError(entry: layer.src, message: "named by layer \(ORAText.quoted(layer.name)) but not in the archive")
                 }
@@ -53,9 +59,11 @@ enum ORAReader {
                     pixels = .png(png, width: size.width, height: size.height, entry: entry.name)
                     pngs[entry.name] = pixels
                 }
-                layers.append(ORALayer(name: layer.name, x: layer.x, y: layer.y, opacity: layer.opacity, visible: layer.visible,
-                                       compositeOp: layer.compositeOp, pixels: pixels,
-                                       extraAttributes: keptAttributes(layer.extraAttributes, in: zip, dropped: &dropped)))
+                var read = ORALayer(name: layer.name, x: layer.x, y: layer.y, opacity: layer.opacity, visible: layer.visible,
+                                    compositeOp: layer.compositeOp, pixels: pixels,
+                                    extraAttributes: keptAttributes(layer.extraAttributes, in: zip, dropped: &dropped))
+                read.depth = layer.depth
+                layers.append(read)
             }
             let attributes = keptAttributes(stack.attributes, in: zip, dropped: &dropped)
             var notes = stack.notes

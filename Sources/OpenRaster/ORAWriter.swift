@@ -29,6 +29,7 @@ enum ORAWriter {
                     switch index {
                     case layers.count: return (try png(LayerPixels.thumbnail(merged, side: thumbnailSide), thumbnail), 0, 0)
                     case layers.count + 1: return (try png(merged, "mergedimage.png"), 0, 0)
+                    case _ where layers[index].isStack: return ([], 0, 0)
                     default:
                         let image: PNGImage
                         // A layer read from a file and not decoded yet is decoded here, as it is written.
@@ -43,7 +44,9 @@ enum ORAWriter {
         var pictures: [(name: String, bytes: [UInt8])] = []
         for (index, result) in encoded.enumerated() {
             guard let e = try result?.get() else { continue }
-            if index < layers.count {
+            if index < layers.count, layers[index].isStack {
+                written.append(StackWriter.Layer(layer: layers[index], src: "", x: 0, y: 0))
+            } else if index < layers.count {
                 let src = "data/layer\(index).png"
                 written.append(StackWriter.Layer(layer: layers[index], src: src, x: layers[index].x + e.x, y: layers[index].y + e.y))
                 pictures.append((src, e.bytes))

@@ -5,7 +5,7 @@
 //
 // Start with `OpenRaster` below (read, write, writeNew) and the values it reads into,
 // `ORADocument` and `ORALayer`; errors are `ORAError`, one line each. Reading is `ORAReader`
-// (limits against zip bombs) over `StackReader` (stack.xml into layers, nested stacks flattened)
+// (limits against zip bombs) over `StackReader` (stack.xml into layers, a nested stack an entry of its own)
 // over `XMLReader` (a small strict XML reader: why not Foundation's is said there). Writing is
 // `ORAWriter` over `StackWriter` and `LayerPixels` (layers cropped, the thumbnail). `ZipCalls`
 // holds every libzip call (CZip). No PNG is handled here: PNGFile encodes and decodes them, and
@@ -28,8 +28,8 @@ public enum OpenRaster {
     /// program saves beneath them. stack.xml with more is refused at the first one too many.
     public static let maxLayers = DocumentLimits.maxLayers + 1
 
-    /// Reads the .ora file at `path`, layers bottom first, nested stacks flattened and other
-    /// elements (`<text>`, …) skipped, each such change said in `notes`. The layers' PNGs are
+    /// Reads the .ora file at `path`, layers bottom first (a nested stack an entry above what it
+    /// holds), other elements (`<text>`, …) skipped, each such change said in `notes`. The layers' PNGs are
     /// checked but not decoded: `ORALayer.image()` decodes each, so a caller can take them one
     /// at a time, and check `ORADocument.pixelBytes` against its budget before it does.
     ///

@@ -1,11 +1,15 @@
 import Geometry
 
 /// stack.xml read into the image's size and a flat list of layers, top first as the file lists
-/// them, each naming the PNG it takes its pixels from. Nested stacks are flattened: a stack's
-/// offset is added to its layers', its opacity multiplies theirs, a hidden stack hides them.
+/// them, each naming the PNG it takes its pixels from. A nested stack is an entry of the list
+/// (`kind` a stack, no src) followed by what it holds, one deeper; its offset is added to its
+/// layers' (a stack keeps none of its own). The root stack's offset, opacity and visibility
+/// apply to every layer.
 enum StackReader {
-    /// A `<layer>` read, its pixels not yet.
+    /// A `<layer>` or nested `<stack>` read, its pixels not yet.
     struct Layer {
+        var kind = ORALayer.Kind.layer
+        var depth = 0
         var name: String
         /// The archive entry, normalised ("./data/a.png" is "data/a.png").
         var src: String
@@ -41,15 +45,15 @@ enum StackReader {
         if let first = stacks.first {
             // The root stack's own offset, opacity and visibility apply to every layer, as a nested one's do.
             let place = try placement(first, notes: &walk.notes)
-            try walk.stack(first, x: place.x, y: place.y, opacity: place.opacity, visible: place.visible)
+            try walk.stack(first, x: place.x, y: place.y, opacity: place.opacity, visible: place.visible, depth: 0)
         } else {
             walk.notes.append("stack.xml has no <stack>: the image has no layers")
         }
         for other in root.children where other.name != "stack" { walk.skipped[other.name, default: 0] += 1 }
         if stacks.count > 1 { walk.notes.append("\(stacks.count - 1) more <stack> under <image> skipped (only the first is read)") }
         var kept = walk.fitting(root.attributes.filter { !["w", "h", "version"].contains($0.name) })
-        // A stack's namespace declarations go up to <image>, which outlives the flattening, so
-        // that the prefixed attributes of its layers are still declared when written back.
+        // A stack's namespace declarations go up to <image> too, so that the prefixed attributes
+        // of its layers are declared when written back wherever they end up.
         for declaration in walk.declarations where !kept.contains(where: { $0.name == declaration.name }) { kept.append(declaration) }
         return Stack(size: Size(width: width, height: height), attributes: kept, layers: walk.layers, notes: walk.summary())
     }
@@ -64,32 +68,36 @@ enum StackReader {
         /// The names of attributes left out for their length, each once, in file order.
         var longAttributes: [String] = []
         var notes: [String] = []
-        var nestedStacks = 0
         var skipped: [String: Int] = [:]
         var declarations: [ORAAttribute] = []
 
-        mutating func stack(_ element: XMLReader.Element, x: Int, y: Int, opacity: Double, visible: Bool) throws(ORAError) {
+        /// The children of `element`, `depth` stacks deep; the root stack's `opacity` and
+        /// `visible` apply to every layer (a nested stack's are its own, as a group's).
+        mutating func stack(_ element: XMLReader.Element, x: Int, y: Int, opacity: Double, visible: Bool, depth: Int) throws(ORAError) {
             declarations += element.attributes.filter { $0.name.hasPrefix("xmlns:") }
             for child in element.children {
                 switch child.name {
-                case "layer":
+                case "layer", "stack":
                     guard layers.count < maxLayers else {
                         throw StackReader.problem(child, "more layers than the \(DocumentLimits.maxLayers) a document may hold")
                     }
                     var layer = try StackReader.layer(child, notes: &notes)
+                    layer.depth = depth
                     layer.name = fitting(name: layer.name)
                     layer.extraAttributes = fitting(layer.extraAttributes)
-                    layer.x += x; layer.y += y
                     layer.opacity *= opacity
                     layer.visible = layer.visible && visible
-                    layers.append(layer)
-                case "stack":
-                    nestedStacks += 1
-                    let first = layers.count
-                    let place = try StackReader.placement(child, notes: &notes)
-                    try stack(child, x: x + place.x, y: y + place.y,
-                              opacity: opacity * place.opacity, visible: visible && place.visible)
-                    lost(child, over: layers[first...])
+                    if child.name == "stack" {
+                        guard depth < DocumentLimits.maxDepth else {
+                            throw StackReader.problem(child, "groups nested deeper than the \(DocumentLimits.maxDepth) a document may hold")
+                        }
+                        layers.append(layer)
+                        // What it holds, with its offset; its opacity and visibility are the group's.
+                        try stack(child, x: x + layer.x, y: y + layer.y, opacity: 1, visible: true, depth: depth + 1)
+                    } else {
+                        layer.x += x; layer.y += y
+                        layers.append(layer)
+                    }
                 default:
                     skipped[child.name, default: 0] += 1
                 }
@@ -123,24 +131,8 @@ enum StackReader {
             }
         }
 
-        /// Notes what a flattened stack's own composing did that its layers alone do not.
-        mutating func lost(_ stack: XMLReader.Element, over layers: ArraySlice<Layer>) {
-            let name = stack.attribute("name").map(ORAText.quoted) ?? "at stack.xml:\(stack.line)"
-            if let op = stack.attribute("composite-op"), op != ORALayer.defaultCompositeOp {
-                notes.append("stack \(name): its composite-op \(ORAText.quoted(op)) is lost (its layers are composed one by one)")
-            }
-            // Isolation changes nothing when every layer in it is src-over.
-            if stack.attribute("isolation") == "isolate", layers.contains(where: { $0.compositeOp != ORALayer.defaultCompositeOp }) {
-                notes.append("stack \(name): its isolation is lost (its layers blend with what is below)")
-            }
-        }
-
         func summary() -> [String] {
             var all: [String] = []
-            if nestedStacks > 0 {
-                all.append("nested stacks flattened into their layers (\(nestedStacks) stack\(nestedStacks == 1 ? "" : "s"): "
-                           + "their offsets, opacity and visibility applied to each layer)")
-            }
             all += notes
             if cutNames > 0 {
                 all.append("\(cutNames == 1 ? "a layer name" : "\(cutNames) layer names") longer than \(DocumentLimits.nameBytes) bytes cut to "
@@ -158,15 +150,23 @@ enum StackReader {
         }
     }
 
+    /// A `<layer>`, or a nested `<stack>`'s own attributes (its src empty).
     private static func layer(_ element: XMLReader.Element, notes: inout [String]) throws(ORAError) -> Layer {
-        let known = ["name", "src", "x", "y", "opacity", "visibility", "composite-op"]
+        let isStack = element.name == "stack"
+        let known = ["name", "src", "x", "y", "opacity", "visibility", "composite-op"] + (isStack ? ["isolation"] : [])
         let name = element.attribute("name") ?? ""
-        guard let rawSource = element.attribute("src") else { throw problem(element, "<layer> \(quoted(name))has no src") }
-        let src = try entryName(rawSource, element)
+        var src = ""
+        if !isStack {
+            guard let rawSource = element.attribute("src") else { throw problem(element, "<layer> \(quoted(name))has no src") }
+            src = try entryName(rawSource, element)
+        }
         let place = try placement(element, notes: &notes)
-        return Layer(name: name, src: src, x: place.x, y: place.y, opacity: place.opacity, visible: place.visible,
-                     compositeOp: element.attribute("composite-op") ?? ORALayer.defaultCompositeOp,
-                     extraAttributes: element.attributes.filter { !known.contains($0.name) })
+        var layer = Layer(name: name, src: src, x: place.x, y: place.y, opacity: place.opacity, visible: place.visible,
+                          compositeOp: element.attribute("composite-op") ?? ORALayer.defaultCompositeOp,
+                          extraAttributes: element.attributes.filter { !known.contains($0.name) })
+        // As Krita reads it: only "isolate" isolates.
+        if isStack { layer.kind = .stack(isolated: element.attribute("isolation") == "isolate") }
+        return layer
     }
 
     /// x, y, opacity and visibility, of a layer or a stack, with their defaults (0, 0, 1, visible).

@@ -1,8 +1,9 @@
 import Geometry
 
 /// stack.xml written: `<image version="0.0.5" w h>`, one `<stack>`, the layers top first, each
-/// with every attribute ORA 0.0.5 names and then its extra ones. Values are escaped so that the
-/// reader gets them back exactly, tabs and newlines included.
+/// with every attribute ORA 0.0.5 names and then its extra ones; a group as a nested `<stack>`
+/// around what it holds, with `isolation` "isolate" or "auto" (as Krita writes them). Values are
+/// escaped so that the reader gets them back exactly, tabs and newlines included.
 enum StackWriter {
     /// A layer as written: where its (cropped) PNG went and lies.
     struct Layer {
@@ -18,13 +19,33 @@ enum StackWriter {
         let declared = prefixesDeclared(by: attributes)
         text += "<image" + (try attributeText(image, extra: attributes, declared: declared, of: "<image>")) + ">\n"
         text += " <stack>\n"
+        // The nested stacks open, innermost last; an entry no deeper than one closes it.
+        var open = 0
         for written in layers {
             let l = written.layer
-            let own = [ORAAttribute("name", l.name), ORAAttribute("src", written.src), ORAAttribute("x", "\(written.x)"),
-                       ORAAttribute("y", "\(written.y)"), ORAAttribute("opacity", "\(l.opacity.isNaN ? 1 : min(max(l.opacity, 0), 1))"),
-                       ORAAttribute("visibility", l.visible ? "visible" : "hidden"), ORAAttribute("composite-op", l.compositeOp)]
-            text += "  <layer" + (try attributeText(own, extra: l.extraAttributes, declared: declared.union(prefixesDeclared(by: l.extraAttributes)),
-                                                    of: "layer \(ORAText.quoted(l.name))")) + "/>\n"
+            let depth = min(max(l.depth, 0), open)
+            while open > depth {
+                open -= 1
+                text += String(repeating: " ", count: open + 2) + "</stack>\n"
+            }
+            let opacity = ORAAttribute("opacity", "\(l.opacity.isNaN ? 1 : min(max(l.opacity, 0), 1))")
+            let visibility = ORAAttribute("visibility", l.visible ? "visible" : "hidden")
+            let indent = String(repeating: " ", count: depth + 2), what = "layer \(ORAText.quoted(l.name))"
+            let declaredHere = declared.union(prefixesDeclared(by: l.extraAttributes))
+            if case .stack(let isolated) = l.kind {
+                let own = [ORAAttribute("name", l.name), opacity, visibility, ORAAttribute("composite-op", l.compositeOp),
+                           ORAAttribute("isolation", isolated ? "isolate" : "auto")]
+                text += indent + "<stack" + (try attributeText(own, extra: l.extraAttributes, declared: declaredHere, of: what)) + ">\n"
+                open += 1
+            } else {
+                let own = [ORAAttribute("name", l.name), ORAAttribute("src", written.src), ORAAttribute("x", "\(written.x)"),
+                           ORAAttribute("y", "\(written.y)"), opacity, visibility, ORAAttribute("composite-op", l.compositeOp)]
+                text += indent + "<layer" + (try attributeText(own, extra: l.extraAttributes, declared: declaredHere, of: what)) + "/>\n"
+            }
+        }
+        while open > 0 {
+            open -= 1
+            text += String(repeating: " ", count: open + 2) + "</stack>\n"
         }
         text += " </stack>\n</image>\n"
         return Array(text.utf8)

@@ -5,12 +5,13 @@ import Kernels
 
 /// The layer operations: each one undoable step (choosing the current layer is not a step, as
 /// in Krita and MyPaint), each a no-op where it cannot apply (the last layer is never deleted).
+/// Those on groups are in `Document+Groups`.
 extension Document {
-    /// A new transparent layer just above the current one, numbered, made current; none past
-    /// `DocumentLimits.maxLayers`.
+    /// A new transparent layer just above the current one (in the same group), numbered, made
+    /// current; none past `DocumentLimits.maxLayers`.
     func newLayer(named name: String? = nil) {
         guard layers.count < DocumentLimits.maxLayers else { return }
-        let layer = Layer(attributes: LayerAttributes(name: name ?? "Layer \(nextLayerNumber())"))
+        let layer = Layer(attributes: LayerAttributes(name: name ?? "Layer \(nextLayerNumber())", depth: currentLayer.attributes.depth))
         let before = current
         layers.insert(layer, at: current + 1)
         current += 1
@@ -18,13 +19,17 @@ extension Document {
         record([.inserted(layer, at: current)], current: before)
     }
 
-    /// Removes the current layer (never the last one); the one below becomes current.
+    /// Removes the current layer, or the current group with what it holds (never the last
+    /// layer with pixels); the entry below becomes current.
     func deleteLayer() {
-        guard layers.count > 1 else { return }
-        let before = current, layer = layers.remove(at: current)
-        current = max(0, current - 1)
+        let before = current, start = blockStart(current)
+        guard layers.count > before - start + 1,
+              layers[..<start].contains(where: { !$0.isGroup }) || layers[(before + 1)...].contains(where: { !$0.isGroup }) else { return }
+        // Top first, so that undo puts them back bottom first.
+        let changes = (start...before).reversed().map { i in History.Change.removed(layers.remove(at: i), at: i) }
+        current = max(0, start - 1)
         restacked = true
-        record([.removed(layer, at: before)], current: before)
+        record(changes, current: before)
     }
 
     /// Makes layer `index` (0 the bottom) current.
@@ -35,16 +40,6 @@ extension Document {
         restacked = true
     }
 
-    /// Moves the current layer one place up (`by` 1) or down (−1), keeping it current.
-    func moveLayer(by step: Int) {
-        let to = current + step
-        guard layers.indices.contains(to) else { return }
-        let before = current
-        layers.insert(layers.remove(at: current), at: to)
-        current = to
-        restacked = true
-        record([.moved(from: before, to: to)], current: before)
-    }
 
     /// Changes the current layer's attributes.
     func setAttributes(_ change: (inout LayerAttributes) -> Void) {
@@ -63,6 +58,8 @@ extension Document {
     func mergeDown(on compute: ComputeContext) {
         guard current > 0 else { return }
         let upper = currentLayer, lower = layers[current - 1], before = current
+        // Only a layer onto a layer of the same group.
+        guard !upper.isGroup, !lower.isGroup, upper.attributes.depth == lower.attributes.depth else { return }
         var change: History.Change?
         if upper.attributes.visible {
             let opacity = upper.attributes.opacity255, mode = upper.attributes.mode
@@ -99,6 +96,7 @@ extension Document {
             let modes = BlendMode.allCases, i = modes.firstIndex(of: a.mode) ?? 0
             return .set(mode: modes[(i + by % modes.count + modes.count) % modes.count])
         case .visibility: return .set(visible: !a.visible)
+        case .isolation: return .set(isolated: a.group.map { $0 != .isolated } ?? false)  // on a layer: nothing, but a line a replay reads
         }
     }
 
@@ -109,14 +107,20 @@ extension Document {
         case .new(let name): newLayer(named: name)
         case .delete: deleteLayer()
         case .select(let i): select(i)
-        case .move(let step): moveLayer(by: step)
+        case .move(let step): moveBlock(by: step)
         case .mergeDown: mergeDown(on: compute)
-        case .set(let visible, let opacity, let mode, let name):
+        case .group(let name): group(named: name)
+        case .ungroup: ungroup()
+        case .into: moveIntoGroupAbove()
+        case .out: moveOutOfGroup()
+        case .set(let visible, let opacity, let mode, let name, let isolated):
             setAttributes { a in
                 if let visible { a.visible = visible }
                 if let opacity { a.opacity = min(max(opacity, 0), 1) }
                 if let mode { a.mode = mode }
                 if let name { a.name = name }
+                // Only a group is isolated or not.
+                if let isolated, a.group != nil { a.group = isolated ? .isolated : .passThrough }
             }
         }
     }
@@ -125,7 +129,7 @@ extension Document {
     /// (x, y), as one undo step.
     func paste(_ picture: PastedImage) {
         let covered = picture.bounds.intersection(bounds)
-        guard !covered.isEmpty, picture.pixels.count == picture.size.area else { return }
+        guard !covered.isEmpty, picture.pixels.count == picture.size.area, !currentLayer.isGroup else { return }
         let layer = currentLayer
         let (change, _) = beginPixels(of: layer, in: covered)
         for y in covered.ys {

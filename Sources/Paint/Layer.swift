@@ -26,6 +26,20 @@ public final class Layer {
     public var name: String { attributes.name }
     /// Where a pixel may be non-transparent (whole tiles).
     public var bounds: Rect { pixels.paintedBounds }
+    /// Whether this entry is a group (it holds no pixels; it owns the entries below it that are
+    /// deeper than it: see `LayerAttributes.depth`).
+    public var isGroup: Bool { attributes.group != nil }
+}
+
+/// How a group composes its children, as OpenRaster's `isolation` says and Krita reads it.
+public enum Isolation: Sendable, Equatable {
+    /// Krita's pass-through (`isolation="auto"`, or none): the children blend straight onto
+    /// what is below the group, each with its own mode; the group's opacity multiplies theirs
+    /// and its mode is not used.
+    case passThrough
+    /// `isolation="isolate"`: the children composed onto transparency, the result blended onto
+    /// what is below with the group's mode and opacity.
+    case isolated
 }
 
 /// What a layer is besides its pixels: everything OpenRaster keeps of it.
@@ -37,9 +51,18 @@ public struct LayerAttributes: Sendable, Equatable {
     public var mode = BlendMode.normal
     /// Attributes of an opened file that this program does not use, kept for saving (name, value).
     public var extra: [ExtraAttribute] = []
+    /// Non-nil for a group: how it composes its children.
+    public var group: Isolation?
+    /// How many groups hold the entry (0: the stack's own). The stack is a flat list, bottom
+    /// first, and a group owns the entries directly below it that are deeper than it, as PSD's
+    /// section markers do: read top first, an entry is at most one deeper than a group above
+    /// it, and no deeper than any other entry above it.
+    public var depth = 0
 
-    public init(name: String, visible: Bool = true, opacity: Double = 1, mode: BlendMode = .normal, extra: [ExtraAttribute] = []) {
+    public init(name: String, visible: Bool = true, opacity: Double = 1, mode: BlendMode = .normal, extra: [ExtraAttribute] = [],
+                group: Isolation? = nil, depth: Int = 0) {
         self.name = name; self.visible = visible; self.opacity = opacity; self.mode = mode; self.extra = extra
+        self.group = group; self.depth = depth
     }
 
     /// The opacity as the compose applies it, 0…255.

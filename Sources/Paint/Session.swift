@@ -34,6 +34,9 @@ public final class Session {
     private var recycled: [SessionEvent] = []
     private let strokes: StrokeEngine
     private let stack = StackView()
+    /// A stroke begun on a group: it holds no pixels, so its samples draw nothing (the window
+    /// refuses such a stroke first; a replay may still hold one).
+    private var strokeOnGroup = false
     /// Canvas area whose presented image is stale.
     private var damage: Rect
     /// How the window shows the session.
@@ -335,14 +338,21 @@ public final class Session {
         case .pointerDown(let s):
             endStroke(at: nil)
             settle()
+            strokeOnGroup = document.currentLayer.isGroup
+            if strokeOnGroup { break }
             if brush.mypaint != nil {
                 damage = damage.union(strokes.beginMyPaint(s, color: brush.color, zoom: view.transform.zoom, into: document))
             } else {
                 damage = damage.union(strokes.begin(s.point, brush: brush))
             }
         case .pointerMove(let s):
+            if strokeOnGroup { break }
             damage = damage.union(strokes.addMyPaint(s, pressure: s.pressure, zoom: view.transform.zoom, into: document) ?? strokes.add(s.point))
         case .pointerUp(let s):
+            if strokeOnGroup {
+                strokeOnGroup = false
+                break
+            }
             // A MyPaint brush is fed the up as a sample of pressure 0 at its position.
             damage = damage.union(strokes.addMyPaint(s, pressure: 0, zoom: view.transform.zoom, into: document) ?? .empty)
             endStroke(at: s.point)

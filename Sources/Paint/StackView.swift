@@ -7,6 +7,8 @@ import Kernels
 /// current one flattened into one opaque cache, and the visible layers above it flattened into
 /// another where all of them are `normal` (source-over is associative; other modes need the
 /// backdrop, so those layers are then read one by one). Both follow the document's damage.
+/// Groups are worked out by `StackLayout`; what isolated groups holding the current layer
+/// hold is read every frame, not cached.
 final class StackView {
     private var below: TextureStorage<UInt32>?
     private var above: TextureStorage<UInt32>?
@@ -21,6 +23,9 @@ final class StackView {
     /// The stack the caches were built for: which layer is current, and each layer with what
     /// the compose reads of its attributes. Any change rebuilds them whole.
     private var builtFor: [StackEntry] = []
+    /// The stack as the kernel reads it, made again when the stack or a layer other than the
+    /// current one changed.
+    private var layout = StackLayout()
 
     private struct StackEntry: Equatable {
         var layer: ObjectIdentifier
@@ -28,6 +33,8 @@ final class StackView {
         var visible: Bool
         var opacity: UInt32
         var mode: BlendMode
+        var group: Isolation?
+        var depth: Int
     }
 
     /// Takes the document's damage and brings the caches up to date, showing `background`
@@ -39,10 +46,12 @@ final class StackView {
         var damage = Rect.empty
         let stack = document.layers.enumerated().map { i, l in
             StackEntry(layer: ObjectIdentifier(l), current: i == document.current, visible: l.attributes.visible,
-                       opacity: l.attributes.opacity255, mode: l.attributes.mode)
+                       opacity: l.attributes.opacity255, mode: l.attributes.mode, group: l.attributes.group, depth: l.attributes.depth)
         }
         var whole = restacked || stack != builtFor
         builtFor = stack
+        let current = ObjectIdentifier(document.currentLayer)
+        if whole || pixels.keys.contains(where: { $0 != current }) { layout = StackLayout(document) }
         if whole {
             belowStale = all
             aboveStale = all
@@ -70,9 +79,10 @@ final class StackView {
                 transform: ViewTransform) -> ComposeKernel {
         let layer = document.currentLayer
         var k = ComposeKernel(below: below.map { .texture($0.texture) } ?? .color(builtOver ?? 0xFF00_0000),
-                              layer: layer.attributes.visible ? layer.pixels : nil, canvas: document.bounds, output: output)
-        k.layerOpacity = layer.attributes.opacity255
-        k.layerMode = layer.attributes.mode
+                              layer: layout.currentShown ? layer.pixels : nil, canvas: document.bounds, output: output)
+        k.layerOpacity = layout.currentOpacity
+        k.layerMode = layout.currentMode
+        k.levels = layout.levels
         k.stroke = stroke
         k.invert = invert
         k.transform = transform
@@ -80,13 +90,10 @@ final class StackView {
         return k
     }
 
-    private func layersBelow(_ d: Document) -> [Layer] { d.layers[..<d.current].filter { $0.attributes.visible } }
-    private func layersAbove(_ d: Document) -> [Layer] { d.layers[(d.current + 1)...].filter { $0.attributes.visible } }
-
     /// The background and the layers below, flattened; none when no layer is below (the
     /// kernel then fills with the colour).
     private func rebuildBelow(_ d: Document, _ background: UInt32, on compute: ComputeContext) {
-        let layers = layersBelow(d)
+        let layers = layout.below
         guard !layers.isEmpty else {
             below = nil
             belowStale = .empty
@@ -105,12 +112,10 @@ final class StackView {
     private func rebuildAbove(_ d: Document, on compute: ComputeContext) {
         guard !aboveStale.isEmpty else { return }
         defer { aboveStale = .empty }
-        let layers = layersAbove(d)
-        guard !layers.isEmpty, layers.allSatisfy({ $0.attributes.mode == .normal }) else {
+        let layers = layout.above
+        guard !layers.isEmpty, layers.allSatisfy({ $0.mode == .normal }) else {
             above = nil
-            overs = layers.map {
-                ComposeKernel.Over(pixels: .tiles($0.pixels), opacity: $0.attributes.opacity255, mode: $0.attributes.mode, bounds: $0.bounds)
-            }
+            overs = layers
             return
         }
         if above?.texture.size != d.storageSize {
@@ -123,21 +128,15 @@ final class StackView {
     }
 
     /// `start` filled over `region`, then each layer blended on, bottom first.
-    private static func flatten(_ layers: [Layer], in region: Rect, onto target: Texture<UInt32>, startingWith start: UInt32,
+    private static func flatten(_ layers: [ComposeKernel.Over], in region: Rect, onto target: Texture<UInt32>, startingWith start: UInt32,
                                 on compute: ComputeContext) {
         let region = region.intersection(target.bounds)
-        let parts = layers.map { (pixels: $0.pixels, bounds: $0.bounds, opacity: $0.attributes.opacity255, mode: $0.attributes.mode) }
         compute.dispatchRows(over: region) { group in
             let g = group.threadPositions
             for y in g.ys {
                 let dst = target.row(y)
                 (dst + g.minX).update(repeating: start, count: g.width)
-                for p in parts where y >= p.bounds.minY && y < p.bounds.maxY {
-                    let xs = g.xs.clamped(to: p.bounds.minX..<max(p.bounds.minX, p.bounds.maxX))
-                    p.pixels.segments(row: y, xs: xs) { r, s in
-                        if let s { LayerBlend.blendRow(s, onto: dst + r.lowerBound, count: r.count, opacity: p.opacity, mode: p.mode) }
-                    }
-                }
+                for p in layers { ComposeKernel.blend(p, row: y, xs: g.xs, onto: dst) }
             }
         }
     }

@@ -165,14 +165,21 @@ public enum ReplayTable {
             Field("opacity", .number(0...1, shown: .swift), .optional),
             Field("mode", .choice(BlendMode.allCases.map(\.rawValue), refused: .unknown("blend mode", list: .oneOf)), .optional),
             Field("name", .string(.line(bytes: layerNameBytes)), .optional),
+            Field("isolated", .bool, .optional),
         ], rules: .init(needsOneOf: true), read: { r in
             .set(visible: r.bool("visible"), opacity: r.number("opacity"), mode: r.string("mode").flatMap(BlendMode.init(rawValue:)),
-                 name: r.string("name"))
+                 name: r.string("name"), isolated: r.bool("isolated"))
         }) { op in
-            guard case .set(let visible, let opacity, let mode, let name) = op else { return nil }
+            guard case .set(let visible, let opacity, let mode, let name, let isolated) = op else { return nil }
             return ["visible": visible.map { .bool($0) }, "opacity": opacity.map { .number($0) }, "mode": mode.map { .string($0.rawValue) },
-                    "name": name.map { .string($0) }]
+                    "name": name.map { .string($0) }, "isolated": isolated.map { .bool($0) }]
         },
+        layer("group", [Field("name", .string(.line(bytes: layerNameBytes)), .optional)], read: { r in .group(name: r.string("name")) }) { op in
+            if case .group(let name) = op { ["name": name.map { .string($0) }] } else { nil }
+        },
+        layer("ungroup", read: { _ in .ungroup }) { op in op == .ungroup ? [:] : nil },
+        layer("into", read: { _ in .into }) { op in op == .into ? [:] : nil },
+        layer("out", read: { _ in .out }) { op in op == .out ? [:] : nil },
         command("paste", [
             Field("image", .string(.fileName("a PNG file")), .required(.needs(hint: ", a PNG file beside the replay"))),
             Field("x", .integer(offsets), .required(.needs())),

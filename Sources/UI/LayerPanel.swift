@@ -3,9 +3,10 @@ import Events
 import Kernels
 
 /// What the layer panel shows: each layer's thumbnail, name, eye, mode and opacity, the
-/// current one marked; and where each part lies (`hit`), so that presses become the layer
-/// commands the keys send. Pure: the app makes it from the document (`rows` bottom first, as
-/// the document orders them; the panel lists them top first, as Krita and MyPaint do).
+/// current one marked, groups with what they hold indented under them and a triangle that
+/// folds them; and where each part lies (`hit`), so that presses become the layer commands the
+/// keys send. Pure: the app makes it from the document (`rows` bottom first, as the document
+/// orders them; the panel lists them top first, as Krita and MyPaint do).
 public struct LayerPanel: Equatable, Sendable {
     public struct Row: Equatable, Sendable {
         /// Which layer it is, as the app tells them apart (its thumbnail is kept while it stays).
@@ -18,9 +19,15 @@ public struct LayerPanel: Equatable, Sendable {
         public var opacity: Int
         /// `LayerPanel.thumbnailSize(scale:)` pixels, opaque (over a light checker).
         public var thumbnail: [UInt32]
-        public init(key: Int, name: String, visible: Bool, mode: String, opacity: Int, thumbnail: [UInt32]) {
+        /// How many groups hold it.
+        public var depth: Int
+        /// Non-nil for a group: whether it is isolated (else pass-through).
+        public var isolated: Bool?
+        public init(key: Int, name: String, visible: Bool, mode: String, opacity: Int, thumbnail: [UInt32], depth: Int = 0, isolated: Bool? = nil) {
             self.key = key; self.name = name; self.visible = visible; self.mode = mode; self.opacity = opacity; self.thumbnail = thumbnail
+            self.depth = depth; self.isolated = isolated
         }
+        public var isGroup: Bool { isolated != nil }
     }
 
     public var rows: [Row]
@@ -28,10 +35,16 @@ public struct LayerPanel: Equatable, Sendable {
     public var scale: Double
     /// How many rows fit (the window's height decides); the ones shown keep the current in view.
     public var visibleRows: Int
+    /// The keys of the groups folded: what they hold is not listed. The panel's own, never the
+    /// document's: no command, not journaled, not saved.
+    public var folded: Set<Int> = []
 
     public init(rows: [Row], current: Int, scale: Double, visibleRows: Int = .max) {
         self.rows = rows; self.current = current; self.scale = scale; self.visibleRows = max(1, visibleRows)
     }
+
+    /// The groups as the rows hold them.
+    public var outline: StackOutline { StackOutline(depths: rows.map(\.depth), groups: rows.map(\.isGroup)) }
 
     /// A thumbnail's size at `scale`, in window pixels.
     public static func thumbnailSize(scale u: Double) -> (width: Int, height: Int) { (Int(36 * u), Int(24 * u)) }
@@ -41,16 +54,29 @@ public struct LayerPanel: Equatable, Sendable {
     var rowHeight: Double { 32 * scale }
     var height: Int { Int(headerHeight + Double(shown.count) * rowHeight + 4 * scale) }
 
-    /// The layer indices shown, top first.
+    /// The layer indices shown, top first: those no folded group holds, as many as fit around
+    /// the current one (or the folded group that holds it).
     var shown: [Int] {
-        let count = min(rows.count, visibleRows)
-        let top = min(rows.count - 1, max(current + count / 2, count - 1))
-        return Array(stride(from: top, to: top - count, by: -1))
+        var listed: [Int] = [], foldedAt: Int?
+        for i in rows.indices.reversed() {
+            if let depth = foldedAt {
+                if rows[i].depth > depth { continue }
+                foldedAt = nil
+            }
+            listed.append(i)
+            if rows[i].isGroup, folded.contains(rows[i].key) { foldedAt = rows[i].depth }
+        }
+        let count = min(listed.count, visibleRows)
+        let at = listed.lastIndex { $0 >= current } ?? 0
+        let start = max(0, min(at - count / 2, listed.count - count))
+        return Array(listed[start..<start + count])
     }
 
     /// What a point of the panel (its own pixels) is.
     public enum Hit: Equatable, Sendable {
-        case newLayer, deleteLayer, mergeDown
+        case newLayer, deleteLayer, mergeDown, group, ungroup
+        /// The triangle of group `index`.
+        case fold(Int)
         /// The eye of layer `index`.
         case eye(Int)
         /// The rest of layer `index`'s row.
@@ -58,10 +84,10 @@ public struct LayerPanel: Equatable, Sendable {
         case panel
     }
 
-    /// The header's buttons, right to left: merge down, delete, new.
+    /// The header's buttons, right to left: merge down, delete, new, ungroup, group.
     func button(_ hit: Hit) -> Box {
         let u = scale, side = 20 * u
-        let slot = switch hit { case .mergeDown: 1.0; case .deleteLayer: 2.0; default: 3.0 }
+        let slot = switch hit { case .mergeDown: 1.0; case .deleteLayer: 2.0; case .newLayer: 3.0; case .ungroup: 4.0; default: 5.0 }
         return Box(x: Double(width) - slot * (side + 4 * u), y: 3 * u, width: side, height: side)
     }
 
@@ -71,12 +97,24 @@ public struct LayerPanel: Equatable, Sendable {
 
     private func eyeBox(_ row: Box) -> Box { Box(x: row.x + 6 * scale, y: row.y + 8 * scale, width: 16 * scale, height: 16 * scale) }
 
+    /// How far a row's thumbnail, triangle and name are moved right: 10 px a level, at most 6.
+    private func indent(_ index: Int) -> Double { Double(min(rows[index].depth, 6)) * 10 * scale }
+
+    /// A group's fold triangle, left of its thumbnail.
+    private func foldBox(_ row: Box, _ index: Int) -> Box {
+        Box(x: row.x + 26 * scale + indent(index), y: row.y + 8 * scale, width: 12 * scale, height: 16 * scale)
+    }
+
+    private func thumbnailX(_ row: Box, _ index: Int) -> Double { row.x + (rows[index].isGroup ? 40 : 28) * scale + indent(index) }
+
     public func hit(_ x: Double, _ y: Double) -> Hit {
-        for b in [Hit.newLayer, .deleteLayer, .mergeDown] where button(b).contains(x, y) { return b }
+        for b in [Hit.newLayer, .deleteLayer, .mergeDown, .group, .ungroup] where button(b).contains(x, y) { return b }
         for (position, index) in shown.enumerated() {
             let box = rowBox(position)
             guard box.contains(x, y) else { continue }
-            return eyeBox(box).inset(by: -3 * scale).contains(x, y) ? .eye(index) : .row(index)
+            if eyeBox(box).inset(by: -3 * scale).contains(x, y) { return .eye(index) }
+            if rows[index].isGroup, foldBox(box, index).inset(by: -2 * scale).contains(x, y) { return .fold(index) }
+            return .row(index)
         }
         return .panel
     }
@@ -93,7 +131,7 @@ public struct LayerPanel: Equatable, Sendable {
         let u = scale
         p.fill(Box(x: 0, y: 0, width: Double(width), height: Double(height)), Theme.panel)
         font.draw("Layers", x: 8 * u, y: 6 * u, scale: u, Theme.text, on: p)
-        for (b, label) in [(Hit.newLayer, "+"), (.deleteLayer, "−"), (.mergeDown, "↓")] {
+        for (b, label) in [(Hit.newLayer, "+"), (.deleteLayer, "−"), (.mergeDown, "↓"), (.group, "⊞"), (.ungroup, "⊟")] {
             let box = button(b)
             p.fill(box, Theme.raised)
             font.draw(label, centredAt: box.x + box.width / 2, box.y + box.height / 2, scale: u, Theme.text, on: p)
@@ -106,17 +144,24 @@ public struct LayerPanel: Equatable, Sendable {
             let eye = eyeBox(box)
             p.ring(cx: eye.x + eye.width / 2, cy: eye.y + eye.height / 2, inner: 5 * u, outer: 7 * u, row.visible ? Theme.text : Theme.dim)
             if row.visible { p.ring(cx: eye.x + eye.width / 2, cy: eye.y + eye.height / 2, inner: 0, outer: 3 * u, Theme.text) }
-            let tx = Int(box.x + 28 * u), ty = Int(box.y + 4 * u)
+            if row.isGroup {
+                let f = foldBox(box, index), open = !folded.contains(row.key)
+                font.draw(open ? "▾" : "▸", centredAt: f.x + f.width / 2, f.y + f.height / 2, scale: u, Theme.text, on: p)
+            }
+            let tx = Int(thumbnailX(box, index)), ty = Int(box.y + 4 * u)
             if row.thumbnail.count == tw * th {
                 var pixels = row.thumbnail
                 pixels.withUnsafeMutableBufferPointer { b in
                     if let base = b.baseAddress { p.blit(Texture(base: base, width: tw, height: th, rowStride: tw), x: tx, y: ty) }
                 }
             }
-            let textX = box.x + 28 * u + Double(tw) + 8 * u
+            let textX = thumbnailX(box, index) + Double(tw) + 8 * u
             font.draw(row.name, x: textX, y: box.y + 2 * u, scale: u, row.visible ? Theme.text : Theme.dim, on: p)
-            let detail = [row.mode.isEmpty ? "normal" : row.mode, "\(row.opacity) %"].joined(separator: " · ")
-            font.draw(detail, x: textX, y: box.y + 2 * u + font.lineHeight(scale: u) * 0.95, scale: u * 0.85, Theme.dim, on: p)
+            // A pass-through group's mode is not used: it says pass-through instead.
+            let how = row.isolated == false ? "pass-through" : (row.mode.isEmpty ? "normal" : row.mode)
+            let detail = (row.isolated == true ? ["isolated"] : []) + [how, "\(row.opacity) %"]
+            let detailText = detail.joined(separator: " · ")
+            font.draw(detailText, x: textX, y: box.y + 2 * u + font.lineHeight(scale: u) * 0.95, scale: u * 0.85, Theme.dim, on: p)
         }
     }
 }

@@ -8,9 +8,12 @@ extension WidgetID {
 
 /// The layer panel (`LayerPanel`) at the window's right edge: shown at start, F7 hides and
 /// shows it, Tab hides it with the rest. A press on a row makes that layer current and a drag
-/// moves it (one `up`/`down` by as many places, on release); the eye shows or hides a layer;
-/// the buttons add a layer, delete the current one, merge it down. Each is the command the keys
-/// send, so it is journaled, undone and replayed as they are.
+/// moves it (one `up`/`down` by as many places, on release; onto a group, into it; onto a row
+/// outside its group, out of it); the eye shows or hides a layer; a group's triangle folds and
+/// unfolds it (the panel's own state: no command); the buttons add a layer, delete the current
+/// one, merge it down, group it and ungroup a group. Each is the command the keys send, so it
+/// is journaled, undone and replayed as they are. A double-click on a row renames it (the
+/// router starts the rename: `renames(atX:y:)`).
 public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
     public let id = WidgetID.layers
     public let scale: Double
@@ -23,6 +26,8 @@ public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
     private let surface = WidgetSurface()
     /// The document changed: the app makes the rows again before the next frame shows them.
     public var needsRows = true
+    /// The groups folded, by row key (the panel's own: never the document's).
+    public private(set) var folded: Set<Int> = []
 
     public init(windowSize: Size, scale: Double, font: UIFont, open: Bool = true) {
         self.windowSize = windowSize
@@ -40,6 +45,10 @@ public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
     /// Shows the document's layers as `new` says.
     public func show(_ new: LayerPanel) {
         needsRows = false
+        var new = new
+        // Groups no longer there are forgotten.
+        folded.formIntersection(new.rows.filter(\.isGroup).map(\.key))
+        new.folded = folded
         guard new != panel else { return }
         panel = new
         place()
@@ -81,6 +90,16 @@ public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
         case .newLayer: return [.layer(.new(name: nil))]
         case .deleteLayer: return [.layer(.delete)]
         case .mergeDown: return [.layer(.mergeDown)]
+        case .group: return [.layer(.group(name: nil))]
+        case .ungroup: return [.layer(.ungroup)]
+        case .fold(let i):
+            let key = panel.rows[i].key
+            if folded.remove(key) == nil { folded.insert(key) }
+            var changed = panel
+            changed.folded = folded
+            self.panel = changed
+            place()
+            return []
         case .eye(let i):
             let shown = !panel.rows[i].visible
             if i == panel.current { return [.layer(.set(visible: shown))] }
@@ -103,10 +122,18 @@ public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
     }
 
     public func release(x: Double, y: Double, brush: Brush) -> [Command] {
-        guard let d = dragging else { return [] }
+        guard let d = dragging, let panel else { return [] }
         dragging = nil
         surface.changed(surface.rect ?? .empty)
-        return d.to == d.from ? [] : [.layer(.move(d.to - d.from))]
+        return panel.outline.drop(d.from, on: d.to).map { .layer($0) }
+    }
+
+    /// Whether a double-click at window point (x, y) renames: on a row, not its eye or triangle.
+    public func renames(atX x: Double, y: Double) -> Bool {
+        guard open, contains(x, y), let panel else { return false }
+        let (lx, ly) = local(x, y)
+        if case .row = panel.hit(lx, ly) { return true }
+        return false
     }
 
     public var hasDamage: Bool { surface.hasDamage }

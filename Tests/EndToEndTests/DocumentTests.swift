@@ -126,14 +126,15 @@ struct DocumentTests {
         _ = try again.quit()
     }
 
-    /// What reading an .ora changed (a group flattened) is said in the window, not only on stderr.
+    /// What reading an .ora changed (a blend mode this program does not know) is said in the
+    /// window, not only on stderr.
     @Test func whatAnOpenedDocumentLostIsSaidInTheWindow() throws {
         let x = try XServer()
         let dir = try temporaryFolder()
         let stack = """
         <?xml version="1.0" encoding="UTF-8"?>
         <image version="0.0.5" w="120" h="80"><stack>
-         <stack name="Group" composite-op="svg:multiply"><layer name="In" src="data/a.png"/></stack>
+         <stack name="Group" composite-op="svg:multiply"><layer name="In" src="data/a.png" composite-op="krita:burn"/></stack>
         </stack></image>
         """
         let spec: [String: Any] = ["entries": [
@@ -144,7 +145,7 @@ struct DocumentTests {
         let file = dir + "/grouped.ora"
         #expect(try runProgram(which("python3") ?? "/usr/bin/python3", [Self.tool, "make", dir + "/spec.json", file]).status == 0)
         let w = try PaintWindow(on: x, size: "200x120", extraArgs: [file])
-        #expect(try eventually { try x.xdotool("getwindowname", w.id).contains("grouped.ora: nested stacks flattened into their layers") })
+        #expect(try eventually { try x.xdotool("getwindowname", w.id).contains("grouped.ora: blend modes this program does not know") })
         _ = try w.quit()
     }
 

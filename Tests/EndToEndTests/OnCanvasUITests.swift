@@ -126,9 +126,6 @@ struct OnCanvasUITests {
             // The top row (Layer 2) is marked current; its thumbnail holds the red stroke.
             return (left + 28..<left + 64).contains { x in (top + 4..<top + 28).contains { y in rgb(shown[x, y]).r > rgb(shown[x, y]).g + 40 } }
         }, "the thumbnail shows the red stroke")
-        if let docs = ProcessInfo.processInfo.environment["QS_DOCS_PICTURES"] {
-            try w.grab(width: 640, height: 400).write(to: docs + "/layer-panel.png")
-        }
         try click(left + 120, top + 32 + 16)          // Layer 1's row
         #expect(try eventually { try title(w).contains("— layer 1/2 —") })
         try click(left + 14, top + 16)                // Layer 2's eye

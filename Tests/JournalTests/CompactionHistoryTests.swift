@@ -83,6 +83,26 @@ import TestSupport
             #expect(difference == nil, "\(what): \(difference ?? "")", sourceLocation: sourceLocation)
         }
 
+        /// Compacts, then undoes the `steps` steps one by one back to `start` (and one more, which
+        /// finds none), the recovered journal agreeing at each; compacts again and redoes them
+        /// all to `end`, the journal agreeing at each.
+        func expectUndoneAndRedoneAcrossCompactions(steps: Int, from start: DocumentImage, to end: DocumentImage,
+                                                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+            try compactNow(sourceLocation: sourceLocation)
+            try expectRecoveredSame("the whole session", sourceLocation: sourceLocation)
+            for k in 1...steps + 1 {
+                command(.undo)
+                try expectRecoveredSame("recovered after undo \(k)", sourceLocation: sourceLocation)
+            }
+            #expect(Self.difference(session.documentImage(), start) == nil, "back to the start", sourceLocation: sourceLocation)
+            try compactNow(sourceLocation: sourceLocation)
+            for k in 1...steps {
+                command(.redo)
+                try expectRecoveredSame("recovered after redo \(k)", sourceLocation: sourceLocation)
+            }
+            #expect(Self.difference(session.documentImage(), end) == nil, "every step redone", sourceLocation: sourceLocation)
+        }
+
         /// Where two documents differ, in a few words; nil when they do not.
         static func difference(_ a: DocumentImage, _ b: DocumentImage) -> String? {
             guard a != b else { return nil }
@@ -182,20 +202,7 @@ import TestSupport
         let steps = 13
         let end = w.session.documentImage()
         #expect(end.layers.map(\.attributes.name) == ["Layer 1", "Ink"])
-        try w.compactNow()
-        try w.expectRecoveredSame("the whole session")
-        // Undone step by step to the blank start, the journal agreeing at each, then redone.
-        for k in 1...steps + 1 {
-            w.command(.undo)
-            try w.expectRecoveredSame("recovered after undo \(k)")
-        }
-        #expect(Window.difference(w.session.documentImage(), start) == nil, "back to the start")
-        try w.compactNow()
-        for k in 1...steps {
-            w.command(.redo)
-            try w.expectRecoveredSame("recovered after redo \(k)")
-        }
-        #expect(Window.difference(w.session.documentImage(), end) == nil, "every step redone")
+        try w.expectUndoneAndRedoneAcrossCompactions(steps: steps, from: start, to: end)
         // The next layer is numbered as in the window ("Layer 3": 2 was taken before the
         // compaction, though no layer of the snapshot has that name).
         try w.compactNow()

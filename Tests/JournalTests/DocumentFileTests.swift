@@ -1,6 +1,8 @@
 import Files
+import Foundation
 import Geometry
 import Journal
+import Kernels
 import Paint
 import PNGFile
 import Testing
@@ -48,5 +50,56 @@ import TestSupport
         let read = try DocumentFile.read(ora: path, maxSide: 64, pixelBytes: 16).image
         #expect(read.layers.count == 2 && read.background == .white)
         #expect(DocumentLimits.pixelBytes == 1 << 32, "the budget the docs state: 4 GiB")
+    }
+}
+
+/// Groups saved as nested stacks and read back as they were: their names, isolation, modes,
+/// opacity, visibility and attributes of other programs', what each holds, and the current
+/// entry (a group may be current); a journal's snapshot is such a file, so it keeps them too.
+@Suite struct GroupFileTests {
+    @Test func groupsAreSavedAsNestedStacksAndReadBackWhole() throws {
+        let size = Size(width: 3, height: 2)
+        func layer(_ name: String, _ pixel: UInt32, depth: Int) -> DocumentImage.LayerImage {
+            DocumentImage.LayerImage(attributes: LayerAttributes(name: name, opacity: 0.25, mode: .screen, depth: depth),
+                                     bounds: Rect(x: 1, y: 0, width: 2, height: 2), pixels: Array(repeating: pixel, count: 4))
+        }
+        func group(_ name: String, _ isolation: Isolation, depth: Int, visible: Bool = true) -> DocumentImage.LayerImage {
+            DocumentImage.LayerImage(attributes: LayerAttributes(name: name, visible: visible, opacity: 0.8, mode: .multiply,
+                                                                 extra: [ExtraAttribute(name: "edit-locked", value: "true")],
+                                                                 group: isolation, depth: depth),
+                                     bounds: Rect(x: 0, y: 0, width: 0, height: 0), pixels: [])
+        }
+        let layers = [layer("bottom", 0xFF10_2030, depth: 0), layer("deep", 0x8040_0000, depth: 2), group("empty", .isolated, depth: 2),
+                      group("inner", .isolated, depth: 1), layer("middle", 0xFF00_FF00, depth: 1), group("outer", .passThrough, depth: 0, visible: false),
+                      layer("top", 0xFFFF_FFFF, depth: 0)]
+        let image = DocumentImage(size: size, background: Color(r: 1, g: 2, b: 3), layers: layers, current: 3)
+        let path = try ScratchFolder.make("groups") + "/groups.ora"
+        try DocumentFile.write(image, merged: PNGImage(width: 3, height: 2, pixels: Array(repeating: 0xFF00_0000, count: 6)), to: path)
+        let (read, notes) = try DocumentFile.read(ora: path, maxSide: 64)
+        #expect(notes == [])
+        #expect(read.current == 3 && read.background == image.background)
+        #expect(read.layers.map(\.attributes) == image.layers.map(\.attributes))
+        #expect(read.layers.map(\.pixels) == image.layers.map(\.pixels))
+        // As other programs read it: stacks inside stacks, "isolate" or "auto".
+        let xml = try unzipped(path, "stack.xml")
+        #expect(xml.contains(#"<stack name="outer" opacity="0.8" visibility="hidden" composite-op="svg:multiply" isolation="auto" edit-locked="true">"#))
+        #expect(xml.contains(#"<stack name="inner" opacity="0.8" visibility="visible" composite-op="svg:multiply" isolation="isolate" edit-locked="true" selected="true">"#))
+        let tags = xml.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("<stack") || $0.hasPrefix("</stack") || $0.hasPrefix("<layer") }
+        #expect(tags.map { $0.split(separator: " ")[0] + ($0.contains("name=\"") ? " " + $0.split(separator: "\"")[1] : "") } == [
+            "<stack>", "<layer top", "<stack outer", "<layer middle", "<stack inner", "<stack empty", "</stack>", "<layer deep", "</stack>",
+            "</stack>", "<layer bottom", "<layer Background", "</stack>",
+        ])
+    }
+
+    /// An entry of the archive, as unzip gives it.
+    private func unzipped(_ path: String, _ entry: String) throws -> String {
+        let unzip = Process(), pipe = Pipe()
+        unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        unzip.arguments = ["-p", path, entry]
+        unzip.standardOutput = pipe
+        try unzip.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        unzip.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -90,6 +90,17 @@ import TestSupport
         guard case .png = read.layers[0].pixels else { Issue.record("decoded already"); return }
     }
 
+    /// Groups nested 64 deep are read; one more is refused, naming where.
+    @Test func groupsNestedTooDeepAreRefused() throws {
+        func nested(_ n: Int) -> String {
+            String(repeating: "<stack>", count: n) + "<layer src='data/a.png'/>" + String(repeating: "</stack>", count: n)
+        }
+        let fits = try make("deep.ora", [.mimetype, .text("stack.xml", stack(nested(64))), Self.layerPNG])
+        #expect(try read(fits).get().layers.map(\.depth).max() == 64)
+        let deeper = try make("deeper.ora", [.mimetype, .text("stack.xml", stack(nested(65))), Self.layerPNG])
+        #expect(failure(deeper) == deeper + ": stack.xml:4: groups nested deeper than the 64 a document may hold")
+    }
+
     /// What the file says is quoted and escaped: a `&#10;` in a name, a src, the mimetype or a
     /// composite-op never breaks the line.
     @Test func valuesFromTheFileAreEscapedInEveryMessage() throws {
@@ -102,9 +113,9 @@ import TestSupport
         #expect(failure(mime) == mime + ": mimetype: \"image/\\nopenraster\\u{2028}\", not image/openraster: not an OpenRaster file")
         let opacity = try make("opacity.ora", [.mimetype, .text("stack.xml", stack("<layer src='data/a.png' opacity='\(newline)'/>")), Self.layerPNG])
         #expect(failure(opacity) == opacity + ": stack.xml:4: <layer> opacity \"a\\nb\\rc\\td\" is not a number")
-        let group = "<stack name='G&#10;1' composite-op='svg:&#10;multiply' isolation='isolate'><layer src='data/a.png' composite-op='x&#10;y'/></stack>"
+        let group = "<stack name='G&#10;1' opacity='2' isolation='isolate'><layer src='data/a.png' composite-op='x&#10;y'/></stack>"
         let notes = try read(try make("op.ora", [.mimetype, .text("stack.xml", stack(group)), Self.layerPNG])).get().notes
-        #expect(notes.contains("stack \"G\\n1\": its composite-op \"svg:\\nmultiply\" is lost (its layers are composed one by one)"), "\(notes)")
+        #expect(notes.contains("<stack> \"G\\n1\" opacity 2 read as 1.0"), "\(notes)")
         #expect(notes.allSatisfy { !$0.contains("\n") })
         // Long values are cut, with "…".
         let longName = String(repeating: "z", count: 300)

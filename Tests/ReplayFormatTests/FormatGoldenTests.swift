@@ -77,6 +77,10 @@ enum WrittenEvents {
                 }
             }
         }
+        // Groups: made, taken away, entered and left; isolation set alone and with the rest.
+        events += [.command(.layer(.group(name: nil))), .command(.layer(.group(name: "g"))), .command(.layer(.ungroup)),
+                   .command(.layer(.into)), .command(.layer(.out)), .command(.layer(.set(isolated: true))),
+                   .command(.layer(.set(isolated: false))), .command(.layer(.set(visible: false, opacity: 0.5, mode: .multiply, name: "g", isolated: true)))]
         events += strings.map { .command(.paste(PastedImage(file: $0 + ".png", x: -3, y: 1_000_000_000))) }
         events += [.command(.invert(nil)), .command(.invert(true)), .command(.invert(false))]
         for on in [nil, true, false] as [Bool?] {
@@ -143,6 +147,11 @@ enum BadLines {
         [("t", "1"), ("type", #""layer""#), ("action", #""merge""#)],
         [("t", "1"), ("type", #""layer""#), ("action", #""set""#), ("visible", "false"), ("opacity", "0.5"), ("mode", #""svg:multiply""#),
          ("name", #""L""#)],
+        [("t", "1"), ("type", #""layer""#), ("action", #""set""#), ("isolated", "true")],
+        [("t", "1"), ("type", #""layer""#), ("action", #""group""#), ("name", #""G""#)],
+        [("t", "1"), ("type", #""layer""#), ("action", #""ungroup""#)],
+        [("t", "1"), ("type", #""layer""#), ("action", #""into""#)],
+        [("t", "1"), ("type", #""layer""#), ("action", #""out""#)],
         [("t", "1"), ("type", #""paste""#), ("image", #""a.png""#), ("x", "-3"), ("y", "7")],
         [("t", "1"), ("type", #""view""#), ("zoom", "2"), ("x", "-3"), ("y", "7")],
         [("t", "1"), ("type", #""resize""#), ("width", "64"), ("height", "48")],

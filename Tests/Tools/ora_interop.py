@@ -33,6 +33,13 @@ How each program is driven:
   saving: `file-png-save` per layer, mergedimage from merge-visible-layers), GIMP doing every
   pixel, and the zip put together here (the README marks these results "plug-in emulated").
 
+Groups, both ways with Krita: a grouped file as Krita lays one out (`krita_groups.py`: isolated
+and pass-through groups, one nested in another, a hidden one, blend modes and opacities), saved
+again by Krita's own OpenRaster writer; Quicksilver opens Krita's file (as a replay's snapshot,
+the path `window FILE.ora` takes), shows it as Krita does, draws a stroke on it and saves it;
+Krita opens Quicksilver's save and must show what Quicksilver showed, and every layer and group
+of Krita's file must still be in its stack.xml, nested as they were, isolation and all.
+
 Differences are in levels (0…255) per channel of the pictures over white, the largest and the
 mean; the expected largest is 3 or less. Exits 1, listing the problems, when a program or
 Quicksilver reads a layer otherwise than it was written, when Quicksilver's file lacks what it
@@ -43,7 +50,7 @@ Needs: quicksilver built, xvfb-run, krita, gimp, mypaint (Debian), the system Py
 (/usr/bin/python3) for MyPaint's library. No PyPI packages.
 
     python3 Tests/Tools/ora_interop.py [--quicksilver .build/debug/quicksilver] [--dir DIR]
-                                       [--only krita,mypaint,gimp] [--readme-picture docs/layers.png]
+                                       [--only krita,mypaint,gimp,groups] [--readme-picture docs/layers.png]
 """
 import argparse
 import json
@@ -58,6 +65,7 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from krita_blend import png_bytes, read_png  # noqa: E402  (PNG by hand, no PyPI package)
+import krita_groups  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -301,6 +309,61 @@ def check_quicksilver_file(ora, png):
     if max(tw, th) > 256:
         problems.append("thumbnail %dx%d" % (tw, th))
     return problems, (tw, th)
+
+
+def stack_tree(ora):
+    """stack.xml's tree below the root stack, top first: a layer as its name, a group as
+    (name, isolated, children); Quicksilver's own background layer left out."""
+    with zipfile.ZipFile(ora) as z:
+        image = ET.fromstring(z.read("stack.xml"))
+
+    def walk(stack):
+        out = []
+        for e in stack:
+            if e.tag == "layer" and not any(k.endswith("}background") for k in e.attrib):
+                out.append(e.get("name", ""))
+            elif e.tag == "stack":
+                out.append((e.get("name", ""), e.get("isolation") == "isolate", walk(e)))
+        return out
+    return walk(image.find("stack"))
+
+
+def groups_round_trip(qs, folder, row, failures):
+    """Krita's grouped file → Quicksilver (shown, drawn on, saved) → Krita."""
+    def path(name):
+        return os.path.join(folder, name)
+    # Debian's version ("1:5.1.5+dfsg-2…"): Krita's own --version needs a display.
+    packaged = run(["dpkg-query", "-W", "-f", "${Version}", "krita"], check=False).stdout
+    version = [re.sub(r"^\d+:", "", packaged).split("+")[0] or "5"]
+    krita_groups.write_groups_ora(path("groups-laid-out.ora"))
+    krita_groups.krita_flatten(path("groups-laid-out.ora"), path("kr-groups.ora"))    # Krita's own writer
+    krita_groups.krita_flatten(path("kr-groups.ora"), path("kr-groups.png"))
+    with zipfile.ZipFile(path("kr-groups.ora")) as z:
+        image = ET.fromstring(z.read("stack.xml"))
+    header = {"quicksilver": 1, "width": int(image.get("w")), "height": int(image.get("h")), "background": "#ffffff",
+              "snapshot": "kr-groups.ora"}
+    opened = [json.dumps(header)]
+    drawn = opened + [json.dumps(e) for e in [
+        {"t": 0, "type": "brush", "kind": "pen", "size": 6, "color": "#202080"},
+        {"t": 0.1, "type": "down", "x": 8, "y": 70}, {"t": 0.2, "type": "move", "x": 60, "y": 20},
+        {"t": 0.3, "type": "up", "x": 120, "y": 60}]]
+    for name, lines in (("qs-groups-opened", opened), ("qs-groups", drawn)):
+        open(path(name + ".jsonl"), "w").write("\n".join(lines) + "\n")
+        quicksilver_render(qs, path(name + ".jsonl"), path(name + ".png"))
+    quicksilver_render(qs, path("qs-groups.jsonl"), path("qs-groups.ora"))
+    krita_groups.krita_flatten(path("qs-groups.ora"), path("kr-of-qs-groups.png"))
+    c = compare(path("qs-groups-opened.png"), path("kr-groups.png"))
+    diff_picture(path("qs-groups-opened.png"), path("kr-groups.png"), path("diff-groups-opened.png"))
+    row("Krita", version[0], "Krita → Quicksilver", "groups", c, "Krita's grouped file as Quicksilver shows it")
+    kept = stack_tree(path("qs-groups.ora")) == stack_tree(path("kr-groups.ora"))
+    if not kept:
+        failures.append("groups: Quicksilver's save lost or changed layers or groups: %s, Krita's file had %s"
+                        % (stack_tree(path("qs-groups.ora")), stack_tree(path("kr-groups.ora"))))
+    c = compare(path("kr-of-qs-groups.png"), path("qs-groups.png"))
+    diff_picture(path("kr-of-qs-groups.png"), path("qs-groups.png"), path("diff-groups-saved.png"))
+    row("Krita", version[0], "Krita → Quicksilver → Krita", "groups", c,
+        "drawn on and saved by Quicksilver, in Krita, against what Quicksilver showed; "
+        + ("every layer and group kept, nested as they were" if kept else "LAYERS OR GROUPS LOST"))
 
 
 # --- The document each program builds itself ------------------------------------------------------
@@ -764,7 +827,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quicksilver", default=os.path.join(ROOT, ".build/debug/quicksilver"))
     ap.add_argument("--dir", default="/tmp/quicksilver-interop")
-    ap.add_argument("--only", default="mypaint,krita,gimp")
+    ap.add_argument("--only", default="mypaint,krita,gimp,groups")
     ap.add_argument("--readme-picture", help="copy the layered scene Quicksilver rendered here (a PNG)")
     args = ap.parse_args()
     qs = os.path.abspath(args.quicksilver)
@@ -887,6 +950,9 @@ def main():
             krita_run(folder, [[path, png("kr-again"), ora("kr-again")]], None)
             return png("kr-again")
         backward("Krita", version, "kr-built", ora("kr-built"), png("kr-built"), krita_reopen)
+
+    if "groups" in programs:
+        groups_round_trip(qs, folder, row, failures)
 
     if "gimp" in programs:
         version = run(["gimp", "--version"]).stdout.strip().split()[-1]
