@@ -36,8 +36,8 @@ extension Document {
     func select(_ index: Int) {
         let i = min(max(index, 0), layers.count - 1)
         guard i != current else { return }
+        // Not a restack: the picture is as it was (the stack view sees the current layer move).
         current = i
-        restacked = true
     }
 
 
@@ -49,7 +49,10 @@ extension Document {
         guard new != layer.attributes else { return }
         let old = layer.attributes
         layer.attributes = new
-        restacked = true
+        // A new name alone changes no pixel shown.
+        var renamed = old
+        renamed.name = new.name
+        if renamed != new { restacked = true }
         record([.attributes(layer, old)])
     }
 

@@ -23,7 +23,8 @@ public final class Document {
     var nextNumber = 2
 
     /// Layers whose pixels changed (and where) since the view last looked; `restacked` when
-    /// layers were added, removed, moved, selected or changed attributes.
+    /// layers were added, removed, moved or changed attributes other than a name (a layer
+    /// made current, or renamed, changes no pixel shown).
     var damage: [ObjectIdentifier: Rect] = [:]
     var restacked = true
 

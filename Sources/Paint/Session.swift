@@ -111,6 +111,7 @@ public final class Session {
         guard x.isFinite, y.isFinite, case let (cx, cy) = (Int(x.rounded(.down)), Int(y.rounded(.down))),
               document.bounds.contains(x: cx, y: cy) else { return nil }
         syncStack()
+        stack.complete(document, on: compute)
         var pixel: UInt32 = 0
         withUnsafeMutablePointer(to: &pixel) { p in
             // A view that puts canvas pixel (cx, cy) at the corner of a one-pixel output.
@@ -154,7 +155,7 @@ public final class Session {
     /// True when a frame would change what is shown: the frame clock may pause otherwise. (An
     /// overlay that changed asks for a frame itself.)
     public var needsDraw: Bool {
-        !pending.isEmpty || !damage.isEmpty || view.windowIsStale || view.pulse != nil || strokes.isEmbossing
+        !pending.isEmpty || !damage.isEmpty || view.windowIsStale || view.pulse != nil || strokes.isEmbossing || stack.isCatchingUp
     }
 
     /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
@@ -283,7 +284,11 @@ public final class Session {
         damage = damage.union(strokes.redrawTail())
         let region = view.region(window: window, canvasDamage: damage, canvas: document.bounds)
         damage = .empty
-        guard !region.isEmpty else { return .empty }
+        guard !region.isEmpty else {
+            // A frame with nothing to compose rebuilds a band of the caches, if they are stale.
+            stack.catchUp(document, on: compute)
+            return .empty
+        }
         let target = presenter.frameTarget()
         compose(region, into: target, transform: view.transform)
         view.overlay?.draw(into: target, clip: region)
@@ -315,6 +320,7 @@ public final class Session {
     /// Composes `region` (of `target`) of what the session shows, seen through `transform` (the
     /// canvas at 100 % in the top-left corner by default). The stack must be in sync.
     public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity) {
+        stack.complete(document, on: compute)
         stack.kernel(document, stroke: strokes.overlay, invert: view.invert, output: target, transform: transform).run(over: region, on: compute)
     }
 

@@ -9,6 +9,11 @@ import Kernels
 /// backdrop, so those layers are then read one by one). Both follow the document's damage.
 /// Groups are worked out by `StackLayout`; what isolated groups holding the current layer
 /// hold is read every frame, not cached.
+///
+/// Another layer made current changes no pixel shown, but both caches: they are then rebuilt
+/// a band of rows a frame (`catchUp`) while nothing is composed, so that a click in the layer
+/// panel costs the panel's frame, not a flattening of every layer; anything composed before
+/// they are done finishes them first (`complete`).
 final class StackView {
     private var below: TextureStorage<UInt32>?
     private var above: TextureStorage<UInt32>?
@@ -26,6 +31,10 @@ final class StackView {
     /// The stack as the kernel reads it, made again when the stack or a layer other than the
     /// current one changed.
     private var layout = StackLayout()
+    /// The caches are stale and being rebuilt over the frames (see the type's comment).
+    private(set) var isCatchingUp = false
+    /// Rows a frame rebuilds while catching up: an eighth of a 1080p canvas.
+    static let catchUpRows = 136
 
     private struct StackEntry: Equatable {
         var layer: ObjectIdentifier
@@ -35,6 +44,13 @@ final class StackView {
         var mode: BlendMode
         var group: Isolation?
         var depth: Int
+
+        /// What the picture shows of it: all but whether it is current.
+        var look: StackEntry {
+            var e = self
+            e.current = false
+            return e
+        }
     }
 
     /// Takes the document's damage and brings the caches up to date, showing `background`
@@ -48,14 +64,17 @@ final class StackView {
             StackEntry(layer: ObjectIdentifier(l), current: i == document.current, visible: l.attributes.visible,
                        opacity: l.attributes.opacity255, mode: l.attributes.mode, group: l.attributes.group, depth: l.attributes.depth)
         }
-        var whole = restacked || stack != builtFor
+        // Only which layer is current changed: the picture is as it was.
+        let reselected = stack != builtFor && stack.map(\.look) == builtFor.map(\.look)
+        var whole = restacked || (stack != builtFor && !reselected)
         builtFor = stack
         let current = ObjectIdentifier(document.currentLayer)
-        if whole || pixels.keys.contains(where: { $0 != current }) { layout = StackLayout(document) }
-        if whole {
+        if whole || reselected || pixels.keys.contains(where: { $0 != current }) { layout = StackLayout(document) }
+        if whole || reselected {
             belowStale = all
             aboveStale = all
         }
+        if reselected, !whole, pixels.isEmpty { isCatchingUp = true }
         for (id, rect) in pixels {
             damage = damage.union(rect)
             guard let i = document.layers.firstIndex(where: { ObjectIdentifier($0) == id }) else { continue }
@@ -68,9 +87,28 @@ final class StackView {
             belowStale = all
             whole = true
         }
-        rebuildBelow(document, shown, on: compute)
-        rebuildAbove(document, on: compute)
+        if !isCatchingUp {
+            rebuildBelow(document, on: compute)
+            rebuildAbove(document, on: compute)
+        }
         return (damage, whole)
+    }
+
+    /// While catching up, rebuilds the next band of the stale caches (a frame that composes
+    /// nothing calls it).
+    func catchUp(_ document: Document, on compute: ComputeContext) {
+        guard isCatchingUp else { return }
+        rebuildBelow(document, rows: Self.catchUpRows, on: compute)
+        rebuildAbove(document, rows: Self.catchUpRows, on: compute)
+        isCatchingUp = !belowStale.isEmpty || !aboveStale.isEmpty
+    }
+
+    /// Finishes catching up: call before the caches are read.
+    func complete(_ document: Document, on compute: ComputeContext) {
+        guard isCatchingUp else { return }
+        isCatchingUp = false
+        rebuildBelow(document, on: compute)
+        rebuildAbove(document, on: compute)
     }
 
     /// The compose kernel over `document` as the caches stand, with the live stroke painted into
@@ -90,9 +128,9 @@ final class StackView {
         return k
     }
 
-    /// The background and the layers below, flattened; none when no layer is below (the
-    /// kernel then fills with the colour).
-    private func rebuildBelow(_ d: Document, _ background: UInt32, on compute: ComputeContext) {
+    /// The background and the layers below, flattened (the stale part, or its first `rows`);
+    /// none when no layer is below (the kernel then fills with the colour).
+    private func rebuildBelow(_ d: Document, rows: Int = .max, on compute: ComputeContext) {
         let layers = layout.below
         guard !layers.isEmpty else {
             below = nil
@@ -104,18 +142,30 @@ final class StackView {
             belowStale = Rect(size: d.storageSize)
         }
         guard let target = below?.texture, !belowStale.isEmpty else { return }
-        Self.flatten(layers, in: belowStale, onto: target, startingWith: background, on: compute)
-        belowStale = .empty
+        let part = Self.firstRows(rows, of: &belowStale)
+        Self.flatten(layers, in: part, onto: target, startingWith: builtOver ?? 0xFF00_0000, on: compute)
     }
 
-    /// The layers above, flattened while all are `normal`, else listed one by one.
-    private func rebuildAbove(_ d: Document, on compute: ComputeContext) {
+    /// The first `rows` rows of `stale`, taken from it.
+    private static func firstRows(_ rows: Int, of stale: inout Rect) -> Rect {
+        guard rows < stale.height else {
+            defer { stale = .empty }
+            return stale
+        }
+        let part = Rect(x: stale.minX, y: stale.minY, width: stale.width, height: rows)
+        stale = Rect(minX: stale.minX, minY: stale.minY + rows, maxX: stale.maxX, maxY: stale.maxY)
+        return part
+    }
+
+    /// The layers above, flattened while all are `normal` (the stale part, or its first
+    /// `rows`), else listed one by one.
+    private func rebuildAbove(_ d: Document, rows: Int = .max, on compute: ComputeContext) {
         guard !aboveStale.isEmpty else { return }
-        defer { aboveStale = .empty }
         let layers = layout.above
         guard !layers.isEmpty, layers.allSatisfy({ $0.mode == .normal }) else {
             above = nil
             overs = layers
+            aboveStale = .empty
             return
         }
         if above?.texture.size != d.storageSize {
@@ -123,7 +173,7 @@ final class StackView {
             aboveStale = Rect(size: d.storageSize)
         }
         guard let target = above?.texture else { return }
-        Self.flatten(layers, in: aboveStale, onto: target, startingWith: 0, on: compute)
+        Self.flatten(layers, in: Self.firstRows(rows, of: &aboveStale), onto: target, startingWith: 0, on: compute)
         overs = [ComposeKernel.Over(pixels: .texture(target), opacity: 255, mode: .normal, bounds: layers.reduce(Rect.empty) { $0.union($1.bounds) })]
     }
 

@@ -176,6 +176,42 @@ import TestSupport
         }
     }
 
+    /// Another layer made current changes no pixel shown: its frame composes and presents
+    /// nothing (it recomposed the whole canvas, flattening every layer), the caches are rebuilt
+    /// a band a frame while the frames ask for it, and a stroke then is shown right, as is one
+    /// drawn before they are done.
+    @Test(arguments: [false, true])
+    func choosingAnotherLayerRecomposesNothingAndTheCachesCatchUp(strokeAtOnce: Bool) throws {
+        let tall = Size(width: 150, height: 400)
+        var lines = stroke(y: 20, t: 0, color: "#ff0000", size: 20)
+        for i in 1...3 { lines += [layer("new", t: Double(i))] + stroke(y: 20 + 90 * i, t: Double(i), color: "#00ff0080", size: 30) }
+        let header = "{\"quicksilver\": 1, \"width\": \(tall.width), \"height\": \(tall.height)}\n"
+        let session = Session(size: tall, compute: ComputeContext(threads: 2, inlineThreshold: 0))
+        let window = OffscreenPresenter(size: tall)
+        var frame = 0
+        func draw() -> Rect {
+            frame += 1
+            return session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: window).presented
+        }
+        for e in try ReplayParser.parse(header + lines.joined(separator: "\n") + "\n").events { session.handle(e.event) }
+        while session.needsDraw { _ = draw() }
+        session.handle(.command(.layer(.select(1))))
+        #expect(draw().isEmpty, "nothing composed or presented")
+        var catchingUp = 0
+        if !strokeAtOnce {
+            while session.needsDraw { #expect(draw().isEmpty); catchingUp += 1 }
+            #expect(catchingUp == 2, "400 rows, 136 a frame: the first band in the choosing frame, then two: \(catchingUp)")
+        }
+        for e in try ReplayParser.parse(header + stroke(y: 200, t: 9, color: "#0000ff", size: 40).joined(separator: "\n") + "\n").events {
+            session.handle(e.event)
+        }
+        while session.needsDraw { _ = draw() }
+        #expect(session.document.current == 1)
+        let want = reference(session.documentImage())
+        #expect(largestChannelDifference(window.image.pixels, want) <= 2, "the window shows the stroke over the right caches")
+        #expect(largestChannelDifference(session.snapshot().pixels, want) <= 2)
+    }
+
     /// An undo selects the layer it changes: the view, built for the layer current before,
     /// must follow (three layers, so both caches are in use).
     @Test func anUndoThatChangesTheCurrentLayerIsShownRight() throws {
