@@ -73,11 +73,11 @@ struct OnCanvasUITests {
                                environment: x.environment)
         #expect(r.status == 0, "\(r.stderr)")
         for (args, scale) in [([String](), 2), (["--ui-scale", "1"], 1)] {
-            let w = try PaintWindow(on: x, size: "1000x900", extraArgs: args, tools: true)
+            let w = try PaintWindow(on: x, size: "1000x960", extraArgs: args, tools: true)
             try click(w, 500, 450, button: 3)
             // The ring at hue 0.25 is 89 UI pixels right of the centre: 178 window pixels at scale 2.
             #expect(try eventually {
-                let ring = rgb(try w.grab(width: 1000, height: 900)[500 + 89 * scale, 450])
+                let ring = rgb(try w.grab(width: 1000, height: 960)[500 + 89 * scale, 450])
                 return ring.g > 240 && ring.r > 100 && ring.r < 160 && ring.b < 30
             }, "scale \(scale)")
             #expect(try w.quit().status == 0)
