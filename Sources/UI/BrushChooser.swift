@@ -121,10 +121,7 @@ public struct BrushChooser: Equatable, Sendable {
             font.draw("\(h.pack) · \(h.count)", x: m, y: h.y + 6 * u, scale: u, Theme.dim, on: inside)
         }
         for item in l.icons where item.box.maxY > view.y && item.box.y < view.maxY {
-            let chosen = item.name == current
-            inside.fill(item.box.inset(by: -(chosen ? 3 : 1) * u), chosen ? Theme.selected : Theme.dim)
-            inside.fill(item.box, Theme.raised)
-            if let t = icon(item.name) { inside.blit(t, x: Int(item.box.x), y: Int(item.box.y)) }
+            inside.brushIcon(icon(item.name), in: item.box, chosen: item.name == current, scale: u)
         }
     }
 }

@@ -48,10 +48,7 @@ public struct BrushRing: Equatable, Sendable {
                 p.ring(cx: b.midX, cy: b.midY, inner: b.width / 2 - u, outer: b.width / 2, Theme.raised)
                 continue
             }
-            let chosen = brushes[i] == current
-            p.fill(b.inset(by: -(chosen ? 3 : 1) * u), chosen ? Theme.selected : Theme.dim)
-            p.fill(b, Theme.raised)
-            if let t = icon(brushes[i]) { p.blit(t, x: Int(b.x), y: Int(b.y)) }
+            p.brushIcon(icon(brushes[i]), in: b, chosen: brushes[i] == current, scale: u)
         }
     }
 }

@@ -187,7 +187,8 @@ public struct Palette: Equatable, Sendable {
         }
         for (i, k) in BrushKind.allCases.enumerated() {
             let b = kindBox(i)
-            p.fill(b, k == kind ? Theme.selected : Theme.raised)
+            // A MyPaint brush in use paints instead of the kind: none is marked.
+            p.fill(b, k == kind && ring?.current == nil ? Theme.selected : Theme.raised)
             font.draw(k.rawValue.capitalized, centredAt: b.midX, b.midY, scale: u, Theme.text, on: p)
         }
         for smaller in [true, false] {
