@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "OpenRaster", dependencies: ["CZip", "Geometry", "Files", "PNGFile"]),
         .target(name: "Journal", dependencies: ["CDeflate", "Geometry", "Compute", "Kernels", "Events", "ReplayFormat", "Paint", "Files", "PNGFile", "OpenRaster"]),
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
-                                            "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "UI"]),
+                                            "ReplayFormat", "Paint", "Brushes", "Files", "PNGFile", "Journal", "UI"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
         .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "Text"]),
         // The libFuzzer targets' bodies, and an executable for each (`make fuzz` builds them with libFuzzer).
@@ -78,7 +78,7 @@ let package = Package(
             name: "quicksilver",
             dependencies: [
                 "Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events", "ReplayFormat", "Paint",
-                "Files", "PNGFile", "Journal", "App", "UI", "X11Window", "CMalloc",
+                "Brushes", "Files", "PNGFile", "Journal", "App", "UI", "X11Window", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "PNGFileTests", dependencies: ["CDeflate", "Files", "PNGFile", "TestSupport"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "TestSupport"]),
         .testTarget(name: "OpenRasterTests", dependencies: ["Geometry", "Files", "PNGFile", "OpenRaster", "TestSupport"], exclude: ["Support"]),
-        .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint",
+        .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint", "Brushes",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "UI", "TestSupport"]),
         .testTarget(name: "UITests", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "PNGFile", "UI", "TestSupport"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "PNGFile", "TestSupport"]),

@@ -40,6 +40,8 @@ public enum KeyAction: Equatable, Sendable {
     case layerPanel
     /// The current layer's name typed in the status strip.
     case renameLayer
+    /// The brush chooser opened or closed.
+    case brushChooser
 }
 
 /// A key with the modifiers that must be held for it.
@@ -87,7 +89,11 @@ public enum KeyMap {
         KeyBinding("c", "colour picker: a crosshair pointer; the next click takes the colour under it (the paint there, or the "
             + "background where the canvas is bare) and draws nothing; Escape disarms", [(c("c"), .pickColor)]),
         KeyBinding("right click", "the pop-up palette at the pointer (also the stylus's barrel button, where it is button 3): hue ring, "
-            + "saturation/value square, recent colours, brush kind and size; a click outside, Escape or another right click closes it"),
+            + "saturation/value square, recent colours, a ring of favourite MyPaint brushes (the last chosen first), brush kind and size; "
+            + "a click outside, Escape or another right click closes it"),
+        KeyBinding("F6, Shift+B", "the brush chooser (also the palette's Brushes… button): every installed MyPaint brush, pack by pack, "
+            + "the wheel scrolls it; a click on one chooses it, a click outside or Escape closes it",
+            [(Chord(.function(6)), .brushChooser), (c("b", .shift), .brushChooser)]),
         KeyBinding("l", "the mercurial brush's shading editor: drag the four lights, their hue and brightness, the shininess "
             + "(mercurial strokes drawn after it take it)", [(c("l"), .shadingEditor)]),
         KeyBinding("Tab", "hide / show every on-canvas tool: palette, brush outline, status strip, shading editor (canvas only, as in Krita)",

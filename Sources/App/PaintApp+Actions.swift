@@ -19,7 +19,8 @@ extension PaintApp {
         let refusal = strokeRefusal
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
                                      names: transfers.names, refusal: refusal,
-                                     layerName: session.document.currentLayer.attributes.name, hit: { x, y in
+                                     layerName: session.document.currentLayer.attributes.name,
+                                     scroller: { x, y in widgets?.scroller(at: x, y) }, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas
         }, renamesAt: { x, y in
             widgets?.layers?.renames(atX: x, y: y) ?? false
@@ -63,12 +64,17 @@ extension PaintApp {
         case .widget(let id, let gesture, let x, let y):
             guard let w = widgets?.interactive(id) else { return }
             let brush = session.upcomingBrush
-            let commands = switch gesture {
-            case .press: w.press(x: x, y: y, brush: brush)
-            case .drag: w.drag(x: x, y: y, brush: brush)
-            case .release: w.release(x: x, y: y, brush: brush)
+            let commands: [Command]
+            switch gesture {
+            case .press: commands = w.press(x: x, y: y, brush: brush)
+            case .drag: commands = w.drag(x: x, y: y, brush: brush)
+            case .release: commands = w.release(x: x, y: y, brush: brush)
+            case .wheel(let steps):
+                w.wheel(steps, x: x, y: y)
+                commands = []
             }
-            for c in commands { session.handle(.command(c)) }
+            for c in commands { play(c) }
+            if let next = w.takeOpening() { widgets?.toggle(next, atX: x, y: y, brush: session.upcomingBrush) }
         case .toggleWidget(let id, let x, let y): widgets?.toggle(id, atX: x, y: y, brush: session.upcomingBrush)
         case .closeWidget(let id): widgets?.interactive(id)?.close()
         case .closePopUp: _ = widgets?.closePopUp()
@@ -88,6 +94,21 @@ extension PaintApp {
             widgets?.windowResized(to: size)
         case .expose: window.presentAll()
         case .jumpToEnd: play?.jumpToEnd = true
+        }
+    }
+
+    /// Queues a command a widget made. A MyPaint brush chosen by name gets its settings first
+    /// (so the journal embeds them, as for `--brush`), and becomes the most recent brush: the
+    /// palette's ring shows it first, now and in later sessions.
+    func play(_ command: Command) {
+        guard case .mypaint(let choice) = command, choice.settings == nil, let brushes else { return session.handle(.command(command)) }
+        switch brushes.complete(choice) {
+        case .success(let made):
+            session.handle(.command(.mypaint(made)))
+            brushes.used(made.name)
+            widgets?.palette?.setFavourites(brushes.favourites, icons: brushes.icons)
+        case .failure(let why):
+            statusLine.message = "\(choice.name): \(why.message)"
         }
     }
 

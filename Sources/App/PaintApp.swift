@@ -33,6 +33,8 @@ public final class PaintApp: FrameLoopDelegate {
     var displaySync = DisplaySync()
     /// Why the loop is to stop, once it is: Ctrl+Q, or another file to open in its place.
     var ending: Ending?
+    /// The MyPaint brushes offered (the palette's ring, the chooser); nil: none.
+    let brushes: BrushShelf?
 
     enum Ending: Equatable { case quit, open(String) }
 
@@ -58,11 +60,13 @@ public final class PaintApp: FrameLoopDelegate {
     ///   - greeting: what the status says first, until something replaces it (a blank first
     ///     start: where the palette and the keys are).
     ///   - document: the document's file (nil for a new one) and where saves look.
+    ///   - brushes: the MyPaint brushes the palette's ring and the brush chooser offer.
     public init(window: AppWindow, session: Session, recorder: Journal? = nil, journal: Journal? = nil,
                 wakeup: Wakeup? = nil, exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
                 console: Console = .standard, startCommands: [Command] = [], view: ViewTransform = .identity,
                 lowLatency: Bool = true, predictMilliseconds: Double = 16, uiScale: Double? = nil,
-                playing: Playthrough? = nil, greeting: String? = nil, document: DocumentNames = DocumentNames()) {
+                playing: Playthrough? = nil, greeting: String? = nil, document: DocumentNames = DocumentNames(),
+                brushes: BrushShelf? = nil) {
         self.window = window
         self.session = session
         logs = SessionLogs(recorder: recorder, journal: journal, console: console)
@@ -78,6 +82,11 @@ public final class PaintApp: FrameLoopDelegate {
                                     layers: true)
         }
         session.overlay = widgets
+        self.brushes = brushes
+        if let brushes {
+            widgets?.palette?.setFavourites(brushes.favourites, icons: brushes.icons)
+            widgets?.chooser?.setBrushes(brushes.groups, icons: brushes.icons)
+        }
         // In the frames after the start: the first `l` then costs what any frame of the editor does.
         widgets?.editor?.prepare(for: session.brush.shading)
         if let playing {

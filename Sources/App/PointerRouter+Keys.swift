@@ -75,6 +75,7 @@ extension PointerRouter {
         case .shadingEditor: return [.toggleWidget(.shadingEditor, x: key.x, y: key.y)]
         case .help: return [.toggleWidget(.help, x: key.x, y: key.y)]
         case .layerPanel: return [.toggleWidget(.layers, x: key.x, y: key.y)]
+        case .brushChooser: return [.toggleWidget(.brushChooser, x: key.x, y: key.y)]
         case .renameLayer:
             guard mode == .idle else { return [] }
             mode = .typingName(NameEntry(.rename, suggestion: c.layerName))

@@ -76,6 +76,8 @@ public struct PointerRouter: Sendable, Equatable {
         public var brush: Brush
         public var view: ViewTransform
         public var hit: (Double, Double) -> Widgets.Target
+        /// The widget the wheel scrolls at a window point, if one does.
+        public var scroller: (Double, Double) -> WidgetID?
         /// A `window --play` is under way: any key or click asks for its end.
         public var playing: Bool
         /// The document's file, and the names a save or an open suggest.
@@ -87,9 +89,11 @@ public struct PointerRouter: Sendable, Equatable {
         /// Whether a double-click at a window point renames the current layer (a layer panel row's).
         public var renamesAt: (Double, Double) -> Bool
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
-                    refusal: String? = nil, layerName: String = "", hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
+                    refusal: String? = nil, layerName: String = "", scroller: @escaping (Double, Double) -> WidgetID? = { _, _ in nil },
+                    hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
                     renamesAt: @escaping (Double, Double) -> Bool = { _, _ in false }) {
             self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
+            self.scroller = scroller
             self.layerName = layerName; self.renamesAt = renamesAt
         }
     }
@@ -273,6 +277,7 @@ public struct PointerRouter: Sendable, Equatable {
             return [outline(at: s)]
         case .wheelUp, .wheelDown:
             let steps = button == .wheelUp ? 1 : -1
+            if mode == .idle, !s.mods.contains(.control), let id = c.scroller(s.x, s.y) { return [.widget(id, .wheel(steps), x: s.x, y: s.y)] }
             if s.mods.contains(.control) { return [.session(.view(zoomed(c.view, by: steps, s.x, s.y)), at: s.time)] }
             return [.session(.view(scrolled(c.view, down: s.mods.contains(.shift) ? 0 : -steps,
                                              right: s.mods.contains(.shift) ? -steps : 0)), at: s.time)]

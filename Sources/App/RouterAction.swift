@@ -45,7 +45,11 @@ public enum RouterAction: Equatable, Sendable {
         return false
     }
 
-    public enum Gesture: Equatable, Sendable { case press, drag, release }
+    public enum Gesture: Equatable, Sendable {
+        case press, drag, release
+        /// Wheel clicks (> 0: up) over a widget that scrolls.
+        case wheel(Int)
+    }
 }
 
 /// What the app is asked to do besides playing events.

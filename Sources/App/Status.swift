@@ -33,7 +33,7 @@ public struct Status: Equatable, Sendable {
 
     /// The window's title: the document first (what a task bar shows), then everything, on one line.
     public var title: String {
-        var t = "\(document) — Quicksilver — \(brush.tip.kind.rawValue) \(brush.tip.size) \(brush.color) \(pressure) — \(layer) — \(zoom)"
+        var t = "\(document) — Quicksilver — \(brushName) \(brush.color) \(pressure) — \(layer) — \(zoom)"
         if brush.stabilizer > 0 { t += " — stabilizer \(stabilizerThirds)/3" }
         for part in [prompt, warning, message] { if let part { t += " — \(part)" } }
         return t
@@ -41,11 +41,15 @@ public struct Status: Equatable, Sendable {
 
     /// The status strip's content: the same facts, shorter.
     public var strip: StatusStrip {
-        var fields = [document, "\(brush.tip.kind.rawValue) \(brush.tip.size)", brush.color.description, layer, zoom]
+        var fields = [document, brushName, brush.color.description, layer, zoom]
         if brush.stabilizer > 0 { fields.append("stabilizer \(stabilizerThirds)/3") }
         if journaled { fields.append(warning == nil ? "journal ok" : "journal NOT SAVED") }
         return StatusStrip(swatch: brush.color, fields: fields, notice: warning ?? prompt ?? message, warning: warning != nil)
     }
+
+    /// The brush as the title and the strip name it: the MyPaint brush in use ("classic/charcoal"),
+    /// else the kind and its size ("pen 8").
+    public var brushName: String { brush.mypaint?.name ?? "\(brush.tip.kind.rawValue) \(brush.tip.size)" }
 
     /// The stabilizer's strength in thirds (0: off).
     public var stabilizerThirds: Int { Int((brush.stabilizer * 3).rounded()) }

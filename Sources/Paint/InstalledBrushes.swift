@@ -12,6 +12,12 @@ public final class InstalledBrushes {
     /// The brushes `environment` points to (the process's by default).
     public init(environment: [String: String]? = nil) { self.environment = environment }
 
+    /// The brushes of `library`, already found.
+    public init(library: BrushLibrary) {
+        self.library = library
+        environment = nil
+    }
+
     /// Why a brush event cannot be played, in one line.
     public struct Refusal: Error, Sendable {
         public let message: String

@@ -11,7 +11,9 @@ extension WidgetID {
 /// The pop-up palette (`Palette`) as a widget: opened at the pointer by a right click, closed by
 /// a press outside it; a press on the hue ring or the square shows the colour at once, a drag
 /// that began there goes on choosing wherever it goes, and the release makes it a command (one
-/// for the journal, not one per motion event); a kind or a size is a command at the press. It
+/// for the journal, not one per motion event); a kind or a size is a command at the press. A
+/// brush on its ring of favourites is the command that chooses that MyPaint brush, and closes
+/// the palette, as Krita's does; its "Brushes…" button opens the brush chooser in its place. It
 /// keeps the colours strokes were last drawn in, and follows the brush while open.
 public final class PaletteWidget: InteractiveWidget, ToggledWidget {
     public let id = WidgetID.palette
@@ -23,6 +25,11 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
     public private(set) var recentColors: [Color] = []
     /// What the press in progress grabbed.
     private var grab: Palette.Hit?
+    /// The favourite brushes the ring shows (none: no ring).
+    public private(set) var favourites: [String] = []
+    private var icons: BrushIcons?
+    /// A widget a press asked to open in the palette's place.
+    private var opening: WidgetID?
     private let surface = WidgetSurface()
     /// The pixels every palette of this scale shows (the panel and the hue ring), drawn once.
     private var base: TextureStorage<UInt32>?
@@ -41,6 +48,20 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
     /// A stroke starts in `color`: it becomes the most recent colour.
     public func strokeStarted(in color: Color) {
         recentColors = [color] + recentColors.filter { $0 != color }.prefix(Palette.recentCount - 1)
+    }
+
+    /// The brushes the ring shows, their icons from `icons`; none: no ring.
+    public func setFavourites(_ names: [String], icons: BrushIcons?) {
+        favourites = Array(names.prefix(BrushRing.count))
+        self.icons = icons
+        if var p = palette {
+            p.ring = ring(current: p.ring?.current)
+            show(p)
+        }
+    }
+
+    private func ring(current: String?) -> BrushRing? {
+        favourites.isEmpty ? nil : BrushRing(brushes: favourites, current: current)
     }
 
     /// Opens (or changes) the palette; a new one is centred at window point (x, y), kept inside
@@ -62,7 +83,8 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
         if palette != nil {
             show(nil)
         } else {
-            show(Palette(color: brush.color, recent: recentColors, kind: brush.tip.kind, size: brush.tip.size, scale: scale), atX: x, y: y)
+            show(Palette(color: brush.color, recent: recentColors, kind: brush.tip.kind, size: brush.tip.size, scale: scale,
+                         ring: ring(current: brush.mypaint?.name)), atX: x, y: y)
         }
     }
 
@@ -75,9 +97,10 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
     public func sync(with brush: Brush) {
         guard var p = palette else { return }
         if grab == nil, p.color != brush.color {
-            p = Palette(color: brush.color, recent: recentColors, kind: brush.tip.kind, size: brush.tip.size, scale: p.scale)
+            p = Palette(color: brush.color, recent: recentColors, kind: brush.tip.kind, size: brush.tip.size, scale: p.scale, ring: p.ring)
         }
         (p.kind, p.size, p.recent) = (brush.tip.kind, brush.tip.size, recentColors)
+        p.ring?.current = brush.mypaint?.name
         show(p)
     }
 
@@ -102,15 +125,27 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
         switch hit {
         case .hue(let h): p.choose(hue: h)
         case .saturationValue(let sat, let v): (p.saturation, p.value) = (sat, v)
-        case .recent(let c): p = Palette(color: c, recent: p.recent, kind: p.kind, size: p.size, scale: p.scale)
+        case .recent(let c): p = Palette(color: c, recent: p.recent, kind: p.kind, size: p.size, scale: p.scale, ring: p.ring)
         case .kind(let k): commands = [.brush(kind: k)]
         case .size(let smaller):
             let size = brush.tip.size
             commands = [.brush(size: smaller ? max(BrushTip.sizes.lowerBound, size / 2) : min(BrushTip.sizes.upperBound, size * 2))]
+        case .brush(let name):
+            show(nil)
+            return [.mypaint(MyPaintChoice(name: name, color: brush.color))]
+        case .brushChooser:
+            show(nil)
+            opening = .brushChooser
+            return []
         case .panel: break
         }
         show(p)
         return commands
+    }
+
+    public func takeOpening() -> WidgetID? {
+        defer { opening = nil }
+        return opening
     }
 
     /// A drag that began on the hue ring or the square goes on choosing there, wherever it goes.
@@ -119,7 +154,7 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
         switch grab {
         case .hue: return choose(.hue(p.hue(x - o.x, y - o.y)), brush: brush)
         case .saturationValue: return choose(p.saturationValue(x - o.x, y - o.y), brush: brush)
-        case .recent, .kind, .size, .panel: return []
+        case .recent, .kind, .size, .brush, .brushChooser, .panel: return []
         }
     }
 
@@ -138,9 +173,12 @@ public final class PaletteWidget: InteractiveWidget, ToggledWidget {
     public func draw(into target: Texture<UInt32>, clip: Rect) {
         guard let p = palette else { return }
         surface.draw(into: target, clip: clip) { r in
-            let b = base ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
+            // The ring of brushes makes a larger palette: its base is drawn again at that size.
+            let b = base.flatMap { $0.width == p.width && $0.height == p.height ? $0 : nil }
+                ?? Sprite(x: 0, y: 0, width: p.width, height: p.height) { p.drawBase($0) }.pixels
             base = b
-            return Sprite(x: r.minX, y: r.minY, base: b) { p.draw($0, font: font) }
+            let side = BrushRing.iconSide(scale: p.scale)
+            return Sprite(x: r.minX, y: r.minY, base: b) { p.draw($0, font: font) { icons?.icon($0, side: side) } }
         }
     }
 }

@@ -61,10 +61,20 @@ public protocol InteractiveWidget: Widget {
     func press(x: Double, y: Double, brush: Brush) -> [Command]
     func drag(x: Double, y: Double, brush: Brush) -> [Command]
     func release(x: Double, y: Double, brush: Brush) -> [Command]
+    /// The wheel over it scrolls it (else the wheel goes on to the canvas).
+    var scrolls: Bool { get }
+    /// The wheel turned over it, `steps` clicks (> 0: up).
+    func wheel(_ steps: Int, x: Double, y: Double)
+    /// A widget the last gesture asked to open (the palette's "Brushes…" opens the chooser),
+    /// once.
+    func takeOpening() -> WidgetID?
 }
 
 extension InteractiveWidget {
     public var closesOnPressOutside: Bool { false }
+    public var scrolls: Bool { false }
+    public func wheel(_ steps: Int, x: Double, y: Double) {}
+    public func takeOpening() -> WidgetID? { nil }
 }
 
 /// What a widget keeps of its place in the window: its rectangle, its sprite (drawn when it

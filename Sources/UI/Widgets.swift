@@ -5,8 +5,9 @@ import Strokes
 
 /// Every piece of on-canvas UI, in one z-ordered list, as the one `Overlay` the session draws
 /// over the canvas: one hit test for the app's pointer router, one way to draw, one damage.
-/// The window's pieces, bottom first: the status strip, the shading editor, the pop-up palette
-/// and the brush outline (`standard`); a new panel is one more entry.
+/// The window's pieces, bottom first: the status strip, the layer panel, the shading editor, the
+/// pop-up palette, the brush chooser, the key help and the brush outline (`standard`); a new
+/// panel is one more entry.
 public final class Widgets: Overlay {
     /// 1 at 96 dpi, 2 at 192: every piece's size and its font pixel.
     public let scale: Double
@@ -34,7 +35,7 @@ public final class Widgets: Overlay {
     }
 
     /// The window's widgets, bottom first: the status strip, the layer panel (open with
-    /// `layers`), the shading editor, the palette,
+    /// `layers`), the shading editor, the palette, the brush chooser,
     /// the key help (listing `help`), the outline; their text in `font`.
     public static func standard(windowSize: Size, scale: Double, font: UIFont, help: [(keys: String, does: String)] = [],
                                 layers: Bool = false) -> Widgets {
@@ -43,6 +44,7 @@ public final class Widgets: Overlay {
             LayerPanelWidget(windowSize: windowSize, scale: scale, font: font, open: layers),
             ShadingEditorWidget(windowSize: windowSize, scale: scale, font: font),
             PaletteWidget(windowSize: windowSize, scale: scale, font: font),
+            BrushChooserWidget(windowSize: windowSize, scale: scale, font: font),
             HelpWidget(windowSize: windowSize, scale: scale, font: font, entries: help),
             OutlineWidget(),
         ])
@@ -59,6 +61,7 @@ public final class Widgets: Overlay {
     public var outline: OutlineWidget? { first(OutlineWidget.self) }
     public var help: HelpWidget? { first(HelpWidget.self) }
     public var layers: LayerPanelWidget? { first(LayerPanelWidget.self) }
+    public var chooser: BrushChooserWidget? { first(BrushChooserWidget.self) }
 
     /// What a press at a window point is for.
     public enum Target: Equatable, Sendable {
@@ -82,6 +85,12 @@ public final class Widgets: Overlay {
             }
         }
         return .canvas
+    }
+
+    /// The widget the wheel scrolls at (x, y), if the topmost one there scrolls.
+    public func scroller(at x: Double, _ y: Double) -> WidgetID? {
+        guard case .widget(let id) = hit(x, y), interactive(id)?.scrolls == true else { return nil }
+        return id
     }
 
     /// Opens the widget named `id` (showing every widget again, and hiding the outline) at

@@ -1,5 +1,6 @@
 import App
 import ArgumentParser
+import Brushes
 import Clock
 import Compute
 import Events
@@ -218,6 +219,9 @@ struct WindowCommand: ParsableCommand {
         var opening: [Command] = (started.continuation == nil ? [] : [.continued])
             + (pulse ? [.pulse(on: true, hue: pulseHue, centre: pulseCentre, range: pulseRange)] : [])
         if let startBrush { opening.append(.mypaint(startBrush)) }
+        // The brushes chosen are remembered beside the sessions (even when they are not journaled).
+        let brushes = BrushShelf(library: .installed(), file: RecentBrushesFile(folder: stateDir ?? SessionStore.defaultFolder()))
+        if let startBrush, brushes.library.entry(named: startBrush.name) != nil { brushes.used(startBrush.name) }
         let exporter = Exporter(folder: exportDir)
         let environment = ProcessInfo.processInfo.environment
         let names = DocumentNames(path: started.opened?.path ?? started.document?.file, edited: started.document?.edited ?? false, folder: exporter.folder,
@@ -228,7 +232,7 @@ struct WindowCommand: ParsableCommand {
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs, uiScale: uiScale ?? Widgets.scale(forDPI: window.resourceDPI),
                            playing: started.unplayed.map { Playthrough(events: $0, speed: speed) },
-                           greeting: greeting(started), document: names)
+                           greeting: greeting(started), document: names, brushes: brushes)
         if hideTools { app.widgets?.setHidden(true) }
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])

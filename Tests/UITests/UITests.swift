@@ -13,21 +13,21 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
 
 /// A frame under the UI: white on the left half, near-black on the right, so every piece is seen
 /// over light and dark paint.
-private func canvas(_ size: Size) -> TextureStorage<UInt32> {
+func canvas(_ size: Size) -> TextureStorage<UInt32> {
     let t = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0xFFFF_FFFF)
     t.texture.fill(Rect(x: size.width / 2, y: 0, width: size.width - size.width / 2, height: size.height), with: 0xFF20_1810)
     return t
 }
 
 /// The pixels `tools` draws over a fresh canvas, the whole window.
-private func drawn(_ tools: Widgets) -> TextureStorage<UInt32> {
+func drawn(_ tools: Widgets) -> TextureStorage<UInt32> {
     let frame = canvas(tools.windowSize)
     tools.draw(into: frame.texture, clip: frame.texture.bounds)
     return frame
 }
 
 /// Compares with the golden `Tests/Fixtures/golden/ui/NAME.png` (QS_UPDATE_GOLDENS=1 writes it).
-private func expectGolden(_ image: TextureStorage<UInt32>, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectGolden(_ image: TextureStorage<UInt32>, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let path = root.appendingPathComponent("Tests/Fixtures/golden/ui/\(name).png").path
     let png = PNGImage(width: image.width, height: image.height, pixels: image.pixels.map { $0 | 0xFF00_0000 })
     if ProcessInfo.processInfo.environment["QS_UPDATE_GOLDENS"] != nil { try png.write(to: path) }
@@ -55,7 +55,7 @@ private func settled(_ tools: Widgets) -> TextureStorage<UInt32> {
 
 /// The UI's text in DejaVu Sans by name (what `make test` installs), so goldens do not depend on
 /// which other fonts a machine has. One per test: a font is used from one thread.
-private var font: UIFont { UIFont(family: "DejaVu Sans") }
+var font: UIFont { UIFont(family: "DejaVu Sans") }
 
 private let recent = ["#e53935", "#1e88e5", "#000000", "#43a047"].compactMap { Color(hex: $0) }
 
