@@ -19,7 +19,7 @@ extension PaintApp {
         let refusal = session.upcomingLayerIsHidden == true ? "\(session.document.currentLayer.attributes.name) is hidden: v shows it, then draw" : nil
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
                                      names: transfers.names, refusal: refusal,
-                                     layerName: session.document.currentLayer.attributes.name) { x, y in
+                                     layerName: session.document.currentLayer.attributes.name, chooser: chooserState) { x, y in
             widgets?.hit(x, y) ?? .canvas
         }
     }
@@ -78,6 +78,7 @@ extension PaintApp {
         case .open(let path):
             // The session ends as Ctrl+Q ends it (its journal stays, listed by `sessions`).
             if play != nil || logs.mayQuit() { ending = .open(path) } else { statusLine.message = Self.unsavedWarning }
+        case .choose(let purpose): ask(purpose)
         case .copy: transfers.requestCopy()
         case .paste(let x, let y):
             transfers.requestPaste(at: x, y)

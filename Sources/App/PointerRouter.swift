@@ -75,10 +75,13 @@ public struct PointerRouter: Sendable, Equatable {
         public var refusal: String?
         /// The current layer's name (F2 starts from it).
         public var layerName: String
+        /// Whether a file's name is asked through the desktop's chooser, and if it is open.
+        public var chooser: ChooserState
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
-                    refusal: String? = nil, layerName: String = "", hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
+                    refusal: String? = nil, layerName: String = "", chooser: ChooserState = .absent,
+                    hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas }) {
             self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
-            self.layerName = layerName
+            self.layerName = layerName; self.chooser = chooser
         }
     }
 
