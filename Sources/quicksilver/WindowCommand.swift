@@ -26,9 +26,11 @@ struct WindowCommand: ParsableCommand {
     /// What the environment changes, for `--help` and the man page.
     static let environmentHelp = """
         Environment:
-          QUICKSILVER_PORTAL=0  Ask for file names (Ctrl+S on a new drawing, Ctrl+Shift+S, Ctrl+O) in the status
-                               strip, never through the desktop's file chooser (the XDG desktop portal on the
-                               session bus, DBUS_SESSION_BUS_ADDRESS), which is asked first where one answers.
+          QUICKSILVER_PORTAL=0  ask for file names (Ctrl+S on a new drawing,
+                                Ctrl+Shift+S, Ctrl+O) in the status strip, never
+                                through the desktop's file chooser (the XDG desktop
+                                portal on the session bus), which is asked first
+                                where one answers
         """
 
     @Argument(help: "A PNG picture or an OpenRaster document (.ora) to edit (Ctrl+S saves it back), or a session or replay file (.jsonl) to continue.")
