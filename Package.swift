@@ -4,9 +4,9 @@
 // → Events (what a session plays) → Strokes (samples → dabs) → Kernels (pixels, on Compute, the
 // "GPU") → Paint (the session) → X11Window (present) → quicksilver (the command line). Beside
 // them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files), Portal (the
-// desktop's file chooser, over D-Bus), and MyPaint's
-// brushes: Dabs (the dab surface: a brush's dabs laid on a layer's tiles by the Kernels' dab kernel)
-// and Brushes (libmypaint's dynamics driving it, .myb files, the installed brushes). Not in the
+// desktop's file chooser, over D-Bus), and MyPaint's brushes: Dabs (the dab surface: a brush's
+// dabs laid on a layer's tiles by the Kernels' dab kernel) and Brushes (libmypaint's dynamics
+// driving it, .myb files, the installed brushes). Not in the
 // product: quicksilver-bench (the benchmarks, `make bench`), brush-render (a brush painting a
 // recording, libmypaint's peer) and Measures (their yardsticks, which the tests use too).
 import PackageDescription
