@@ -20,16 +20,18 @@ struct WindowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "window",
         abstract: "Open the paint window (the default).",
-        discussion: KeyMap.help + "\n\n" + environmentHelp
+        discussion: KeyMap.help + "\n" + environmentHelp
     )
 
-    /// What the environment changes, for `--help` and the man page.
+    /// What the environment changes, for `--help` and the man page (after the keys with no blank
+    /// line: the man page would have an empty input line, which man warns of).
     static let environmentHelp = """
         Environment:
-          QUICKSILVER_PORTAL=0  ask for file names (Ctrl+S on a new drawing,
-                                Ctrl+Shift+S, Ctrl+O) in the status strip, never
-                                through the desktop's file chooser (the XDG desktop
-                                portal on the session bus), which is asked first
+          QUICKSILVER_PORTAL=0  ask for file names (Ctrl+S on a new
+                                drawing, Ctrl+Shift+S, Ctrl+O) in the
+                                status strip, never through the desktop's
+                                file chooser (the XDG desktop portal on
+                                the session bus), which is asked first
                                 where one answers
         """
 
