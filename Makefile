@@ -7,12 +7,15 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The text stack's headers (fontconfig, FreeType, HarfBuzz: the Text module) are build packages;
 # FONT_DEBS is what it draws with: DejaVu Sans, the UI's font, and fontconfig's tools, whose
 # fc-cache keeps the font cache current as fonts come and go.
-BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config \
+BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config libdbus-1-dev \
 	libfontconfig-dev libfreetype-dev libharfbuzz-dev libmypaint-dev
 FONT_DEBS  := fonts-dejavu-core fontconfig
 # fonts-droid-fallback: a small CJK font, for TextTests' fallback case. mypaint-brushes: MyPaint's
-# 196 stock brushes (2.0), which BrushesTests load and paint.
-TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg fonts-droid-fallback mypaint-brushes
+# 196 stock brushes (2.0), which BrushesTests load and paint. The XDG desktop portal with its GTK
+# backend on a private session bus (dbus-daemon; gdbus from libglib2.0-bin): the desktop's
+# file chooser the window asks (DesktopChooserTests).
+TEST_DEBS  := xvfb xdotool xclip python3 ffmpeg fonts-droid-fallback mypaint-brushes \
+	dbus-daemon libglib2.0-bin xdg-desktop-portal xdg-desktop-portal-gtk
 # What `make test-install` checks an installed tree with (Tests/Install/check.py).
 INSTALL_TEST_DEBS := desktop-file-utils appstream shared-mime-info libglib2.0-bin groff-base man-db zsh fish x11-utils
 # `make icons` (redraws the committed PNGs from packaging/quicksilver.svg).

@@ -3,9 +3,10 @@
 // Clock (when frames happen) → Input (what the window reports) → App (pressure, keys, recording)
 // → Events (what a session plays) → Strokes (samples → dabs) → Kernels (pixels, on Compute, the
 // "GPU") → Paint (the session) → X11Window (present) → quicksilver (the command line). Beside
-// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files), and MyPaint's
-// brushes: Dabs (the dab surface: a brush's dabs laid on a layer's tiles by the Kernels' dab kernel)
-// and Brushes (libmypaint's dynamics driving it, .myb files, the installed brushes). Not in the
+// them: Geometry, ReplayFormat, Journal, Files, PNGFile and OpenRaster (.ora files), Portal (the
+// desktop's file chooser, over D-Bus), and MyPaint's brushes: Dabs (the dab surface: a brush's
+// dabs laid on a layer's tiles by the Kernels' dab kernel) and Brushes (libmypaint's dynamics
+// driving it, .myb files, the installed brushes). Not in the
 // product: quicksilver-bench (the benchmarks, `make bench`), brush-render (a brush painting a
 // recording, libmypaint's peer) and Measures (their yardsticks, which the tests use too).
 import PackageDescription
@@ -30,6 +31,8 @@ let package = Package(
                       providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
         // libmypaint: the MyPaint brushes' dynamics (the Brushes module).
         .systemLibrary(name: "CMyPaint", pkgConfig: "libmypaint", providers: [.apt(["libmypaint-dev"])]),
+        // libdbus: the session bus, where the desktop's file chooser is asked (the Portal module).
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLinux"),
         .target(name: "Geometry"),
@@ -48,8 +51,9 @@ let package = Package(
         .target(name: "PNGFile", dependencies: ["CPNG", "CDeflate", "Files"]),
         .target(name: "OpenRaster", dependencies: ["CZip", "Geometry", "Files", "PNGFile"]),
         .target(name: "Journal", dependencies: ["CDeflate", "Geometry", "Compute", "Kernels", "Events", "ReplayFormat", "Paint", "Files", "PNGFile", "OpenRaster"]),
+        .target(name: "Portal", dependencies: ["CDBus"]),
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
-                                            "ReplayFormat", "Paint", "Brushes", "Files", "PNGFile", "Journal", "UI"]),
+                                            "ReplayFormat", "Paint", "Brushes", "Files", "PNGFile", "Journal", "UI", "Portal"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
         .target(name: "UI", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "Text"]),
         // The libFuzzer targets' bodies, and an executable for each (`make fuzz` builds them with libFuzzer).
@@ -78,7 +82,7 @@ let package = Package(
             name: "quicksilver",
             dependencies: [
                 "Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events", "ReplayFormat", "Paint",
-                "Brushes", "Files", "PNGFile", "Journal", "App", "UI", "X11Window", "CMalloc",
+                "Brushes", "Files", "PNGFile", "Journal", "App", "UI", "X11Window", "Portal", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,10 +103,11 @@ let package = Package(
         .testTarget(name: "PNGFileTests", dependencies: ["CDeflate", "Files", "PNGFile", "TestSupport"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "TestSupport"]),
         .testTarget(name: "OpenRasterTests", dependencies: ["Geometry", "Files", "PNGFile", "OpenRaster", "TestSupport"], exclude: ["Support"]),
-        .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint", "Brushes",
+        .testTarget(name: "AppTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Events", "ReplayFormat", "Paint", "Brushes", "Portal",
                                                     "Files", "PNGFile", "Journal", "App", "Strokes", "Kernels", "UI", "TestSupport"]),
         .testTarget(name: "UITests", dependencies: ["Geometry", "Compute", "Kernels", "Strokes", "Events", "PNGFile", "UI", "TestSupport"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "PNGFile", "TestSupport"]),
+        .testTarget(name: "PortalTests", dependencies: ["Portal", "TestSupport"]),
         .testTarget(name: "X11WindowTests", dependencies: ["CX11", "Geometry", "Input", "X11Window"]),
         // Depends on the executables so that `swift test` builds the binaries it runs.
         .testTarget(name: "EndToEndTests", dependencies: ["PNGFile", "quicksilver", "quicksilver-bench", "TestSupport"], exclude: ["Support"]),

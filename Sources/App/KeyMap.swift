@@ -145,8 +145,9 @@ public enum KeyMap {
         KeyBinding("Ctrl+S", "save the document to its file (.ora keeps every layer; .png flattens them, and says so); a document "
             + "without a file asks for a name first. The title names the file, a * before it while there are unsaved changes",
             [(c("s", .control), .save)]),
-        KeyBinding("Ctrl+Shift+S", "save as: the status strip asks for a name (.ora or .png), the suggestion typed in: Tab completes, "
-            + "Ctrl+U clears, Return saves, Escape cancels; an existing file asks before it is replaced",
+        KeyBinding("Ctrl+Shift+S", "save as: the desktop's file chooser asks for a name where one answers (the XDG portal), else the "
+            + "status strip (.ora or .png), the suggestion typed in: Tab completes, Ctrl+U clears, Return saves, Escape cancels; an "
+            + "existing file asks before it is replaced",
             [(c("s", [.control, .shift]), .saveAs)]),
         KeyBinding("Ctrl+O", "open another picture or document (.png, .ora, or a session .jsonl) by name, asked the same way; the "
             + "drawing before stays in its session (quicksilver sessions lists it)", [(c("o", .control), .open)]),

@@ -19,7 +19,7 @@ extension PaintApp {
         let refusal = strokeRefusal
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
                                      names: transfers.names, refusal: refusal,
-                                     layerName: session.document.currentLayer.attributes.name,
+                                     layerName: session.document.currentLayer.attributes.name, chooser: chooserState,
                                      scroller: { x, y in widgets?.scroller(at: x, y) }, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas
         }, renamesAt: { x, y in
@@ -119,6 +119,7 @@ extension PaintApp {
         case .open(let path):
             // The session ends as Ctrl+Q ends it (its journal stays, listed by `sessions`).
             if play != nil || logs.mayQuit() { ending = .open(path) } else { statusLine.message = Self.unsavedWarning }
+        case .choose(let purpose): ask(purpose)
         case .copy: transfers.requestCopy()
         case .paste(let x, let y):
             transfers.requestPaste(at: x, y)

@@ -5,6 +5,7 @@ import Geometry
 import Input
 import Journal
 import Paint
+import Portal
 import UI
 
 /// The window's app, the frame loop's delegate: each wake-up it hands the window's input to
@@ -35,6 +36,10 @@ public final class PaintApp: FrameLoopDelegate {
     var ending: Ending?
     /// The MyPaint brushes offered (the palette's ring, the chooser); nil: none.
     let brushes: BrushShelf?
+    /// The desktop's file chooser, where Save As and Open ask for a name (nil: the strip asks).
+    let chooser: FileChooser?
+    /// What the question out to the chooser is for.
+    var choosing: NameEntry.Purpose?
 
     enum Ending: Equatable { case quit, open(String) }
 
@@ -61,13 +66,16 @@ public final class PaintApp: FrameLoopDelegate {
     ///     start: where the palette and the keys are).
     ///   - document: the document's file (nil for a new one) and where saves look.
     ///   - brushes: the MyPaint brushes the palette's ring and the brush chooser offer.
+    ///   - chooser: the desktop's file chooser, asked for names before the status strip is; its
+    ///     answers are taken at each wake-up (its callback should signal `wakeup`).
     public init(window: AppWindow, session: Session, recorder: Journal? = nil, journal: Journal? = nil,
                 wakeup: Wakeup? = nil, exporter: Exporter, collectStats: Bool = false, signals: SignalFD? = nil,
                 console: Console = .standard, startCommands: [Command] = [], view: ViewTransform = .identity,
                 lowLatency: Bool = true, predictMilliseconds: Double = 16, uiScale: Double? = nil,
                 playing: Playthrough? = nil, greeting: String? = nil, document: DocumentNames = DocumentNames(),
-                brushes: BrushShelf? = nil) {
+                brushes: BrushShelf? = nil, chooser: FileChooser? = nil) {
         self.window = window
+        self.chooser = chooser
         self.session = session
         logs = SessionLogs(recorder: recorder, journal: journal, console: console)
         self.wakeup = wakeup
@@ -113,6 +121,7 @@ public final class PaintApp: FrameLoopDelegate {
         if signals?.take() != nil { ending = .quit }
         if wakeup?.take() == true, logs.reportHealth() { statusLine.isStale = true }
         takeFinishedWrites()
+        takeChooserAnswer()
         let events = window.pendingEvents()
         if !events.isEmpty, play == nil { stats?.inputArrived(at: loop.now) }
         for event in events { route(event) }
@@ -262,7 +271,7 @@ public final class PaintApp: FrameLoopDelegate {
         if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
             panel.show(LayerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows, previous: panel.panel))
         }
-        let prompt = play?.prompt ?? router.prompt
+        let prompt = play?.prompt ?? router.prompt ?? (choosing == nil ? nil : "the file chooser is open")
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,
                              journaled: logs.journal != nil, document: transfers.names.title)

@@ -85,8 +85,11 @@ extension PointerRouter {
             if action == .save, let path = c.names.path { return [.app(.save(to: path))] }
             guard mode == .idle else { return [] }
             let purpose: NameEntry.Purpose = action == .open ? .open : action == .save ? .save : .saveAs
-            mode = .typingName(NameEntry(purpose, suggestion: c.names.suggestion(for: purpose)))
-            return [.statusChanged, .hideOutline]
+            switch c.chooser {
+            case .absent: return askInStrip(purpose, suggestion: c.names.suggestion(for: purpose))
+            case .ready: return [.app(.choose(purpose))]
+            case .open: return [.say("the file chooser is open")]
+            }
         case .copy: return [.app(.copy)]
         case .paste:
             let at = c.view.canvasPoint(x: key.x, y: key.y)
@@ -95,4 +98,11 @@ extension PointerRouter {
         }
     }
 
+    /// Asks for a file's name in the status strip, `suggestion` typed in: for the key, or when
+    /// the desktop's chooser cannot answer. Only with nothing else under way.
+    public mutating func askInStrip(_ purpose: NameEntry.Purpose, suggestion: String) -> [RouterAction] {
+        guard mode == .idle else { return [.say("the file's name is asked again by Ctrl+S, Ctrl+Shift+S or Ctrl+O")] }
+        mode = .typingName(NameEntry(purpose, suggestion: suggestion))
+        return [.statusChanged, .hideOutline]
+    }
 }

@@ -88,13 +88,16 @@ public struct PointerRouter: Sendable, Equatable {
         public var layerName: String
         /// Whether a double-click at a window point renames the current layer (a layer panel row's).
         public var renamesAt: (Double, Double) -> Bool
+        /// Whether a file's name is asked through the desktop's chooser, and if it is open.
+        public var chooser: ChooserState
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
-                    refusal: String? = nil, layerName: String = "", scroller: @escaping (Double, Double) -> WidgetID? = { _, _ in nil },
+                    refusal: String? = nil, layerName: String = "", chooser: ChooserState = .absent,
+                    scroller: @escaping (Double, Double) -> WidgetID? = { _, _ in nil },
                     hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
                     renamesAt: @escaping (Double, Double) -> Bool = { _, _ in false }) {
             self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
             self.scroller = scroller
-            self.layerName = layerName; self.renamesAt = renamesAt
+            self.layerName = layerName; self.renamesAt = renamesAt; self.chooser = chooser
         }
     }
 

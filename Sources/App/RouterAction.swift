@@ -59,6 +59,9 @@ public enum AppRequest: Equatable, Sendable {
     case save(to: String)
     /// Open this file (absolute) in place of the document.
     case open(String)
+    /// Ask the desktop's file chooser for a name to save under (`.save`, `.saveAs`) or a file to
+    /// open; its answer comes back as one of the above.
+    case choose(NameEntry.Purpose)
     /// Paste the clipboard's image centred at this canvas point (the request goes out now).
     case paste(x: Double, y: Double)
     /// The clipboard's answer to a paste.

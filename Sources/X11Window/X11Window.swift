@@ -39,6 +39,9 @@ public final class X11Window: Presenter {
     /// silence); `pendingEvents()` then reports it and quiets the descriptor.
     public var alarmFileDescriptor: Int32 { clipboard.alarm.fileDescriptor }
 
+    /// The window's X id: how another program names it (a dialog's parent).
+    public var windowID: UInt { UInt(window) }
+
     var display: DisplayHandle?
     let window: Window
     let gc: GC

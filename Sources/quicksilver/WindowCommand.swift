@@ -11,6 +11,7 @@ import Journal
 import Kernels
 import Paint
 import PNGFile
+import Portal
 import ReplayFormat
 import UI
 import X11Window
@@ -20,8 +21,20 @@ struct WindowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "window",
         abstract: "Open the paint window (the default).",
-        discussion: KeyMap.help
+        discussion: KeyMap.help + "\n" + environmentHelp
     )
+
+    /// What the environment changes, for `--help` and the man page (after the keys with no blank
+    /// line: the man page would have an empty input line, which man warns of).
+    static let environmentHelp = """
+        Environment:
+          QUICKSILVER_PORTAL=0  ask for file names (Ctrl+S on a new
+                                drawing, Ctrl+Shift+S, Ctrl+O) in the
+                                status strip, never through the desktop's
+                                file chooser (the XDG desktop portal on
+                                the session bus), which is asked first
+                                where one answers
+        """
 
     @Argument(help: "A PNG picture or an OpenRaster document (.ora) to edit (Ctrl+S saves it back), or a session or replay file (.jsonl) to continue.")
     var file: String?
@@ -232,7 +245,8 @@ struct WindowCommand: ParsableCommand {
                            view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs, uiScale: uiScale ?? Widgets.scale(forDPI: window.resourceDPI),
                            playing: started.unplayed.map { Playthrough(events: $0, speed: speed) },
-                           greeting: greeting(started), document: names, brushes: brushes)
+                           greeting: greeting(started), document: names, brushes: brushes,
+                           chooser: fileChooser(environment, window: window, wakeup: wakeup))
         if hideTools { app.widgets?.setHidden(true) }
         let loop = FrameLoop(hz: Int(ReplayPlayer.framesPerSecond), clock: TimerFDClock(),
                              fds: [window.connectionFileDescriptor, window.alarmFileDescriptor, signals.fileDescriptor, wakeup.fileDescriptor])
@@ -265,6 +279,14 @@ struct WindowCommand: ParsableCommand {
         }
         printError("quicksilver: cannot open \(path): \(ProcessCalls.execSelf(args))")
         throw Exit.failure
+    }
+
+    /// The desktop's file chooser, unless `QUICKSILVER_PORTAL=0`; it finds out on its own thread
+    /// whether a portal answers on the session bus.
+    private func fileChooser(_ environment: [String: String], window: X11Window, wakeup: Wakeup) -> FileChooser? {
+        guard environment["QUICKSILVER_PORTAL"] != "0" else { return nil }
+        let address = SessionBusAddress.find(environment: environment) { FileManager.default.fileExists(atPath: $0) }
+        return PortalFileChooser(address: address, parentWindow: "x11:" + String(window.windowID, radix: 16), onAnswer: wakeup.signal)
     }
 
     /// What the status strip says first: what reading the file changed or recovered (said on

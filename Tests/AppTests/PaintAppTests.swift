@@ -10,6 +10,7 @@ import Journal
 import Kernels
 import Paint
 import PNGFile
+import Portal
 import ReplayFormat
 import Strokes
 import Testing
@@ -84,7 +85,7 @@ final class Harness {
     /// - Parameter predictMilliseconds: the predicted tail's horizon (0: none).
     /// - Parameter uiScale: the on-canvas tools' scale (nil: none, as in most tests).
     init(lowLatency: Bool = false, predictMilliseconds: Double = 16, size: Size = Size(width: 200, height: 120), uiScale: Double? = nil,
-         document: ((_ folder: String) -> DocumentNames)? = nil, brushes: BrushShelf? = nil) throws {
+         document: ((_ folder: String) -> DocumentNames)? = nil, brushes: BrushShelf? = nil, chooser: FileChooser? = nil) throws {
         window = FakeWindow(size: size)
         folder = try ScratchFolder.make("app")
         loop = FrameLoop(hz: 60, clock: clock, fds: [])
@@ -96,7 +97,7 @@ final class Harness {
         app = PaintApp(window: window, session: session, recorder: recorder, journal: journal,
                        exporter: Exporter(folder: folder), console: Console(out: { out.append($0) }, err: { err.append($0) }),
                        lowLatency: lowLatency, predictMilliseconds: predictMilliseconds, uiScale: uiScale,
-                       document: document?(folder) ?? DocumentNames(folder: folder), brushes: brushes)
+                       document: document?(folder) ?? DocumentNames(folder: folder), brushes: brushes, chooser: chooser)
     }
 
     /// Delivers `events` at time `t` (seconds on the window's clock) and lets the app take them.

@@ -254,7 +254,8 @@ def spawn(chain, first):
     argv = [binary, "window", "--size", "%dx%d" % (WIN_W, WIN_H), "--export-dir", chain.exports, "--hide-tools",
             "--journal-compact-bytes", str(chain.compact)]
     if first and chain.picture: argv.append(chain.picture_path)
-    env = dict(os.environ, XDG_STATE_HOME=chain.state)
+    # Names are typed into the status strip: never the desktop's file chooser, where one answers.
+    env = dict(os.environ, XDG_STATE_HOME=chain.state, QUICKSILVER_PORTAL="0")
     p = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
     windows.append(p)
     chain.windows += 1

@@ -78,7 +78,11 @@ final class Launched {
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Never the user's own state folder: a session left there (a crashed `make run`) would
         // be restored into the test, and a test's sessions must not end up among the user's.
-        let privateState = ["XDG_STATE_HOME": dir + "qs-state-\(UUID().uuidString)"]
+        // Nor the user's session bus: a window asks the desktop's file chooser where a portal
+        // answers, and the prompt tests type into the status strip. A bus address where nothing
+        // listens means no portal, as on a desktop without one (`PortalSession` gives a test one).
+        let privateState = ["XDG_STATE_HOME": dir + "qs-state-\(UUID().uuidString)",
+                            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(dir)no-session-bus"]
         let env = ProcessInfo.processInfo.environment.merging(privateState) { $1 }.merging(environment) { $1 }
             .map { "\($0)=\($1)" }
         func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
@@ -240,13 +244,15 @@ final class PaintWindow {
     /// unless `stateDir` names one to share, as a crash-and-restart test does.
     /// `tools`: the on-canvas tools are shown (else hidden, as Tab hides them, so that what
     /// the window shows is the canvas alone and compares with exports).
+    /// `environment`: more of it (a session bus with a portal: `PortalSession.environment`).
     init(on x: XServer, size: String = "400x300", extraArgs: [String] = [], stateDir: String? = nil, stdin: String = "/dev/null",
-         tools: Bool = false) throws {
+         tools: Bool = false, environment: [String: String] = [:]) throws {
         self.x = x
         exportDir = try temporaryFolder()
         self.stateDir = try stateDir ?? temporaryFolder()
         process = try Launched(binary, ["window", "--size", size, "--export-dir", exportDir] + (tools ? [] : ["--hide-tools"]) + extraArgs,
-                               environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 }, stdin: stdin)
+                               environment: x.environment.merging(["XDG_STATE_HOME": self.stateDir]) { $1 }.merging(environment) { $1 },
+                               stdin: stdin)
         id = ""
         id = try window()
     }
