@@ -25,9 +25,9 @@ public struct BrushEvent: Sendable, Equatable {
 /// 1. The brush is made anew (`BrushEngine`: libmypaint's defaults, then the brush's settings)
 ///    and its colour set from `color` through its HSV base values.
 /// 2. Each event, in order, is one `mypaint_brush_stroke_to_2` in its own atomic section
-///    (`begin_atomic` … `end_atomic`), with dtime = this event's t − the previous event's t (0 for
-///    the first), view zoom `viewZoom`, view rotation `viewRotation`, barrel rotation 0. An up is
-///    an event of pressure 0 at its position.
+///    (`begin_atomic` … `end_atomic`), with dtime = this event's t − the previous event's t
+///    (`firstDtime` for the first), view zoom `viewZoom`, view rotation `viewRotation`, barrel
+///    rotation 0. An up is an event of pressure 0 at its position.
 /// 3. An event of pressure 0 after events of pressure above 0 ends the stroke
 ///    (`DabSurface.endStroke`), after its `stroke_to`; so does any event of pressure 0 whose
 ///    `stroke_to` painted (a brush that paints while the pen hovers), and `finish`.
@@ -37,6 +37,10 @@ public final class BrushPlayer {
     public var viewZoom: Float = 1
     public var viewRotation: Float = 0
     private var previousT: Double?
+    /// The first event's dtime: over libmypaint's 5 s, after which it resets a brush where the
+    /// event is. A brush just made sits at (0, 0), and libmypaint smooths (slow tracking) before
+    /// it resets: with a dtime of 0 a charcoal's first stroke was drawn in from the corner.
+    public static let firstDtime = 10.0
     private var strokeOpen = false
     /// Strokes ended on the surface so far (`DabSurface.endStroke` calls).
     public private(set) var strokesEnded = 0
@@ -49,7 +53,7 @@ public final class BrushPlayer {
 
     /// Plays one event; returns the rectangle it changed.
     @discardableResult public func play(_ e: BrushEvent) -> Rect {
-        let dtime = previousT.map { e.t - $0 } ?? 0
+        let dtime = previousT.map { e.t - $0 } ?? Self.firstDtime
         previousT = e.t
         let input = BrushInput(x: Float(e.x), y: Float(e.y), pressure: Float(e.pressure), xtilt: Float(e.xtilt), ytilt: Float(e.ytilt),
                                viewZoom: viewZoom, viewRotation: viewRotation)

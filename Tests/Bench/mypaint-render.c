@@ -9,7 +9,7 @@
  * mypaint_brush_from_string), its colour set from #rrggbb through its HSV base values (color_h,
  * color_s, color_v); then each event ("t x y pressure [xtilt ytilt]" a line, pressure 0 = pen up) is
  * one mypaint_brush_stroke_to_2 in its own atomic section, with dtime = this t − the previous
- * event's t (0 for the first), view zoom 1, view rotation 0, barrel rotation 0.
+ * event's t (10 s for the first), view zoom 1, view rotation 0, barrel rotation 0.
  *
  * The surface is libmypaint's own tiled surface (MyPaintTiledSurface2: its operation queue, dab
  * masks, blend modes and get_color, single-threaded as the fixed tiled surface runs it) over a
@@ -265,7 +265,9 @@ static void play(MyPaintBrush *brush, MyPaintSurface *surface, const Event *even
     double previous = 0;
     for (int i = 0; i < count; i++) {
         const Event *e = &events[i];
-        double dtime = i == 0 ? 0 : e->t - previous;
+        /* 10 s for the first: over libmypaint's 5 s, so the new brush is reset where it starts
+         * (it sits at 0,0, and slow tracking would draw the first stroke in from the corner). */
+        double dtime = i == 0 ? 10 : e->t - previous;
         previous = e->t;
         float x = (float)(e->x + dx), y = (float)(e->y + dy);
         mypaint_surface_begin_atomic(surface);
