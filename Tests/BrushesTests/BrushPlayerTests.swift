@@ -7,6 +7,19 @@ import Testing
 /// The playing protocol, seen from the surface: what libmypaint hands over, in which atomic
 /// section, and where strokes end.
 @Suite struct BrushPlayerTests {
+    /// A slow-tracking brush's first stroke starts where it starts: a brush just made sits at
+    /// (0, 0), and with a first dtime of 0 libmypaint smoothed towards it before its reset, so
+    /// a charcoal stroke at (300, 200) was drawn in from the canvas's corner.
+    @Test func aNewBrushsFirstStrokeIsNotDrawnInFromTheCorner() throws {
+        let library = BrushLibrary.installed(environment: ["HOME": "/nonexistent"])
+        let settings = try library.settings(named: "classic/charcoal")
+        let events = (0...20).map { i in BrushEvent(t: 0.01 * Double(i), x: 300 + 5 * Double(i), y: 200, pressure: i == 20 ? 0 : 0.8) }
+        let recorder = Recorder()
+        try BrushPlayer.play(events, settings: settings, color: Color(r: 0, g: 0, b: 0), on: recorder)
+        let nearest = recorder.dabs.map { min($0.x, $0.y) }.min() ?? 0
+        #expect(!recorder.dabs.isEmpty && nearest > 150, "dabs reach \(nearest) px from the corner's edges")
+    }
+
     /// A surface that records the calls and lays nothing.
     final class Recorder: DabSurface {
         var calls: [String] = []
