@@ -159,6 +159,12 @@ public struct DabPaint: Sendable {
         // Pigment mixing does not take very low opacities: libmypaint enforces 150.
         let opaA = (mask &* max(opacity, 150)) >> 15, opaB = 32768 &- opaA
         guard p[3] > 0 else { return Self.normal(mask, p, color, max(opacity, 150)) }
+        pigmentMix(opaA, opaB, p)
+    }
+
+    /// The colour mixed into the pixel by pigment (opaA of it over opaB of the pixel, which has
+    /// some alpha), alpha as source-over: what libmypaint's pigment and lock-alpha modes share.
+    @inline(__always) func pigmentMix(_ opaA: UInt32, _ opaB: UInt32, _ p: UnsafeMutablePointer<UInt16>) {
         let faA = Float(opaA) / Float(opaA &+ (opaB &* UInt32(p[3])) >> 15)
         let faB = Float(1 - Double(faA))
         let mixed = Spectral.rgb(Spectral.mix(curve, faA, Self.curve(of: p), faB))
@@ -225,15 +231,7 @@ public struct DabPaint: Sendable {
             p[2] = UInt16(truncatingIfNeeded: (opaA &* color.b &+ opaB &* UInt32(p[2])) >> 15)
             return
         }
-        let faA = Float(opaA) / Float(opaA &+ (opaB &* UInt32(p[3])) >> 15)
-        let faB = Float(1 - Double(faA))
-        let mixed = Spectral.rgb(Spectral.mix(curve, faA, Self.curve(of: p), faB))
-        let a = opaA &+ (opaB &* UInt32(p[3])) >> 15
-        p[3] = UInt16(truncatingIfNeeded: a)
-        let af = Float(a)
-        p[0] = Self.u16Rounded(mixed.r * af)
-        p[1] = Self.u16Rounded(mixed.g * af)
-        p[2] = Self.u16Rounded(mixed.b * af)
+        pigmentMix(opaA, opaB, p)
     }
 
     /// GIMP's posterize on the pixel's colour (alpha kept), blended in by the opacity.
