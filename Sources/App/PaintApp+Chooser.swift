@@ -4,24 +4,30 @@ import Portal
 /// answers (`FileChoice` says what), and the frame loop goes on meanwhile; its answer, taken at
 /// a wake-up, saves or opens as the status strip's Return would, or falls back to the strip.
 extension PaintApp {
+    /// The desktop's file chooser, and what the question out to it is for (nil: none is).
+    struct NameChooser {
+        let chooser: FileChooser
+        var purpose: NameEntry.Purpose?
+    }
+
     /// What the router knows of the chooser.
     var chooserState: ChooserState {
-        guard let chooser, chooser.mayAnswer else { return .absent }
-        return choosing != nil || chooser.isAsking ? .open : .ready
+        guard let chooser, chooser.chooser.mayAnswer else { return .absent }
+        return chooser.purpose != nil || chooser.chooser.isAsking ? .open : .ready
     }
 
     /// Asks the chooser for a name for `purpose`.
     func ask(_ purpose: NameEntry.Purpose) {
-        guard let chooser, choosing == nil else { return }
-        choosing = purpose
-        chooser.ask(FileChoice.question(for: purpose, names: transfers.names))
+        guard let desktop = chooser?.chooser, chooser?.purpose == nil else { return }
+        chooser?.purpose = purpose
+        desktop.ask(FileChoice.question(for: purpose, names: transfers.names))
         statusLine.isStale = true
     }
 
     /// Carries out the chooser's answer, once it came.
     func takeChooserAnswer() {
-        guard let purpose = choosing, let answer = chooser?.take() else { return }
-        choosing = nil
+        guard let purpose = chooser?.purpose, let answer = chooser?.chooser.take() else { return }
+        chooser?.purpose = nil
         statusLine.isStale = true
         switch FileChoice.outcome(of: answer, for: purpose, files: transfers.names.files) {
         case .request(let request): perform(.app(request))

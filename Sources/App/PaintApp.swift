@@ -17,9 +17,8 @@ public final class PaintApp: FrameLoopDelegate {
     let window: AppWindow
     let session: Session
     var logs: SessionLogs
-    let signals: SignalFD?
-    /// Made readable by the logs' writer when writing fails or works again.
-    let wakeup: Wakeup?
+    /// What wakes the loop besides the window and the clock.
+    let wakeups: Wakeups
     /// What the input means.
     public internal(set) var router = PointerRouter()
     /// The on-canvas UI (palette, shading editor, status strip, outline); nil without it.
@@ -37,9 +36,15 @@ public final class PaintApp: FrameLoopDelegate {
     /// The MyPaint brushes offered (the palette's ring, the chooser); nil: none.
     let brushes: BrushShelf?
     /// The desktop's file chooser, where Save As and Open ask for a name (nil: the strip asks).
-    let chooser: FileChooser?
-    /// What the question out to the chooser is for.
-    var choosing: NameEntry.Purpose?
+    var chooser: NameChooser?
+
+    /// What wakes the loop besides the window and the clock: SIGTERM, SIGINT and SIGHUP, which
+    /// close the window cleanly, and the background writers' wake-up (a journal's health
+    /// changed, a save finished, the desktop's file chooser answered).
+    struct Wakeups {
+        let signals: SignalFD?
+        let wakeup: Wakeup?
+    }
 
     enum Ending: Equatable { case quit, open(String) }
 
@@ -75,11 +80,10 @@ public final class PaintApp: FrameLoopDelegate {
                 playing: Playthrough? = nil, greeting: String? = nil, document: DocumentNames = DocumentNames(),
                 brushes: BrushShelf? = nil, chooser: FileChooser? = nil) {
         self.window = window
-        self.chooser = chooser
+        self.chooser = chooser.map { NameChooser(chooser: $0) }
         self.session = session
         logs = SessionLogs(recorder: recorder, journal: journal, console: console)
-        self.wakeup = wakeup
-        self.signals = signals
+        wakeups = Wakeups(signals: signals, wakeup: wakeup)
         transfers = Transfers(exporter: exporter, console: console, names: document, wakeup: wakeup)
         ink = InkPath(lowLatency: lowLatency, predictMilliseconds: predictMilliseconds)
         stats = collectStats ? FrameStats() : nil
@@ -118,8 +122,8 @@ public final class PaintApp: FrameLoopDelegate {
     public var hasBufferedInput: Bool { window.hasBufferedEvents }
 
     public func frameLoopDidWake(_ loop: FrameLoop) -> Bool {
-        if signals?.take() != nil { ending = .quit }
-        if wakeup?.take() == true, logs.reportHealth() { statusLine.isStale = true }
+        if wakeups.signals?.take() != nil { ending = .quit }
+        if wakeups.wakeup?.take() == true, logs.reportHealth() { statusLine.isStale = true }
         takeFinishedWrites()
         takeChooserAnswer()
         let events = window.pendingEvents()
@@ -271,7 +275,7 @@ public final class PaintApp: FrameLoopDelegate {
         if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
             panel.show(LayerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows, previous: panel.panel))
         }
-        let prompt = play?.prompt ?? router.prompt ?? (choosing == nil ? nil : "the file chooser is open")
+        let prompt = play?.prompt ?? router.prompt ?? (chooser?.purpose == nil ? nil : "the file chooser is open")
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,
                              journaled: logs.journal != nil, document: transfers.names.title)
