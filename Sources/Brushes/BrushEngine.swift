@@ -1,6 +1,7 @@
 import CMalloc
 import CMyPaint
 import Kernels
+import Synchronization
 
 /// One libmypaint brush: the dynamics (where dabs go, how big, what colour, how opaque) of a .myb
 /// brush, driven one pointer event at a time. It never touches pixels: its dabs go to the
@@ -55,6 +56,16 @@ public final class BrushEngine {
     /// dabs between on `bridge`'s surface (not inside an atomic section of its own: the caller
     /// opens and closes one).
     public func strokeTo(_ input: BrushInput, dtime: Double, on bridge: SurfaceBridge) {
+        Self.oneAtATime.withLock { _ in stroke(input, dtime: dtime, on: bridge) }
+    }
+
+    /// libmypaint 1.6 mixes smudge and brush colours in one static buffer of the library's
+    /// (`mix_colors` returns it, helpers.c:566), so two brushes stroking at once on two threads
+    /// read each other's mixes: strokes take turns in the process. Uncontended in the window,
+    /// where one brush paints at a time.
+    private static let oneAtATime = Mutex(())
+
+    private func stroke(_ input: BrushInput, dtime: Double, on bridge: SurfaceBridge) {
         if legacy {
             _ = mypaint_brush_stroke_to(brush, bridge.surface1, input.x, input.y, input.pressure, input.xtilt, input.ytilt, dtime)
         } else {

@@ -6,6 +6,7 @@ import Geometry
 import Kernels
 import Measures
 import PNGFile
+import Synchronization
 import Testing
 
 /// Twelve stock brushes of different kinds (ink, grain, a faint pencil, smudge, blur, eraser, lock
@@ -51,5 +52,51 @@ import Testing
     @Test func sameBytesAtAnyThreadCount() throws {
         let one = try Self.paint("classic/smudge", threads: 1)
         #expect(try Self.paint("classic/smudge", threads: 4) == one)
+    }
+}
+
+/// libmypaint 1.6 mixes smudge colours in one static buffer (`mix_colors`, helpers.c:566), so
+/// two brushes smudging at once on two threads read each other's mixes; `BrushEngine` strokes
+/// one at a time in the process. Each of two brushes painting at once must paint what it
+/// paints alone: the same dabs, in the same colours.
+@Suite struct BrushThreadTests {
+    /// Lays nothing; answers every colour sample with a colour that depends on where it is, so
+    /// a smudge brush mixes a different colour at every dab; keeps the dabs' colours.
+    final class Stripes: DabSurface {
+        var colors: [Float] = []
+        func beginAtomic() {}
+        func draw(_ dab: Dab) -> Bool {
+            colors += [dab.r, dab.g, dab.b, dab.opaque]
+            return true
+        }
+        func sampleColor(x: Float, y: Float, radius: Float, paint: Float) -> SampledColor {
+            SampledColor(r: (x / 97).truncatingRemainder(dividingBy: 1), g: (y / 89).truncatingRemainder(dividingBy: 1), b: 0.5, a: 1)
+        }
+        func endAtomic() -> Rect { .empty }
+        func endStroke() {}
+    }
+
+    static func smudged(_ events: [BrushEvent], _ settings: BrushSettings) throws -> [Float] {
+        let surface = Stripes()
+        try BrushPlayer.play(events, settings: settings, color: Color(r: 0x30, g: 0x60, b: 0xc0), on: surface)
+        return surface.colors
+    }
+
+    @Test func twoSmudgingBrushesOnTwoThreadsPaintAsEachAlone() throws {
+        let settings = try BrushLibrary.installed(environment: ["HOME": "/nonexistent"]).settings(named: "classic/smudge")
+        let events = try BrushFidelityTests.events()
+        let alone = try Self.smudged(events, settings)
+        let results = Mutex<[[Float]]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<40 {
+                let painted = (try? Self.smudged(events, settings)) ?? []
+                results.withLock { $0.append(painted) }
+            }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 80 && alone.count > 10_000)
+        for (i, painted) in all.enumerated() {
+            #expect(painted == alone, "painting \(i): \(zip(painted, alone).filter { $0 != $1 }.count) of \(alone.count) values differ")
+        }
     }
 }
