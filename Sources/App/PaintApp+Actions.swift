@@ -18,7 +18,7 @@ extension PaintApp {
         let widgets = widgets
         let refusal = strokeRefusal
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
-                                     names: transfers.names, refusal: refusal,
+                                     names: transfers.names, refusal: refusal, pager: widgets?.pager,
                                      layerName: session.document.currentLayer.attributes.name, chooser: chooserState,
                                      scroller: { x, y in widgets?.scroller(at: x, y) }, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas
@@ -71,6 +71,9 @@ extension PaintApp {
             case .release: commands = w.release(x: x, y: y, brush: brush)
             case .wheel(let steps):
                 w.wheel(steps, x: x, y: y)
+                commands = []
+            case .page(let turn):
+                (w as? any PagedWidget)?.turn(turn)
                 commands = []
             }
             for c in commands { play(c) }
