@@ -40,6 +40,8 @@ public final class PaintApp: FrameLoopDelegate {
     let chooser: FileChooser?
     /// What the question out to the chooser is for.
     var choosing: NameEntry.Purpose?
+    /// The layer panel's rows, with the thumbnails they keep.
+    var layerRows = LayerRows()
 
     enum Ending: Equatable { case quit, open(String) }
 
@@ -269,7 +271,7 @@ public final class PaintApp: FrameLoopDelegate {
     /// their panel when the document changed.
     func showStatus() {
         if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
-            panel.show(LayerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows, previous: panel.panel))
+            panel.show(layerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows))
         }
         let prompt = play?.prompt ?? router.prompt ?? (choosing == nil ? nil : "the file chooser is open")
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
