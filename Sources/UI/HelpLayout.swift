@@ -21,18 +21,22 @@ public struct HelpLayout: Equatable {
         public var text: String
     }
 
+    /// Every entry's lines, in the entries' order, page by page.
     public private(set) var lines: [Line] = []
+    /// How many pages they take (1: all shown at once, no footer).
     public private(set) var pages = 1
     /// Columns a page, and rows a column.
     public private(set) var columns = 1
     public private(set) var rows = 0
     /// The panel's size, window pixels.
     public private(set) var size = Size(width: 0, height: 0)
+    /// Around the text, inside the panel; between two columns; from one line's top to the next.
     public let margin: Double
     public let gap: Double
     public let lineHeight: Double
     /// Where an entry's text starts, from its column's left.
     public let keysWidth: Double
+    /// A column's width, keys and text.
     public private(set) var columnWidth: Double = 0
 
     /// The text of the widest line must fit `columnWidth − keysWidth`; a column is at least

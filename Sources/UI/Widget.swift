@@ -85,6 +85,7 @@ public enum PageTurn: Equatable, Sendable {
 /// A widget with pages the keys turn while it is shown (the key help): the router sends it Page
 /// Down and Page Up, the arrows, Home and End in place of what they otherwise do.
 public protocol PagedWidget: InteractiveWidget {
+    /// Shows the page `turn` asks for (nothing past the first or the last).
     func turn(_ turn: PageTurn)
 }
 
