@@ -75,7 +75,8 @@ public enum KeyMap {
     private static func c(_ ch: Character, _ mods: Modifiers = []) -> Chord { Chord(.char(ch), mods) }
 
     public static let bindings: [KeyBinding] = [
-        KeyBinding("F1, ?", "show / hide these keys over the canvas (Escape hides them too)",
+        KeyBinding("F1, ?", "show / hide these keys over the canvas (Escape hides them too); where they need more than one page, "
+            + "Page Down / Page Up, the arrows, Home / End and the wheel turn the pages",
             [(Chord(.function(1)), .help), (c("/", .shift), .help)]),
         KeyBinding("[ / ]", "halve / double the brush size (1…512)", [(c("["), .sizeStep(-1)), (c("]"), .sizeStep(1))]),
         KeyBinding("p / x / m / e", "pen (anti-aliased, smoothed) / pixel pen (Bresenham line stamped with a midpoint circle) / "

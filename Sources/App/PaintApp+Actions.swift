@@ -18,7 +18,7 @@ extension PaintApp {
         let widgets = widgets
         let refusal = strokeRefusal
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
-                                     names: transfers.names, refusal: refusal,
+                                     names: transfers.names, refusal: refusal, pager: widgets?.pager,
                                      layerName: session.document.currentLayer.attributes.name, chooser: chooserState,
                                      scroller: { x, y in widgets?.scroller(at: x, y) }, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas
@@ -72,6 +72,9 @@ extension PaintApp {
             case .wheel(let steps):
                 w.wheel(steps, x: x, y: y)
                 commands = []
+            case .page(let turn):
+                (w as? any PagedWidget)?.turn(turn)
+                commands = []
             }
             for c in commands { play(c) }
             if let next = w.takeOpening() { widgets?.toggle(next, atX: x, y: y, brush: session.upcomingBrush) }
@@ -101,7 +104,7 @@ extension PaintApp {
     /// (so the journal embeds them, as for `--brush`), and becomes the most recent brush: the
     /// palette's ring shows it first, now and in later sessions.
     func play(_ command: Command) {
-        guard case .mypaint(let choice) = command, choice.settings == nil, let brushes else { return session.handle(.command(command)) }
+        guard case .mypaint(let choice) = command, choice.settings == nil, let brushes = desktop.brushes else { return session.handle(.command(command)) }
         switch brushes.complete(choice) {
         case .success(let made):
             session.handle(.command(.mypaint(made)))

@@ -12,22 +12,22 @@ extension PaintApp {
 
     /// What the router knows of the chooser.
     var chooserState: ChooserState {
-        guard let chooser, chooser.chooser.mayAnswer else { return .absent }
+        guard let chooser = desktop.chooser, chooser.chooser.mayAnswer else { return .absent }
         return chooser.purpose != nil || chooser.chooser.isAsking ? .open : .ready
     }
 
     /// Asks the chooser for a name for `purpose`.
     func ask(_ purpose: NameEntry.Purpose) {
-        guard let desktop = chooser?.chooser, chooser?.purpose == nil else { return }
-        chooser?.purpose = purpose
+        guard let desktop = desktop.chooser?.chooser, desktop.chooser?.purpose == nil else { return }
+        desktop.chooser?.purpose = purpose
         desktop.ask(FileChoice.question(for: purpose, names: transfers.names))
         statusLine.isStale = true
     }
 
     /// Carries out the chooser's answer, once it came.
     func takeChooserAnswer() {
-        guard let purpose = chooser?.purpose, let answer = chooser?.chooser.take() else { return }
-        chooser?.purpose = nil
+        guard let purpose = desktop.chooser?.purpose, let answer = desktop.chooser?.chooser.take() else { return }
+        desktop.chooser?.purpose = nil
         statusLine.isStale = true
         switch FileChoice.outcome(of: answer, for: purpose, files: transfers.names.files) {
         case .request(let request): perform(.app(request))

@@ -33,10 +33,19 @@ public final class PaintApp: FrameLoopDelegate {
     var displaySync = DisplaySync()
     /// Why the loop is to stop, once it is: Ctrl+Q, or another file to open in its place.
     var ending: Ending?
-    /// The MyPaint brushes offered (the palette's ring, the chooser); nil: none.
-    let brushes: BrushShelf?
-    /// The desktop's file chooser, where Save As and Open ask for a name (nil: the strip asks).
-    var chooser: NameChooser?
+    /// What the desktop offers: MyPaint's brushes and its file chooser.
+    var desktop: Desktop
+    /// The layer panel's rows, with the thumbnails they keep.
+    var layerRows = LayerRows()
+
+    /// What the desktop offers beside the window.
+    struct Desktop {
+        /// The MyPaint brushes offered (the palette's ring, the brush chooser); nil: none.
+        let brushes: BrushShelf?
+        /// The desktop's file chooser, where Save As and Open ask for a name (nil: the strip
+        /// asks).
+        var chooser: NameChooser?
+    }
 
     /// What wakes the loop besides the window and the clock: SIGTERM, SIGINT and SIGHUP, which
     /// close the window cleanly, and the background writers' wake-up (a journal's health
@@ -80,7 +89,7 @@ public final class PaintApp: FrameLoopDelegate {
                 playing: Playthrough? = nil, greeting: String? = nil, document: DocumentNames = DocumentNames(),
                 brushes: BrushShelf? = nil, chooser: FileChooser? = nil) {
         self.window = window
-        self.chooser = chooser.map { NameChooser(chooser: $0) }
+        desktop = Desktop(brushes: brushes, chooser: chooser.map { NameChooser(chooser: $0) })
         self.session = session
         logs = SessionLogs(recorder: recorder, journal: journal, console: console)
         wakeups = Wakeups(signals: signals, wakeup: wakeup)
@@ -94,7 +103,6 @@ public final class PaintApp: FrameLoopDelegate {
                                     layers: true)
         }
         session.overlay = widgets
-        self.brushes = brushes
         if let brushes {
             widgets?.palette?.setFavourites(brushes.favourites, icons: brushes.icons)
             widgets?.chooser?.setBrushes(brushes.groups, icons: brushes.icons)
@@ -273,9 +281,9 @@ public final class PaintApp: FrameLoopDelegate {
     /// their panel when the document changed.
     func showStatus() {
         if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
-            panel.show(LayerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows, previous: panel.panel))
+            panel.show(layerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows))
         }
-        let prompt = play?.prompt ?? router.prompt ?? (chooser?.purpose == nil ? nil : "the file chooser is open")
+        let prompt = play?.prompt ?? router.prompt ?? (desktop.chooser?.purpose == nil ? nil : "the file chooser is open")
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,
                              journaled: logs.journal != nil, document: transfers.names.title)

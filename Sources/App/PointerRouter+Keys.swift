@@ -49,6 +49,7 @@ extension PointerRouter {
                 return [.statusChanged] + (disarms ? [.crosshair(false)] : [])
             }
         }
+        if let id = c.pager, let turn = Self.pageTurn(key) { return [.widget(id, .page(turn), x: key.x, y: key.y)] }
         if key.key == .escape {
             if mode == .pickArmed {
                 mode = .idle
@@ -95,6 +96,20 @@ extension PointerRouter {
             let at = c.view.canvasPoint(x: key.x, y: key.y)
             return [.app(.paste(x: at.x, y: at.y))]
         case .quit: return [.app(.quit)]
+        }
+    }
+
+    /// The page a key turns to in a widget with pages: Page Down, Down and Right the next, Page Up,
+    /// Up and Left the one before, Home the first, End the last; with Control held, none (Ctrl+Page
+    /// Up still moves the layer).
+    static func pageTurn(_ key: KeyPress) -> PageTurn? {
+        guard !key.mods.contains(.control) else { return nil }
+        switch key.key {
+        case .pageDown, .down, .right: return .next
+        case .pageUp, .up, .left: return .previous
+        case .home: return .first
+        case .end: return .last
+        default: return nil
         }
     }
 

@@ -90,13 +90,16 @@ public struct PointerRouter: Sendable, Equatable {
         public var renamesAt: (Double, Double) -> Bool
         /// Whether a file's name is asked through the desktop's chooser, and if it is open.
         public var chooser: ChooserState
+        /// The open widget the page keys turn (the key help), if one is.
+        public var pager: WidgetID?
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
-                    refusal: String? = nil, layerName: String = "", chooser: ChooserState = .absent,
+                    refusal: String? = nil, pager: WidgetID? = nil, layerName: String = "", chooser: ChooserState = .absent,
                     scroller: @escaping (Double, Double) -> WidgetID? = { _, _ in nil },
                     hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
                     renamesAt: @escaping (Double, Double) -> Bool = { _, _ in false }) {
             self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
             self.scroller = scroller
+            self.pager = pager
             self.layerName = layerName; self.renamesAt = renamesAt; self.chooser = chooser
         }
     }

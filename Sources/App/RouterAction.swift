@@ -49,6 +49,8 @@ public enum RouterAction: Equatable, Sendable {
         case press, drag, release
         /// Wheel clicks (> 0: up) over a widget that scrolls.
         case wheel(Int)
+        /// A page key, to a widget with pages that is open.
+        case page(PageTurn)
     }
 }
 

@@ -18,6 +18,16 @@ extension Document {
     /// The group that holds entry `i`, if any.
     public func parent(of i: Int) -> Int? { outline.parent(of: i) }
 
+    /// What group `index` holds, composed as an isolated group composes it (the group's own
+    /// visibility, opacity and mode left out): its visible layers and groups, bottom first, for
+    /// `ComposeKernel.blend` onto transparency. `pixels` gives a layer's picture, by index, and
+    /// where in it the layer may have paint, where it is not its own tiles (a smaller picture of
+    /// it: the layer panel's group thumbnails).
+    public func contents(ofGroup index: Int,
+                         pixels: (Int) -> (pixels: ComposeKernel.Over.Pixels, bounds: Rect)? = { _ in nil }) -> [ComposeKernel.Over] {
+        StackLayout.contents(ofGroup: index, in: layers, leaf: pixels)
+    }
+
     /// Wraps the current block in a new group (pass-through, as Krita makes them), named
     /// "Group N" unless a name is given; the current entry stays current.
     func group(named name: String?) {

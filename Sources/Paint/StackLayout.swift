@@ -97,9 +97,28 @@ struct StackLayout {
     /// when the group is opaque).
     static func merge(_ own: UInt32, _ parent: UInt32) -> UInt32 { parent == 255 ? own : own * parent / 255 }
 
+    /// A layer's pixels and where they lie, by its index, where `items` is not to read its tiles.
+    typealias Leaf = (Int) -> (pixels: ComposeKernel.Over.Pixels, bounds: Rect)?
+
+    /// What group `index` holds, as the compose reads it inside an isolated group (the group's
+    /// own visibility, opacity and mode left out), each layer's pixels from `leaf`.
+    static func contents(ofGroup index: Int, in layers: [Layer], leaf: Leaf) -> [ComposeKernel.Over] {
+        func find(_ nodes: [Node]) -> Node? {
+            for n in nodes {
+                if n.index == index { return n }
+                if let found = find(n.children) { return found }
+            }
+            return nil
+        }
+        guard let node = find(tree(layers)) else { return [] }
+        return items(node.children[...], layers, 255, leaf: leaf)
+    }
+
     /// What the compose reads of `nodes` (bottom first): each visible layer, each visible
     /// isolated group as one, the children of each visible pass-through group in its place.
-    private static func items(_ nodes: ArraySlice<Node>, _ layers: [Layer], _ parentOpacity: UInt32) -> [ComposeKernel.Over] {
+    /// `leaf`: each layer's pixels (nil: its own tiles).
+    private static func items(_ nodes: ArraySlice<Node>, _ layers: [Layer], _ parentOpacity: UInt32,
+                              leaf: Leaf = { _ in nil }) -> [ComposeKernel.Over] {
         var out: [ComposeKernel.Over] = []
         for node in nodes {
             let layer = layers[node.index], a = layer.attributes
@@ -107,11 +126,12 @@ struct StackLayout {
             let opacity = merge(a.opacity255, parentOpacity)
             switch a.group {
             case nil:
-                out.append(ComposeKernel.Over(pixels: .tiles(layer.pixels), opacity: opacity, mode: a.mode, bounds: layer.bounds))
+                let (pixels, bounds) = leaf(node.index) ?? (.tiles(layer.pixels), layer.bounds)
+                out.append(ComposeKernel.Over(pixels: pixels, opacity: opacity, mode: a.mode, bounds: bounds))
             case .passThrough?:
-                out += items(node.children[...], layers, opacity)
+                out += items(node.children[...], layers, opacity, leaf: leaf)
             case .isolated?:
-                let inside = items(node.children[...], layers, 255)
+                let inside = items(node.children[...], layers, 255, leaf: leaf)
                 guard !inside.isEmpty else { continue }
                 out.append(ComposeKernel.Over(pixels: .group(inside), opacity: opacity, mode: a.mode,
                                               bounds: inside.reduce(Rect.empty) { $0.union($1.bounds) }))

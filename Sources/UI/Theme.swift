@@ -4,6 +4,8 @@ import Kernels
 /// reads over light and dark paint alike.
 enum Theme {
     static let panel = Color(r: 32, g: 33, b: 36, a: 224)
+    /// The panel's colour where a page of text is read over other panels (the key help).
+    static let page = Color(r: 32, g: 33, b: 36)
     static let raised = Color(r: 70, g: 72, b: 78)
     static let selected = Color(r: 66, g: 133, b: 244)
     static let text = Color(r: 232, g: 234, b: 237)

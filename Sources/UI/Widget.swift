@@ -77,6 +77,18 @@ extension InteractiveWidget {
     public func takeOpening() -> WidgetID? { nil }
 }
 
+/// Which way the page keys turn a paged widget.
+public enum PageTurn: Equatable, Sendable {
+    case next, previous, first, last
+}
+
+/// A widget with pages the keys turn while it is shown (the key help): the router sends it Page
+/// Down and Page Up, the arrows, Home and End in place of what they otherwise do.
+public protocol PagedWidget: InteractiveWidget {
+    /// Shows the page `turn` asks for (nothing past the first or the last).
+    func turn(_ turn: PageTurn)
+}
+
 /// What a widget keeps of its place in the window: its rectangle, its sprite (drawn when it
 /// changed, laid over each frame that needs it), and the damage its changes made.
 final class WidgetSurface {

@@ -93,6 +93,12 @@ public final class Widgets: Overlay {
         return id
     }
 
+    /// The topmost shown widget whose pages the keys turn (the key help), if one is open.
+    public var pager: WidgetID? {
+        guard !hidden else { return nil }
+        return list.reversed().first { $0 is any PagedWidget && $0.frame != nil }?.id
+    }
+
     /// Opens the widget named `id` (showing every widget again, and hiding the outline) at
     /// window point (x, y), or closes it.
     public func toggle(_ id: WidgetID, atX x: Double, y: Double, brush: Brush) {

@@ -24,6 +24,47 @@ import UI
         #expect(two.rows[1].thumbnail.allSatisfy { $0 == desk || [0xFFFF_FFFF, 0xFFDD_DDDD].contains($0) }, "the new layer is empty")
     }
 
+    /// A group holds no pixels: its thumbnail is what it holds, composed as the group composes
+    /// it (a hidden layer left out, a layer's opacity applied), and follows the strokes on a
+    /// layer in it, whichever entry is current.
+    @Test func aGroupsThumbnailShowsWhatItHolds() throws {
+        let h = try Harness(size: .init(width: 640, height: 400), uiScale: 1)
+        func rows() throws -> [LayerPanel.Row] {
+            h.step([])
+            return try #require(h.app.widgets?.layers?.panel).rows
+        }
+        func red(_ p: UInt32) -> Bool { Int((p >> 16) & 0xFF) > Int((p >> 8) & 0xFF) + 40 }
+        func blue(_ p: UInt32) -> Bool { Int(p & 0xFF) > Int((p >> 16) & 0xFF) + 40 }
+        func checkerOnly(_ t: [UInt32]) -> Bool { t.allSatisfy { $0 == desk || [0xFFFF_FFFF, 0xFFDD_DDDD].contains($0) } }
+        h.step([h.key("3")])                                           // red
+        h.step([.pointerDown(sample(40, 200, t: 0)), .pointerMove(sample(200, 200, t: 0.01)), .pointerUp(sample(360, 200, t: 0.02))])
+        h.step([h.key("g", .control)])                                 // Layer 1 in Group 1, Layer 1 still current
+        var r = try rows()
+        #expect(r.map(\.name) == ["Layer 1", "Group 1"] && r[1].isGroup)
+        let layer = r[0].thumbnail, group = r[1].thumbnail
+        #expect(group.contains(where: red), "the group's thumbnail shows the red stroke")
+        #expect(group.indices.allSatisfy { red(group[$0]) == red(layer[$0]) }, "where the layer has it")
+
+        h.step([h.key(.pageUp)])                                       // the group current
+        r = try rows()
+        #expect(r[1].thumbnail == group, "choosing the group makes nothing again")
+        h.step([h.key(.pageDown), h.key("7")])                         // Layer 1, blue
+        h.step([.pointerDown(sample(40, 100, t: 1)), .pointerMove(sample(200, 100, t: 1.01)), .pointerUp(sample(360, 100, t: 1.02))])
+        r = try rows()
+        #expect(r[1].thumbnail.contains(where: blue) && r[1].thumbnail.contains(where: red), "a stroke on a layer in it shows in it")
+
+        let opaque = r[1].thumbnail, own = r[0].thumbnail
+        h.step(Array(repeating: h.key(","), count: 5))                 // Layer 1 at 50 %
+        r = try rows()
+        let lighter = r[1].thumbnail.indices.filter { red(opaque[$0]) }.allSatisfy { (r[1].thumbnail[$0] >> 8) & 0xFF > (opaque[$0] >> 8) & 0xFF }
+        #expect(lighter, "the layer's opacity applies in the group's thumbnail")
+        #expect(r[0].thumbnail == own, "a layer's own thumbnail leaves its opacity out")
+        h.step([h.key("v")])                                           // Layer 1 hidden
+        r = try rows()
+        #expect(checkerOnly(r[1].thumbnail), "a hidden layer is left out")
+        #expect(!checkerOnly(r[0].thumbnail), "its own thumbnail still shows it")
+    }
+
     /// F2 renames the current layer, typed in the status strip; the panel and the title follow.
     @Test func f2RenamesTheCurrentLayer() throws {
         let h = try Harness(size: .init(width: 640, height: 400), uiScale: 1)

@@ -84,23 +84,55 @@ struct OnCanvasUITests {
         }
     }
 
-    /// F1 shows the keys over the canvas, from the same table as --help; Escape hides them. A
-    /// blank first start says in the status strip where the palette and the keys are.
+    /// F1 shows the keys over the canvas, from the same table as --help; where they need more
+    /// than the window's height, on pages that Page Down, Page Up and End turn (Page Down does
+    /// not select a layer meanwhile); Escape hides them. A blank first start says in the status
+    /// strip where the palette and the keys are. (AppTests' HelpTests check that every entry,
+    /// the last one too, lands on a page inside the window.)
     @Test func f1ShowsTheKeysAndABlankStartSaysSo() throws {
         let x = try XServer()
         let w = try PaintWindow(on: x, size: "960x600", tools: true)
         #expect(try eventually { try title(w).contains("right click: the palette · F1: the keys") }, "\((try? title(w)) ?? "")")
+        try w.key("Insert")
+        #expect(try eventually { try title(w).contains("— layer 2/2 —") })
         try w.key("F1")
         #expect(try eventually {
             let centre = rgb(try w.grab(width: 960, height: 600)[480, 300])
             return centre.r < 80 && centre.g < 80 && centre.b < 80
         }, "the panel over the middle of the canvas")
-        let shown = try w.grab(width: 960, height: 600)
-        if let docs = ProcessInfo.processInfo.environment["QS_DOCS_PICTURES"] { try shown.write(to: docs + "/help.png") }
-        // Light text on the dark panel: the keys are listed.
-        let lit = (200..<400).flatMap { y in (100..<860).map { (x: $0, y: y) } }.filter { rgb(shown[$0.x, $0.y]).g > 200 }.count
-        // (The key labels are the light ones: 453 with this many keys at 960x600, 0 with no panel.)
-        #expect(lit > 300, "lettering on the panel: \(lit) light pixels")
+        // The panel above the status strip (which may change meanwhile, and shows through).
+        func panel() throws -> [UInt32] {
+            let shot = try w.grab(width: 960, height: 600)
+            return (20..<540).flatMap { y in (20..<940).map { shot[$0, y] } }
+        }
+        let first = try w.grab(width: 960, height: 600), firstPanel = try panel()
+        if let docs = ProcessInfo.processInfo.environment["QS_DOCS_PICTURES"] { try first.write(to: docs + "/help.png") }
+        // Light text on the dark panel: the keys are listed (the keys are the light ones, what
+        // they do dimmer; about 2,000 on the first page at 960x600, 1,500 on the last, 0 with no
+        // panel).
+        func lit(_ shot: PNGImage) -> Int {
+            (40..<560).flatMap { y in (20..<940).map { (x: $0, y: y) } }.filter { rgb(shot[$0.x, $0.y]).g > 200 }.count
+        }
+        #expect(lit(first) > 1500, "lettering on the first page: \(lit(first)) light pixels")
+        try w.key("Next")
+        #expect(try eventually { try panel() != firstPanel }, "Page Down shows the next page")
+        try w.key("End")
+        try w.key("Escape")
+        #expect(try eventually { try w.grab(width: 960, height: 600)[480, 300] == 0xFFFF_FFFF }, "hidden again")
+        #expect(try title(w).contains("— layer 2/2 —"), "the page keys chose no layer")
+        try w.key("F1")
+        #expect(try eventually { try panel() == firstPanel }, "it opens at its first page")
+        try w.key("End")
+        #expect(try eventually { try panel() != firstPanel })
+        let last = try w.grab(width: 960, height: 600)
+        if let folder = ProcessInfo.processInfo.environment["QS_HELP_SHOTS"] {
+            try first.write(to: folder + "/help-first.png")
+            try last.write(to: folder + "/help-last.png")
+        }
+        #expect(lit(last) > 1000, "lettering on the last page: \(lit(last)) light pixels")
+        try w.key("Prior")
+        try w.key("Home")
+        #expect(try eventually { try panel() == firstPanel }, "Home: the first page again")
         try w.key("Escape")
         #expect(try eventually { try w.grab(width: 960, height: 600)[480, 300] == 0xFFFF_FFFF }, "hidden again")
         #expect(try w.quit().status == 0)
