@@ -18,9 +18,9 @@ extension PaintApp {
 
     /// Asks the chooser for a name for `purpose`.
     func ask(_ purpose: NameEntry.Purpose) {
-        guard let desktop = desktop.chooser?.chooser, desktop.chooser?.purpose == nil else { return }
+        guard let chooser = desktop.chooser?.chooser, desktop.chooser?.purpose == nil else { return }
         desktop.chooser?.purpose = purpose
-        desktop.ask(FileChoice.question(for: purpose, names: transfers.names))
+        chooser.ask(FileChoice.question(for: purpose, names: transfers.names))
         statusLine.isStale = true
     }
 

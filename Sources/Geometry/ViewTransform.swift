@@ -52,6 +52,19 @@ public struct ViewTransform: Hashable, Sendable, CustomStringConvertible {
         return Rect(minX: down(rect.minX) + x, minY: down(rect.minY) + y, maxX: up(rect.maxX) + x, maxY: up(rect.maxY) + y)
     }
 
+    /// The canvas pixels that window pixels `rect` show (at a zoom below 100 %, every canvas
+    /// pixel they sample from): the part of the canvas a compose of `rect` reads.
+    public func canvasRect(shownIn rect: Rect) -> Rect {
+        guard !rect.isEmpty else { return .empty }
+        let moved = Rect(minX: rect.minX - x, minY: rect.minY - y, maxX: rect.maxX - x, maxY: rect.maxY - y)
+        if scale <= 0 {
+            let s = -scale
+            return Rect(minX: moved.minX << s, minY: moved.minY << s, maxX: moved.maxX << s, maxY: moved.maxY << s)
+        }
+        func up(_ v: Int) -> Int { -((-v) >> scale) }             // ceiling
+        return Rect(minX: moved.minX >> scale, minY: moved.minY >> scale, maxX: up(moved.maxX), maxY: up(moved.maxY))
+    }
+
     /// The same view zoomed to `scale`, keeping the canvas point under window point (wx, wy)
     /// where it is (to the nearest whole window pixel).
     public func zoomed(to scale: Int, around wx: Int, _ wy: Int) -> ViewTransform {

@@ -320,7 +320,7 @@ public final class Session {
     /// Composes `region` (of `target`) of what the session shows, seen through `transform` (the
     /// canvas at 100 % in the top-left corner by default). The stack must be in sync.
     public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity) {
-        stack.complete(document, on: compute)
+        stack.complete(document, within: transform.canvasRect(shownIn: region), on: compute)
         stack.kernel(document, stroke: strokes.overlay, invert: view.invert, output: target, transform: transform).run(over: region, on: compute)
     }
 }

@@ -12,8 +12,9 @@ import Kernels
 ///
 /// Another layer made current changes no pixel shown, but both caches: they are then rebuilt
 /// a band of rows a frame (`catchUp`) while nothing is composed, so that a click in the layer
-/// panel costs the panel's frame, not a flattening of every layer; anything composed before
-/// they are done finishes them first (`complete`).
+/// panel costs the panel's frame, not a flattening of every layer; a compose before they are
+/// done rebuilds first just the stale part it reads (`complete(within:)`: the panel's redraw
+/// reads the canvas under the panel).
 final class StackView {
     private var below: TextureStorage<UInt32>?
     private var above: TextureStorage<UInt32>?
@@ -21,8 +22,8 @@ final class StackView {
     /// where each has pixels (worked out when something above changed, not every frame).
     private var overs: [ComposeKernel.Over] = []
     /// Where each cache must be rebuilt before it is read.
-    private var belowStale = Rect.empty
-    private var aboveStale = Rect.empty
+    private var belowStale = StaleArea()
+    private var aboveStale = StaleArea()
     /// The background the below cache was built over (the pulse changes it every frame).
     private var builtOver: UInt32?
     /// The stack the caches were built for: which layer is current, and each layer with what
@@ -33,7 +34,8 @@ final class StackView {
     private var layout = StackLayout()
     /// The caches are stale and being rebuilt over the frames (see the type's comment).
     private(set) var isCatchingUp = false
-    /// Rows a frame rebuilds while catching up: an eighth of a 1080p canvas.
+    /// Rows of the canvas a frame rebuilds while catching up (in pixels, wherever they are
+    /// stale): an eighth of a 1080p canvas.
     static let catchUpRows = 136
 
     private struct StackEntry: Equatable {
@@ -71,20 +73,20 @@ final class StackView {
         let current = ObjectIdentifier(document.currentLayer)
         if whole || reselected || pixels.keys.contains(where: { $0 != current }) { layout = StackLayout(document) }
         if whole || reselected {
-            belowStale = all
-            aboveStale = all
+            belowStale.set(all)
+            aboveStale.set(all)
         }
         if reselected, !whole, pixels.isEmpty { isCatchingUp = true }
         for (id, rect) in pixels {
             damage = damage.union(rect)
             guard let i = document.layers.firstIndex(where: { ObjectIdentifier($0) == id }) else { continue }
-            if i < document.current { belowStale = belowStale.union(rect) }
-            if i > document.current { aboveStale = aboveStale.union(rect) }
+            if i < document.current { belowStale.add(rect) }
+            if i > document.current { aboveStale.add(rect) }
         }
         let shown = background.pixel | 0xFF00_0000
         if builtOver != shown {
             builtOver = shown
-            belowStale = all
+            belowStale.set(all)
             whole = true
         }
         if !isCatchingUp {
@@ -98,17 +100,24 @@ final class StackView {
     /// nothing calls it).
     func catchUp(_ document: Document, on compute: ComputeContext) {
         guard isCatchingUp else { return }
-        rebuildBelow(document, rows: Self.catchUpRows, on: compute)
-        rebuildAbove(document, rows: Self.catchUpRows, on: compute)
+        rebuildBelow(document, .pixels(Self.catchUpRows * document.storageSize.width), on: compute)
+        rebuildAbove(document, .pixels(Self.catchUpRows * document.storageSize.width), on: compute)
         isCatchingUp = !belowStale.isEmpty || !aboveStale.isEmpty
     }
 
-    /// Finishes catching up: call before the caches are read.
-    func complete(_ document: Document, on compute: ComputeContext) {
+    /// Finishes catching up where the caches are about to be read: within `region` of the
+    /// canvas, or all of them (nil). Call before the caches are read.
+    func complete(_ document: Document, within region: Rect? = nil, on compute: ComputeContext) {
         guard isCatchingUp else { return }
-        isCatchingUp = false
-        rebuildBelow(document, on: compute)
-        rebuildAbove(document, on: compute)
+        guard let region else {
+            isCatchingUp = false
+            rebuildBelow(document, on: compute)
+            rebuildAbove(document, on: compute)
+            return
+        }
+        rebuildBelow(document, .within(region), on: compute)
+        rebuildAbove(document, .within(region), on: compute)
+        isCatchingUp = !belowStale.isEmpty || !aboveStale.isEmpty
     }
 
     /// The compose kernel over `document` as the caches stand, with the live stroke painted into
@@ -128,52 +137,58 @@ final class StackView {
         return k
     }
 
-    /// The background and the layers below, flattened (the stale part, or its first `rows`);
-    /// none when no layer is below (the kernel then fills with the colour).
-    private func rebuildBelow(_ d: Document, rows: Int = .max, on compute: ComputeContext) {
+    /// Which stale parts a rebuild takes: all, the first so many pixels, or what lies within a
+    /// region.
+    private enum Part {
+        case all, pixels(Int), within(Rect)
+
+        func take(from stale: inout StaleArea) -> [Rect] {
+            switch self {
+            case .all:
+                defer { stale.set(.empty) }
+                return stale.rects
+            case .pixels(let n): return stale.take(pixels: n)
+            case .within(let region): return stale.take(within: region)
+            }
+        }
+    }
+
+    /// The background and the layers below, flattened (the stale `part`); none when no layer
+    /// is below (the kernel then fills with the colour).
+    private func rebuildBelow(_ d: Document, _ part: Part = .all, on compute: ComputeContext) {
         let layers = layout.below
         guard !layers.isEmpty else {
             below = nil
-            belowStale = .empty
+            belowStale.set(.empty)
             return
         }
         if below?.texture.size != d.storageSize {
             below = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
-            belowStale = Rect(size: d.storageSize)
+            belowStale.set(Rect(size: d.storageSize))
         }
         guard let target = below?.texture, !belowStale.isEmpty else { return }
-        let part = Self.firstRows(rows, of: &belowStale)
-        Self.flatten(layers, in: part, onto: target, startingWith: builtOver ?? 0xFF00_0000, on: compute)
-    }
-
-    /// The first `rows` rows of `stale`, taken from it.
-    private static func firstRows(_ rows: Int, of stale: inout Rect) -> Rect {
-        guard rows < stale.height else {
-            defer { stale = .empty }
-            return stale
+        for r in part.take(from: &belowStale) {
+            Self.flatten(layers, in: r, onto: target, startingWith: builtOver ?? 0xFF00_0000, on: compute)
         }
-        let part = Rect(x: stale.minX, y: stale.minY, width: stale.width, height: rows)
-        stale = Rect(minX: stale.minX, minY: stale.minY + rows, maxX: stale.maxX, maxY: stale.maxY)
-        return part
     }
 
-    /// The layers above, flattened while all are `normal` (the stale part, or its first
-    /// `rows`), else listed one by one.
-    private func rebuildAbove(_ d: Document, rows: Int = .max, on compute: ComputeContext) {
+    /// The layers above, flattened while all are `normal` (the stale `part`), else listed one
+    /// by one.
+    private func rebuildAbove(_ d: Document, _ part: Part = .all, on compute: ComputeContext) {
         guard !aboveStale.isEmpty else { return }
         let layers = layout.above
         guard !layers.isEmpty, layers.allSatisfy({ $0.mode == .normal }) else {
             above = nil
             overs = layers
-            aboveStale = .empty
+            aboveStale.set(.empty)
             return
         }
         if above?.texture.size != d.storageSize {
             above = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
-            aboveStale = Rect(size: d.storageSize)
+            aboveStale.set(Rect(size: d.storageSize))
         }
         guard let target = above?.texture else { return }
-        Self.flatten(layers, in: Self.firstRows(rows, of: &aboveStale), onto: target, startingWith: 0, on: compute)
+        for r in part.take(from: &aboveStale) { Self.flatten(layers, in: r, onto: target, startingWith: 0, on: compute) }
         overs = [ComposeKernel.Over(pixels: .texture(target), opacity: 255, mode: .normal, bounds: layers.reduce(Rect.empty) { $0.union($1.bounds) })]
     }
 

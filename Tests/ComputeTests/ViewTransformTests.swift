@@ -11,6 +11,17 @@ import Testing
         #expect(out.windowRect(covering: Rect(minX: -5, minY: -1, maxX: -4, maxY: 0)) == Rect(minX: -1, minY: -1, maxX: 0, maxY: 0))
     }
 
+    /// What a compose of window pixels reads of the canvas: at 400 %, the canvas pixels under
+    /// them (a part pixel counts); at 25 %, every pixel of the 4x4 blocks they average.
+    @Test func theCanvasAWindowRectReads() {
+        let t = ViewTransform(scale: 2, x: 10, y: -4)
+        #expect(t.canvasRect(shownIn: Rect(x: 30, y: 16, width: 8, height: 4)) == Rect(x: 5, y: 5, width: 2, height: 1))
+        #expect(t.canvasRect(shownIn: Rect(x: 29, y: 16, width: 2, height: 1)) == Rect(x: 4, y: 5, width: 2, height: 1))
+        let out = ViewTransform(scale: -2, x: 1, y: 0)
+        #expect(out.canvasRect(shownIn: Rect(minX: 1, minY: 0, maxX: 4, maxY: 1)) == Rect(minX: 0, minY: 0, maxX: 12, maxY: 4))
+        #expect(ViewTransform.identity.canvasRect(shownIn: Rect(x: -3, y: 2, width: 5, height: 5)) == Rect(x: -3, y: 2, width: 5, height: 5))
+    }
+
     @Test func zoomKeepsThePointUnderTheAnchor() {
         var t = ViewTransform.identity
         for scale in [1, 3, 5, 5, 2, -1, -3, -3, 0] {

@@ -5,7 +5,7 @@ import Foundation
 import Geometry
 import Journal
 import Kernels
-import Paint
+@testable import Paint
 import ReplayFormat
 import Testing
 import TestSupport
@@ -210,6 +210,59 @@ import TestSupport
         let want = reference(session.documentImage())
         #expect(largestChannelDifference(window.image.pixels, want) <= 2, "the window shows the stroke over the right caches")
         #expect(largestChannelDifference(session.snapshot().pixels, want) <= 2)
+    }
+
+    /// A compose while the caches catch up (the layer panel redrawn over the canvas, after a
+    /// click chose another layer) rebuilds only the stale part it reads: the rest still catches
+    /// up over the frames after, and both show the right pixels.
+    @Test func aComposeWhileCatchingUpRebuildsOnlyWhatItReads() throws {
+        let tall = Size(width: 150, height: 400)
+        var lines = stroke(y: 20, t: 0, color: "#ff0000", size: 20)
+        for i in 1...3 { lines += [layer("new", t: Double(i))] + stroke(y: 20 + 90 * i, t: Double(i), color: "#00ff0080", size: 30) }
+        let header = "{\"quicksilver\": 1, \"width\": \(tall.width), \"height\": \(tall.height)}\n"
+        let session = Session(size: tall, compute: ComputeContext(threads: 2, inlineThreshold: 0))
+        let window = OffscreenPresenter(size: tall)
+        var frame = 0
+        func draw() -> Rect {
+            frame += 1
+            return session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: window).presented
+        }
+        for e in try ReplayParser.parse(header + lines.joined(separator: "\n") + "\n").events { session.handle(e.event) }
+        while session.needsDraw { _ = draw() }
+        session.handle(.command(.layer(.select(1))))
+        #expect(draw().isEmpty)
+        let want = reference(session.documentImage())
+        // A panel-sized part at the bottom right, across the bands not yet rebuilt.
+        let part = Rect(x: 100, y: 180, width: 50, height: 200)
+        let out = TextureStorage<UInt32>(width: tall.width, height: tall.height, filledWith: 0)
+        session.compose(part, into: out.texture)
+        var worst = 0
+        for y in part.ys {
+            for x in part.xs { worst = max(worst, largestChannelDifference([out.texture.row(y)[x]], [want[y * tall.width + x]])) }
+        }
+        #expect(worst <= 2, "the part composed over caches rebuilt where it reads")
+        #expect(session.needsDraw, "the rest of the caches still to catch up")
+        var catchingUp = 0
+        while session.needsDraw { #expect(draw().isEmpty); catchingUp += 1 }
+        // The choosing frame rebuilt rows 0..<136. Left stale: 150x44 above the part, 100x200
+        // beside it, 150x20 below: 29,600 pixels, at 136 rows of 150 (20,400) a frame.
+        #expect(catchingUp == 2, "two more frames: \(catchingUp)")
+        #expect(largestChannelDifference(session.snapshot().pixels, want) <= 2)
+    }
+
+    /// The stale part of a cache less a region composed: whatever is left, in pieces.
+    @Test func aStaleAreaGivesUpWhatIsTakenWithinARegion() {
+        var stale = StaleArea()
+        stale.set(Rect(x: 0, y: 0, width: 100, height: 100))
+        #expect(stale.take(within: Rect(x: 40, y: 40, width: 100, height: 20)) == [Rect(x: 40, y: 40, width: 60, height: 20)])
+        let pieces: [Rect] = [Rect(x: 0, y: 0, width: 100, height: 40), Rect(x: 0, y: 60, width: 100, height: 40), Rect(x: 0, y: 40, width: 40, height: 20)]
+        #expect(stale.rects == pieces)
+        let stillStale = stale.rects.map(\.area).reduce(0, +)
+        #expect(stillStale == 100 * 100 - 60 * 20)
+        #expect(stale.take(pixels: 100 * 45) == [Rect(x: 0, y: 0, width: 100, height: 40), Rect(x: 0, y: 60, width: 100, height: 5)])
+        let left = stale.rects.map(\.area).reduce(0, +)
+        #expect(left == 100 * 100 - 60 * 20 - 4500)
+        #expect(stale.take(within: Rect(x: 500, y: 500, width: 5, height: 5)).isEmpty)
     }
 
     /// An undo selects the layer it changes: the view, built for the layer current before,
