@@ -136,6 +136,10 @@ public final class Session {
     /// Events queued for the next frame.
     public var queuedCount: Int { pending.count }
 
+    /// Each queued event's own time: a pointer sample's `t` (the window's time of it, until
+    /// stamped), nil for any other event.
+    public var queuedSampleTimes: [Double?] { pending.map(\.sampleTime) }
+
     /// Gives the queued pointer samples the times the window journals them at: the `i`th queued
     /// event's `times[i]` (a MyPaint brush's dtime comes from them).
     public func stampQueued(_ times: [Double]) {
