@@ -226,11 +226,11 @@ public final class PaintApp: FrameLoopDelegate {
         }
     }
 
-    /// With a MyPaint brush in use (or chosen by the frame's events), gives the frame's queued
-    /// samples the times the journal will hold, at their own gaps (a MyPaint brush's dtime comes
-    /// from them), and returns them for `record`; nil otherwise.
+    /// With a MyPaint brush in use (chosen, by the frame's events too, or still drawing its
+    /// stroke), gives the frame's queued samples the times the journal will hold, at their own
+    /// gaps (a MyPaint brush's dtime comes from them), and returns them for `record`; nil otherwise.
     private func stampSamples(_ frame: Int) -> SampleTimes? {
-        guard session.brush.mypaint != nil || session.upcomingBrush.mypaint != nil else { return nil }
+        guard session.brush.mypaint != nil || session.upcomingBrush.mypaint != nil || session.isDrawingMyPaint else { return nil }
         let stamped = logs.sampleTimes(own: session.queuedSampleTimes, inFrame: frame)
         session.stampQueued(stamped.times)
         return stamped

@@ -32,7 +32,7 @@ public final class Session {
     private(set) var pending: [SessionEvent] = []
     /// The events the last frame played: their storage, for the queue once no one holds them.
     private var recycled: [SessionEvent] = []
-    private let strokes: StrokeEngine
+    let strokes: StrokeEngine
     private let stack = StackView()
     /// A stroke begun on a group: it holds no pixels, so its samples draw nothing (the window
     /// refuses such a stroke first; a replay may still hold one).
@@ -135,10 +135,6 @@ public final class Session {
 
     /// Events queued for the next frame.
     public var queuedCount: Int { pending.count }
-
-    /// Each queued event's own time: a pointer sample's `t` (the window's time of it, until
-    /// stamped), nil for any other event.
-    public var queuedSampleTimes: [Double?] { pending.map(\.sampleTime) }
 
     /// Gives the queued pointer samples the times the window journals them at: the `i`th queued
     /// event's `times[i]` (a MyPaint brush's dtime comes from them).

@@ -51,6 +51,26 @@ import Testing
         #expect(samples.map(ReplayPlayer.frameIndex(at:)) == [3, 3, 3, 3, 4, 4])
     }
 
+    /// Another brush chosen mid-stroke (a key) applies from the next stroke: the MyPaint stroke's
+    /// samples after it still get their own times, which its dtime comes from.
+    @Test func aMyPaintStrokeKeepsItsOwnTimesAfterAnotherBrushIsChosen() throws {
+        let h = try Harness()
+        h.session.handle(.command(.mypaint(MyPaintChoice(name: "test/brush", settings: Self.myb))))
+        h.input([.pointerDown(sample(20, 20, t: 1.000)), .pointerMove(sample(22, 20, t: 1.003))])
+        h.draw(frame: 3)
+        h.input([h.key("p", at: 1.005), .pointerMove(sample(30, 20, t: 1.008)), .pointerMove(sample(32, 20, t: 1.010))])
+        h.draw(frame: 4)
+        #expect(h.session.brush.mypaint == nil && h.session.isDrawingMyPaint)
+        h.input([.pointerUp(sample(34, 20, t: 1.014))])
+        h.draw(frame: 5)
+        h.app.finish(h.loop)
+        let samples = try h.recorded().filter { $0.event.sampleTime != nil }.map(\.t)
+        let end3 = 4.0 / 60 - SampleTimes.minimumGap
+        // The up, 4 ms later, would fall before frame 5: it goes to that frame's end.
+        #expect(near(samples, [end3 - 0.003, end3, end3 + 0.005, end3 + 0.007, 6.0 / 60 - SampleTimes.minimumGap]), "\(samples)")
+        #expect(!h.session.isDrawingMyPaint)
+    }
+
     /// Without a MyPaint brush the samples are stamped as before: the frame's middle.
     @Test func otherBrushesStampTheFramesMiddle() throws {
         let h = try Harness()
