@@ -156,9 +156,9 @@ public final class PaintApp: FrameLoopDelegate {
         let start = loop.now
         ink.expire(session: session, now: start)
         widgets?.catchUp()
-        let spread = stampSamples(frame.index)
+        let stamped = stampSamples(frame.index)
         let drawn = session.draw(frame, to: window)
-        record(drawn.played, inFrame: frame.index, loop, spread: spread)
+        record(drawn.played, inFrame: frame.index, loop, stamped: stamped)
         if let at = router.pendingPick { pick(at: at) }
         if var s = stats, !drawn.presented.isEmpty {
             window.waitForPresentCompletion()
@@ -182,8 +182,8 @@ public final class PaintApp: FrameLoopDelegate {
             endPlay()
         }
         let last = FrameInfo(index: logs.lastFrame + 1, timestamp: loop.now, targetTimestamp: loop.now)
-        let spread = stampSamples(last.index)
-        record(session.draw(last, to: window).played, inFrame: last.index, loop, spread: spread)
+        let stamped = stampSamples(last.index)
+        record(session.draw(last, to: window).played, inFrame: last.index, loop, stamped: stamped)
         session.settle()
         waitForWrites()
         logs.close()
@@ -238,19 +238,20 @@ public final class PaintApp: FrameLoopDelegate {
         }
     }
 
-    /// With a MyPaint brush in use (or chosen by the frame's events), gives the frame's queued
-    /// samples the times the journal will hold (a MyPaint brush's dtime comes from them); true
-    /// when it did.
-    private func stampSamples(_ frame: Int) -> Bool {
-        guard session.brush.mypaint != nil || session.upcomingBrush.mypaint != nil else { return false }
-        session.stampQueued(logs.times(count: session.queuedCount, inFrame: frame, spread: true))
-        return true
+    /// With a MyPaint brush in use (chosen, by the frame's events too, or still drawing its
+    /// stroke), gives the frame's queued samples the times the journal will hold, at their own
+    /// gaps (a MyPaint brush's dtime comes from them), and returns them for `record`; nil otherwise.
+    private func stampSamples(_ frame: Int) -> SampleTimes? {
+        guard session.brush.mypaint != nil || session.upcomingBrush.mypaint != nil || session.isDrawingMyPaint else { return nil }
+        let stamped = logs.sampleTimes(own: session.queuedSampleTimes, inFrame: frame)
+        session.stampQueued(stamped.times)
+        return stamped
     }
 
-    /// Records and journals what was played (syncing once a stroke or command ended); a change
-    /// to the picture marks the document edited.
-    func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop, spread: Bool = false) {
-        if logs.record(played, inFrame: index, spread: spread) { logs.strokeEnded(now: loop.now, session: session) }
+    /// Records and journals what was played (syncing once a stroke or command ended), at the
+    /// times `stamped` gave the samples if it did; a change to the picture marks the document edited.
+    func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop, stamped: SampleTimes? = nil) {
+        if logs.record(played, inFrame: index, stamped: stamped) { logs.strokeEnded(now: loop.now, session: session) }
         if played.contains(where: { if case .command(.layer) = $0 { true } else { $0.changesThePicture } }) { widgets?.layers?.needsRows = true }
         if session.document.layers.count >= LayerOp.maxLayers, played.contains(where: { if case .command(.layer(.new)) = $0 { true } else { false } }) {
             statusLine.message = "\(LayerOp.maxLayers) layers: the most a document holds (Insert makes no more)"

@@ -34,12 +34,17 @@ public struct Pressure: Sendable, Equatable {
         simulator.setModifiers(shift: mods.contains(.shift), control: mods.contains(.control), at: t)
     }
 
-    /// The sample as the session draws it.
+    /// The sample as the session draws it: its pressure decided, its tilt the device's, its `t`
+    /// the window's time of the sample (which a frame playing it with a MyPaint brush replaces
+    /// by the journal's, keeping the gaps: `SampleTimes`).
     public mutating func decide(_ s: PointerSample) -> StrokeSample {
         let p = s.pressure ?? simulator.pressure(shift: s.mods.contains(.shift), control: s.mods.contains(.control), at: s.time)
         fromDevice = s.pressure != nil
         if let device = s.pressure { lastDevicePressure = device }
-        // Four decimals: the journal stores it short and reads it back exactly.
-        return StrokeSample(x: s.x, y: s.y, pressure: (p * 10_000).rounded() / 10_000, mods: s.mods)
+        return StrokeSample(x: s.x, y: s.y, pressure: Self.short(p), mods: s.mods, xtilt: Self.short(s.xtilt), ytilt: Self.short(s.ytilt),
+                            t: s.time)
     }
+
+    /// Four decimals: the journal stores it short and reads it back exactly.
+    private static func short(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
 }

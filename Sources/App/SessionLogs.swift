@@ -38,33 +38,45 @@ struct SessionLogs {
     mutating func restartClock() {
         clockStart = lastFrame
         lastT = 0
+        anchor = nil
     }
 
     /// The last time journaled (of the window's own clock).
     private var lastT = 0.0
+    /// The newest pointer sample journaled with its own time (`SampleTimes`).
+    private var anchor: SampleTimes.Anchor?
 
-    /// The times `count` events played by frame `index` are journaled at, in order. `spread`
-    /// (a MyPaint brush is in use, whose dtime is the difference between two samples' times):
-    /// spread evenly over the frame's 60th of a second after the last time journaled, which the
-    /// window gives the samples too (`Session.stampQueued`). Otherwise each at the frame's middle.
-    /// Either way a replay batches them into exactly the same frames.
-    func times(count: Int, inFrame index: Int, spread: Bool) -> [Double] {
-        let k = Double(max(lastFrame, index) - clockStart), fps = ReplayPlayer.framesPerSecond
-        guard spread else { return Array(repeating: max((k + 0.5) / fps, lastT), count: count) }
-        let lo = max(k / fps, lastT), hi = (k + 1) / fps
-        guard lo < hi else { return Array(repeating: lo, count: count) }
-        return (0..<count).map { lo + Double($0 + 1) * (hi - lo) / Double(count + 1) }
+    /// Frame `index` on the journal's clock: it stands for the 60th of a second from k / 60.
+    private func clockFrame(_ index: Int) -> Double { Double(max(lastFrame, index) - clockStart) }
+
+    /// The times `count` events played by frame `index` are journaled at: each at the frame's
+    /// middle (never before the last time journaled), so a replay batches them into exactly the
+    /// same frame.
+    func times(count: Int, inFrame index: Int) -> [Double] {
+        Array(repeating: max((clockFrame(index) + 0.5) / ReplayPlayer.framesPerSecond, lastT), count: count)
     }
 
-    /// Records and journals the events frame `index` played, stamped within that frame
-    /// (`times`; `spread` as the window stamped the samples): a replay then batches them into exactly the same frames (which the mercurial
-    /// brush's spray depends on). Returns true when a stroke or a command ended among them.
+    /// The times the events frame `index` will play are journaled at while a MyPaint brush is
+    /// in use (its dtime is the difference between two samples' times), from `own`, each
+    /// event's own time on the window's clock (nil: none): at the samples' own gaps, within the
+    /// frame, after the last time journaled (`SampleTimes`). The window gives the samples those
+    /// times (`Session.stampQueued`) and `record` journals them.
+    func sampleTimes(own: [Double?], inFrame index: Int) -> SampleTimes {
+        let k = clockFrame(index), fps = ReplayPlayer.framesPerSecond
+        return SampleTimes(own: own, after: lastT, in: k / fps ..< (k + 1) / fps, following: anchor)
+    }
+
+    /// Records and journals the events frame `index` played, stamped within that frame (at
+    /// `stamped`'s times, which the window gave the samples, else `times(count:inFrame:)`): a
+    /// replay then batches them into exactly the same frames (which the mercurial brush's spray
+    /// depends on). Returns true when a stroke or a command ended among them.
     ///
     /// The stamp never goes back (the frame loop promises it; this keeps the promise for the
     /// journal too): a journal whose times go back cannot be restored, and that would lose the
     /// drawing, where a later stamp changes at most which frame a replay batches an event into.
-    mutating func record(_ played: [SessionEvent], inFrame index: Int, spread: Bool = false) -> Bool {
-        let times = times(count: played.count, inFrame: index, spread: spread)
+    mutating func record(_ played: [SessionEvent], inFrame index: Int, stamped: SampleTimes? = nil) -> Bool {
+        let times = stamped.flatMap { $0.times.count == played.count ? $0.times : nil } ?? times(count: played.count, inFrame: index)
+        if let a = stamped?.anchor { anchor = a }
         lastFrame = max(lastFrame, index)
         var ended = false
         for (event, t) in zip(played, times) {

@@ -26,6 +26,14 @@ public enum SessionEvent: Sendable, Equatable {
         }
     }
 
+    /// A pointer event's sample's time `t`; nil for any other event.
+    public var sampleTime: Double? {
+        switch self {
+        case .pointerDown(let s), .pointerMove(let s), .pointerUp(let s): s.t
+        case .command, .resize, .view: nil
+        }
+    }
+
     /// True for events that change the picture (or may: an undo); brush changes, the view
     /// filters and sizes do not. A session journal starts at the first one.
     public var changesThePicture: Bool {

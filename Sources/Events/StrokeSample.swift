@@ -15,8 +15,10 @@ public struct StrokeSample: Sendable, Equatable {
     public var xtilt: Double
     public var ytilt: Double
     /// When the sample was taken, seconds: its line's `"t"`, which the parser puts here too (a
-    /// MyPaint brush's dtime is the difference between two samples' times). Not part of what the
-    /// sample is: two samples that differ only in it are equal.
+    /// MyPaint brush's dtime is the difference between two samples' times). In the window it is
+    /// the window's own time of the sample, until a frame that plays it with a MyPaint brush
+    /// gives it the journal's (`Session.stampQueued`). Not part of what the sample is: two samples that differ only in
+    /// it are equal.
     public var t: Double
 
     public init(x: Double, y: Double, pressure: Double, mods: Modifiers = [], xtilt: Double = 0, ytilt: Double = 0, t: Double = 0) {

@@ -7,7 +7,8 @@ import X11Window
 /// reports:
 ///
 /// - samples are at finite positions, at times since the first event (0 up to 2³² ms), and carry
-///   a pressure only within a stroke, in 0…1 and never zero (a zero reading keeps the last good one);
+///   a pressure only within a stroke, in 0…1 and never zero (a zero reading keeps the last good one),
+///   and a tilt in −1…1 each way;
 /// - `.pointerDown` and `.pointerUp` alternate, starting with a down; `.pointerMove` comes only
 ///   while button 1 or the middle button is down, one for every motion event, and `.hover` for
 ///   every one with neither down; a second press of
@@ -163,6 +164,7 @@ struct TranslatorPromises {
     private func problem(with s: PointerSample, inStroke: Bool) -> String? {
         if !s.x.isFinite || !s.y.isFinite { return "a sample at (\(s.x), \(s.y))" }
         if let p = s.pressure, !inStroke || !(p > 0 && p <= 1) { return "a sample with pressure \(p)" }
+        if !(-1...1).contains(s.xtilt) || !(-1...1).contains(s.ytilt) { return "a sample with tilt (\(s.xtilt), \(s.ytilt))" }
         return problem(time: s.time)
     }
 

@@ -98,12 +98,15 @@ struct X11EventScript {
         return Time(time)
     }
 
+    /// Devices with pressure have tilt too, on the two valuators after it with a Wacom's range
+    /// (taking no bytes of their own, so the seeds kept their meaning when tilt came).
     private mutating func deviceList() -> [(id: Int32, device: PenDevices.Device)] {
         (0..<bytes.below(5)).map { _ in
-            let id = deviceID()
-            return (id, PenDevices.Device(id: id, name: Self.deviceNames[bytes.below(Self.deviceNames.count)],
-                                          pressure: bytes.bool() ? (bytes.below(32), bytes.fp3232(), bytes.fp3232()) : nil,
-                                          isEraser: bytes.bool()))
+            let id = deviceID(), name = Self.deviceNames[bytes.below(Self.deviceNames.count)]
+            let pressure: PenDevices.Valuator? = bytes.bool() ? (bytes.below(32), bytes.fp3232(), bytes.fp3232()) : nil
+            return (id, PenDevices.Device(id: id, name: name, pressure: pressure,
+                                          xtilt: pressure.map { (($0.number + 1) % 32, -64, 63) },
+                                          ytilt: pressure.map { (($0.number + 2) % 32, -64, 63) }, isEraser: bytes.bool()))
         }
     }
 

@@ -6,8 +6,16 @@ import Kernels
 import Strokes
 
 /// The session as the queued events will leave it, read before they are played: what the next
-/// key or sample is made from.
+/// key or sample is made from; and when the queued samples were taken.
 extension Session {
+    /// Each queued event's own time: a pointer sample's `t` (the window's time of it, until
+    /// stamped), nil for any other event.
+    public var queuedSampleTimes: [Double?] { pending.map(\.sampleTime) }
+
+    /// True while a MyPaint brush's stroke is drawn: its samples want their own times
+    /// (`stampQueued`) even when another brush has been chosen since it started.
+    public var isDrawingMyPaint: Bool { if case .mypaint = strokes.live { true } else { false } }
+
     /// The brush as it will be once the queued events have played: what the next change is
     /// made from (two size keys pressed before a frame double the size twice, not once).
     public var upcomingBrush: Brush {

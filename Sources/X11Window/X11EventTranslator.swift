@@ -12,7 +12,7 @@ import Input
 ///   button is down → `.pointerMove` (every motion event, none merged); with none down
 ///   → `.hover`, and leaving the window → `.leave`. Buttons 2 to 7 → `.button` (the wheel, 4 to
 ///   7: its presses only).
-/// - XInput 2 adds each sample's pressure from its device, and the stylus end that made it. A
+/// - XInput 2 adds each sample's pressure and tilt from its device, and the stylus end that made it. A
 ///   zero reading while the pen is down keeps the last good value (an evdev quirk), and a press
 ///   without pressure yet waits, with the motion after it, for the first non-zero reading (at
 ///   most a frame, 17 ms), so a stroke starts without a blot. A device unplugged mid-stroke ends
@@ -95,19 +95,19 @@ package struct X11EventTranslator {
     /// Appends what a pointer event (XInput 2, or core as one of no device) means to `out`.
     package mutating func translate(_ e: DeviceEvent, into out: inout [InputEvent]) {
         let reading = devices.pressure(of: e.source, mask: e.mask, values: e.values)
+        let tilt = devices.tilt(of: e.source, mask: e.mask, values: e.values)
         // An event that means nothing reports nothing (and is no "first event" for the times).
         switch e.kind {
         case .press where e.button == 1: guard !pointerIsDown else { return }
         case .release where e.button == 1: guard pointerIsDown else { return }
-        case .motion where !pointerIsDown && !middleIsDown:
-            out.append(.hover(PointerSample(x: e.x, y: e.y, time: seconds(e.time), mods: modifiers(e.state),
-                                            tool: devices.isEraser(e.source) ? .eraser : .pen)))
-            return
-        case .motion: break
-        case .press, .release: break
+        case .motion, .press, .release: break
         }
-        var s = PointerSample(x: e.x, y: e.y, time: seconds(e.time), mods: modifiers(e.state),
+        var s = PointerSample(x: e.x, y: e.y, xtilt: tilt.x, ytilt: tilt.y, time: seconds(e.time), mods: modifiers(e.state),
                               tool: devices.isEraser(e.source) ? .eraser : .pen)
+        if e.kind == .motion && !pointerIsDown && !middleIsDown {
+            out.append(.hover(s))
+            return
+        }
         let pen = devices.hasPressure(e.source)
         switch e.kind {
         case .press where e.button == 1:

@@ -7,9 +7,9 @@ enum XInput2 {
     /// describe devices (interned once).
     struct Setup {
         let opcode: Int32
-        /// The pressure valuator's label, the property that says which end of a stylus a
-        /// device is, and the value that means the eraser.
-        let pressureLabel, toolType, eraser: Atom
+        /// The pressure and tilt valuators' labels, the property that says which end of a
+        /// stylus a device is, and the value that means the eraser.
+        let pressureLabel, xtiltLabel, ytiltLabel, toolType, eraser: Atom
     }
 
     /// Sets XInput 2 up on `window` (button press and release and motion of every master
@@ -27,6 +27,7 @@ enum XInput2 {
         select(d, window, device: XIAllMasterDevices, [XI_ButtonPress, XI_ButtonRelease, XI_Motion])
         select(d, XDefaultRootWindow(d), device: XIAllDevices, [XI_HierarchyChanged])
         return .success(Setup(opcode: opcode, pressureLabel: XCalls.internAtom(d, "Abs Pressure"),
+                              xtiltLabel: XCalls.internAtom(d, "Abs Tilt X"), ytiltLabel: XCalls.internAtom(d, "Abs Tilt Y"),
                               toolType: XCalls.internAtom(d, "Wacom Tool Type"), eraser: XCalls.internAtom(d, "ERASER")))
     }
 
@@ -39,8 +40,8 @@ enum XInput2 {
         }
     }
 
-    /// Every slave pointer with what input needs of it: its pressure valuator (labelled "Abs
-    /// Pressure") and whether it is an eraser ("Wacom Tool Type" ERASER, or its name). Nil when
+    /// Every slave pointer with what input needs of it: its pressure and tilt valuators (labelled
+    /// "Abs Pressure", "Abs Tilt X" and "Abs Tilt Y") and whether it is an eraser ("Wacom Tool Type" ERASER, or its name). Nil when
     /// the devices kept changing while they were read (a tablet being unplugged: asking about a
     /// device already gone is an X error, which must not end the program).
     static func devices(_ d: DisplayHandle, _ setup: Setup) -> [PenDevices.Device]? {
@@ -58,14 +59,20 @@ enum XInput2 {
         var out: [PenDevices.Device] = []
         for info in UnsafeBufferPointer(start: infos, count: Int(count))
         where info.use == XISlavePointer || info.use == XIFloatingSlave {
-            var pressure: (number: Int, min: Double, max: Double)?
+            var pressure, xtilt, ytilt: PenDevices.Valuator?
             for c in UnsafeBufferPointer(start: info.classes, count: Int(info.num_classes)) {
                 guard let c, c.pointee.type == XIValuatorClass else { continue }
                 let v = UnsafeMutableRawPointer(c).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
-                if v.label == setup.pressureLabel { pressure = (Int(v.number), v.min, v.max) }
+                let valuator = (Int(v.number), v.min, v.max)
+                switch v.label {
+                case setup.pressureLabel: pressure = valuator
+                case setup.xtiltLabel: xtilt = valuator
+                case setup.ytiltLabel: ytilt = valuator
+                default: break
+                }
             }
             let name = info.name.map { String(cString: $0) } ?? ""
-            out.append(PenDevices.Device(id: info.deviceid, name: name, pressure: pressure,
+            out.append(PenDevices.Device(id: info.deviceid, name: name, pressure: pressure, xtilt: xtilt, ytilt: ytilt,
                                          isEraser: toolType(d, info.deviceid, setup.toolType) == setup.eraser))
         }
         return out

@@ -9,6 +9,10 @@ import Testing
     typealias Event = X11EventTranslator.DeviceEvent
     /// A Wacom-like stylus: valuators 0 x, 1 y, 2 pressure 0…2047, 3 and 4 tilt.
     static let stylus = PenDevices.Device(id: 12, name: "Wacom Intuos S Pen stylus", pressure: (2, 0, 2047), isEraser: false)
+    /// A stylus with tilt: valuators 2 pressure 0…2047, 3 tilt x −64…64, 9 tilt y 0…180 (the second
+    /// byte of the mask).
+    static let tilting = PenDevices.Device(id: 15, name: "Wacom Intuos Pro Pen stylus", pressure: (2, 0, 2047), xtilt: (3, -64, 64),
+                                           ytilt: (9, 0, 180), isEraser: false)
     /// Its eraser end, told by the driver's tool type.
     static let eraser = PenDevices.Device(id: 13, name: "Wacom Intuos S Pen", pressure: (2, 0, 2047), isEraser: true)
     /// A pen whose pressure is valuator 4 with a range not starting at 0.
@@ -16,7 +20,7 @@ import Testing
     static let mouse = PenDevices.Device(id: 9, name: "Logitech USB Optical Mouse", pressure: nil, isEraser: false)
     static let xtest = PenDevices.Device(id: 4, name: "Virtual core XTEST pointer", pressure: nil, isEraser: false)
 
-    private func translator(_ devices: [PenDevices.Device] = [stylus, eraser, odd, mouse, xtest]) -> X11EventTranslator {
+    private func translator(_ devices: [PenDevices.Device] = [stylus, eraser, odd, mouse, xtest, tilting]) -> X11EventTranslator {
         var t = X11EventTranslator(window: 1, size: Size(width: 100, height: 100), wmProtocols: 2, wmDeleteWindow: 3,
                                    key: { _ in (0, "") })
         var ignored: [InputEvent] = []
@@ -66,6 +70,32 @@ import Testing
         var u = translator()
         let odd = run(&u, [event(.press, 14, x: 1, [0: 1, 4: 600]), event(.release, 14, x: 1, [4: 1100])])
         #expect(pressures(odd) == [0.5, 1], "a range from 100 to 1100")
+    }
+
+    private func tilts(_ out: [InputEvent]) -> [[Double]] {
+        out.compactMap { e -> [Double]? in
+            switch e {
+            case .pointerDown(let s), .pointerMove(let s), .pointerUp(let s), .hover(let s): [s.xtilt, s.ytilt]
+            default: nil
+            }
+        }
+    }
+
+    @Test func tiltIsScaledFromTheDevicesOwnRangeAroundItsMiddle() {
+        var t = translator()
+        let out = run(&t, [event(.motion, 15, x: 0, [3: 32]),                       // hovering: x only
+                           event(.press, 15, x: 1, [2: 1023.5, 3: 0, 9: 90]),          // upright
+                           event(.motion, 15, x: 2, [2: 2047, 3: 64, 9: 45]),
+                           event(.motion, 15, x: 3, [2: 2047]),                        // no tilt bits: keeps the last
+                           event(.motion, 15, x: 4, [9: 180]),                         // y only
+                           event(.release, 15, x: 5, [3: -96, 9: 0])])                 // out of range: clamped
+        #expect(tilts(out) == [[0.5, 0], [0, 0], [1, -0.5], [1, -0.5], [1, 1], [-1, -1]])
+        #expect(pressures(out) == [0.5, 1, 1, 1, 1], "pressure as before, valuator 3 between it and 9")
+        var u = translator()
+        let other = run(&u, [event(.press, 12, x: 1, [2: 1000, 3: 60, 4: 60]), event(.release, 9, x: 1, [3: 60, 4: 60])])
+        #expect(tilts(other) == [[0, 0], [0, 0]], "a device without tilt valuators: upright, whatever it sends")
+        let flat = PenDevices.Device(id: 1, name: "flat", pressure: nil, xtilt: (3, 5, 5), ytilt: (4, -1, 1), isEraser: false)
+        #expect(flat.xtilt == nil && flat.ytilt != nil, "min = max is no tilt")
     }
 
     @Test func aDeviceWithoutPressureLeavesItToTheApp() {
