@@ -282,18 +282,20 @@ public final class Session {
         damage = damage.union(strokes.showMyPaint(in: document))
         syncStack()
         damage = damage.union(strokes.redrawTail())
-        let region = view.region(window: window, canvasDamage: damage, canvas: document.bounds)
+        let regions = view.regions(window: window, canvasDamage: damage, canvas: document.bounds)
         damage = .empty
-        guard !region.isEmpty else {
+        guard !regions.isEmpty else {
             // A frame with nothing to compose rebuilds a band of the caches, if they are stale.
             stack.catchUp(document, on: compute)
             return .empty
         }
         let target = presenter.frameTarget()
-        compose(region, into: target, transform: view.transform)
-        view.overlay?.draw(into: target, clip: region)
-        presenter.present(region)
-        return region
+        for region in regions {
+            compose(region, into: target, transform: view.transform)
+            view.overlay?.draw(into: target, clip: region)
+        }
+        for region in regions { presenter.present(region) }
+        return regions.reduce(Rect.empty) { $0.union($1) }
     }
 
     /// What the session shows now (the layers plus the live stroke, with the view filters), as a

@@ -70,11 +70,15 @@ public struct View {
         return true
     }
 
-    /// The window rectangle a frame presents: all of it when stale, else what shows the
-    /// damaged canvas and what the overlay changed. Clears the staleness.
-    mutating func region(window: Rect, canvasDamage: Rect, canvas: Rect) -> Rect {
-        let tools = overlay?.takeDamage() ?? .empty
+    /// The window rectangles a frame composes and presents: all of it when stale, else what
+    /// shows the damaged canvas and each piece the overlay changed, pieces that overlap or lie
+    /// close merged (`Rect.mergedPieces`): a layer panel at the top right and the status strip
+    /// at the bottom left are two, not the window between. Clears the staleness.
+    mutating func regions(window: Rect, canvasDamage: Rect, canvas: Rect) -> [Rect] {
+        let tools = overlay?.takeDamagePieces() ?? []
         defer { windowIsStale = false }
-        return windowIsStale ? window : transform.windowRect(covering: canvasDamage.intersection(canvas)).union(tools).intersection(window)
+        if windowIsStale { return [window] }
+        let canvasPart = transform.windowRect(covering: canvasDamage.intersection(canvas))
+        return Rect.mergedPieces(([canvasPart] + tools).map { $0.intersection(window) })
     }
 }

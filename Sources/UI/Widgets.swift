@@ -164,15 +164,18 @@ public final class Widgets: Overlay {
 
     // MARK: - Overlay
 
-    public func takeDamage() -> Rect {
-        var d = damage
+    public func takeDamagePieces() -> [Rect] {
+        var pieces = [damage]
         damage = .empty
         for w in list {
             let wd = w.takeDamage()
-            if !hidden { d = d.union(wd) }
+            if !hidden { pieces.append(wd) }
         }
-        return d
+        return pieces.filter { !$0.isEmpty }
     }
+
+    /// What changed since the last call, as one rectangle (`takeDamagePieces`' bounds).
+    public func takeDamage() -> Rect { takeDamagePieces().reduce(Rect.empty) { $0.union($1) } }
 
     public func draw(into target: Texture<UInt32>, clip: Rect) {
         guard !hidden else { return }

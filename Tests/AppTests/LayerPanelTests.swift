@@ -65,6 +65,28 @@ import UI
         #expect(!checkerOnly(r[0].thumbnail), "its own thumbnail still shows it")
     }
 
+    /// A click on a row composes and presents the panel and the status strip that changed,
+    /// each on its own: not the canvas between them (a 1080p window of it, flattening 20
+    /// layers, was most of the click's frame).
+    @Test func aClickOnARowPresentsThePanelAndTheStripNotTheCanvasBetween() throws {
+        let h = try Harness(size: .init(width: 640, height: 400), uiScale: 1)
+        h.step([.pointerDown(sample(40, 200, t: 0)), .pointerMove(sample(200, 200, t: 0.01)), .pointerUp(sample(360, 200, t: 0.02))])
+        h.step([h.key(.insert)])
+        h.step([h.key(.insert)])
+        h.step([])
+        #expect(h.session.document.current == 2)
+        let before = h.window.presents.count
+        // The panel at scale 1: 220 px wide, 8 px from the top-right corner, a 26 px header,
+        // then 32 px rows, the top layer first: the bottom layer's row is the third.
+        let row = sample(640 - 8 - 110, 8 + 26 + 2 * 32 + 16, t: 1)
+        h.step([.pointerDown(row), .pointerUp(row)])
+        #expect(h.session.document.current == 0)
+        let presents = Array(h.window.presents[before...])
+        #expect(presents.count >= 2, "the panel and the strip: \(presents)")
+        #expect(!presents.contains { $0.contains(x: 200, y: 150) }, "nothing presented over the canvas between: \(presents)")
+        #expect(presents.contains { $0.contains(x: 640 - 8 - 110, y: 8 + 26 + 16) }, "the panel presented: \(presents)")
+    }
+
     /// F2 renames the current layer, typed in the status strip; the panel and the title follow.
     @Test func f2RenamesTheCurrentLayer() throws {
         let h = try Harness(size: .init(width: 640, height: 400), uiScale: 1)

@@ -22,6 +22,16 @@ import Testing
         #expect(ViewTransform.identity.canvasRect(shownIn: Rect(x: -3, y: 2, width: 5, height: 5)) == Rect(x: -3, y: 2, width: 5, height: 5))
     }
 
+    /// Damage pieces far apart stay apart; pieces side by side, or one inside another, merge.
+    @Test func damagePiecesMergeWhereTheirBoundsCostLittleMore() {
+        let panel = Rect(x: 1692, y: 8, width: 220, height: 670), strip = Rect(x: 6, y: 1050, width: 600, height: 24)
+        #expect(Rect.mergedPieces([panel, .empty, strip]) == [panel, strip])
+        #expect(Rect.mergedPieces([panel, Rect(x: 1700, y: 20, width: 10, height: 10)]) == [panel])
+        #expect(Rect.mergedPieces([Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 10, y: 0, width: 10, height: 10), strip])
+                == [Rect(x: 0, y: 0, width: 20, height: 10), strip])
+        #expect(Rect.mergedPieces([]).isEmpty)
+    }
+
     @Test func zoomKeepsThePointUnderTheAnchor() {
         var t = ViewTransform.identity
         for scale in [1, 3, 5, 5, 2, -1, -3, -3, 0] {
