@@ -5,9 +5,9 @@ import Paint
 import UI
 
 /// The layer panel's rows from the document: each layer's name, eye, mode, opacity and a
-/// thumbnail of the canvas over a light checker. A layer's thumbnail is made again only for the
-/// current layer (the one strokes, clears, pastes, merges and undo change) and for layers it has
-/// not seen; the others keep theirs. A group holds no pixels: its thumbnail is what it holds
+/// thumbnail of the canvas over a light checker. A layer's thumbnail is made again only when
+/// its pixels changed (`Layer.revision`), whichever layer is current and whether or not the
+/// panel was shown meanwhile; the others keep theirs. A group holds no pixels: its thumbnail is what it holds
 /// composed as an isolated group composes it (hidden layers left out, each one's mode and
 /// opacity), as Krita shows a group's, from each layer's small average kept beside its
 /// thumbnail, so that it costs a thumbnail's pixels per layer, never the canvas's.
@@ -20,6 +20,10 @@ struct LayerRows {
     private struct Miniature {
         var thumbnail: [UInt32]
         var average: TextureStorage<UInt32>
+        /// The layer it shows (weak: another layer may come at a dead one's address, and key),
+        /// and at which revision.
+        weak var layer: Layer?
+        var revision = 0
     }
 
     /// By layer key, for the layers of the last rows made.
@@ -35,8 +39,11 @@ struct LayerRows {
         keptFor = (d.visibleSize, scale)
         var made: [Int: Miniature] = [:]
         for (index, layer) in d.layers.enumerated() where !layer.isGroup {
-            made[keys[index]] = index != d.current ? kept[keys[index]] : nil
-            if made[keys[index]] == nil { made[keys[index]] = Self.miniature(layer, canvas: d.visibleSize, scale: scale) }
+            if let old = kept[keys[index]], old.layer === layer, old.revision == layer.revision {
+                made[keys[index]] = old
+            } else {
+                made[keys[index]] = Self.miniature(layer, canvas: d.visibleSize, scale: scale)
+            }
         }
         kept = made
         let rows = d.layers.enumerated().map { index, layer in
@@ -129,6 +136,6 @@ struct LayerRows {
                 average.texture[tx, ty] = mean(sum.a) << 24 | mean(sum.r) << 16 | mean(sum.g) << 8 | mean(sum.b)
             }
         }
-        return Miniature(thumbnail: thumb, average: average)
+        return Miniature(thumbnail: thumb, average: average, layer: layer, revision: layer.revision)
     }
 }

@@ -47,6 +47,7 @@ public final class Document {
 
     func damaged(_ layer: Layer, _ rect: Rect) {
         guard !rect.isEmpty else { return }
+        layer.revision &+= 1
         damage[ObjectIdentifier(layer), default: .empty] = damage[ObjectIdentifier(layer), default: .empty].union(rect)
     }
 

@@ -15,8 +15,11 @@ import Kernels
 /// the background, show through. Files hold straight alpha: a layer's pixels are converted at
 /// the file's edge only (`Premultiplied`).
 public final class Layer {
-    public var pixels: TiledTexture
+    public var pixels: TiledTexture { didSet { revision &+= 1 } }
     public var attributes: LayerAttributes
+    /// Counts the changes to its pixels (tiles replaced, or written and reported to the
+    /// document): what a view of the layer made at one revision may keep while it holds.
+    public internal(set) var revision = 0
 
     public init(attributes: LayerAttributes) {
         pixels = TiledTexture()

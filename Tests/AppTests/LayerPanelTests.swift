@@ -65,6 +65,26 @@ import UI
         #expect(!checkerOnly(r[0].thumbnail), "its own thumbnail still shows it")
     }
 
+    /// A layer painted while the panel was hidden, then left for another, shows what was
+    /// painted once the panel comes back (its thumbnail follows its pixels, not which layer is
+    /// current).
+    @Test func aLayerPaintedWhileThePanelWasHiddenShowsItWhenItComesBack() throws {
+        let h = try Harness(size: .init(width: 640, height: 400), uiScale: 1)
+        h.step([h.key(.insert)])
+        h.step([])
+        let empty = try #require(h.app.widgets?.layers?.panel).rows[1].thumbnail
+        h.step([h.key(.function(7))])                                  // the panel hidden
+        #expect(h.app.widgets?.layers?.isOpen == false)
+        h.step([.pointerDown(sample(40, 200, t: 0)), .pointerMove(sample(200, 200, t: 0.01)), .pointerUp(sample(360, 200, t: 0.02))])
+        h.step([h.key(.pageDown)])                                     // Layer 1 current
+        h.step([h.key(.function(7))])                                  // shown again
+        h.step([])
+        let panel = try #require(h.app.widgets?.layers?.panel)
+        #expect(panel.current == 0 && panel.rows[1].name == "Layer 2")
+        #expect(panel.rows[1].thumbnail != empty && panel.rows[1].thumbnail.contains { $0 != desk && ($0 & 0xFF) < 200 },
+                "Layer 2's thumbnail shows the stroke drawn while the panel was hidden")
+    }
+
     /// A click on a row composes and presents the panel and the status strip that changed,
     /// each on its own: not the canvas between them (a 1080p window of it, flattening 20
     /// layers, was most of the click's frame).
