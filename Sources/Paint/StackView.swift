@@ -198,10 +198,13 @@ final class StackView {
         let region = region.intersection(target.bounds)
         compute.dispatchRows(over: region) { group in
             let g = group.threadPositions
-            for y in g.ys {
-                let dst = target.row(y)
-                (dst + g.minX).update(repeating: start, count: g.width)
-                for p in layers { ComposeKernel.blend(p, row: y, xs: g.xs, onto: dst) }
+            for y in g.ys { (target.row(y) + g.minX).update(repeating: start, count: g.width) }
+            // A layer at a time over the group's rows: each pixel still gets the layers bottom
+            // first, and a layer is taken (retained) once a group, not once a row.
+            layers.withUnsafeBufferPointer { layers in
+                for i in layers.indices {
+                    for y in g.ys { ComposeKernel.blend(layers[i], row: y, xs: g.xs, onto: target.row(y)) }
+                }
             }
         }
     }
