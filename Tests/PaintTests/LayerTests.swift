@@ -24,12 +24,12 @@ import TestSupport
         return try Playback.load(path, compute: ComputeContext(threads: threads)).session
     }
 
-    private func stroke(y: Int, t: Double, color: String = "#000000", size: Int = 8) -> [String] {
+    func stroke(y: Int, t: Double, color: String = "#000000", size: Int = 8) -> [String] {
         ["{\"t\": \(t), \"type\": \"brush\", \"size\": \(size), \"color\": \"\(color)\"}",
          "{\"t\": \(t), \"type\": \"down\", \"x\": 5, \"y\": \(y)}", "{\"t\": \(t), \"type\": \"up\", \"x\": 145, \"y\": \(y)}"]
     }
 
-    private func layer(_ action: String, t: Double, _ extra: String = "") -> String {
+    func layer(_ action: String, t: Double, _ extra: String = "") -> String {
         "{\"t\": \(t), \"type\": \"layer\", \"action\": \"\(action)\"\(extra)}"
     }
 
@@ -176,26 +176,38 @@ import TestSupport
         }
     }
 
+    /// Four layers on a 150x400 canvas, a stroke on each, all shown; then the second layer
+    /// chosen (its frame not drawn yet): the caches to catch up.
+    private final class Reselected {
+        static let size = Size(width: 150, height: 400)
+        let header = "{\"quicksilver\": 1, \"width\": \(size.width), \"height\": \(size.height)}\n"
+        let session = Session(size: size, compute: ComputeContext(threads: 2, inlineThreshold: 0))
+        let window = OffscreenPresenter(size: size)
+        private var frame = 0
+
+        init(_ t: LayerTests) throws {
+            var lines = t.stroke(y: 20, t: 0, color: "#ff0000", size: 20)
+            for i in 1...3 { lines += [t.layer("new", t: Double(i))] + t.stroke(y: 20 + 90 * i, t: Double(i), color: "#00ff0080", size: 30) }
+            for e in try ReplayParser.parse(header + lines.joined(separator: "\n") + "\n").events { session.handle(e.event) }
+            while session.needsDraw { _ = draw() }
+            session.handle(.command(.layer(.select(1))))
+        }
+
+        func draw() -> Rect {
+            frame += 1
+            return session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: window).presented
+        }
+    }
+
     /// Another layer made current changes no pixel shown: its frame composes and presents
     /// nothing (it recomposed the whole canvas, flattening every layer), the caches are rebuilt
     /// a band a frame while the frames ask for it, and a stroke then is shown right, as is one
     /// drawn before they are done.
     @Test(arguments: [false, true])
     func choosingAnotherLayerRecomposesNothingAndTheCachesCatchUp(strokeAtOnce: Bool) throws {
-        let tall = Size(width: 150, height: 400)
-        var lines = stroke(y: 20, t: 0, color: "#ff0000", size: 20)
-        for i in 1...3 { lines += [layer("new", t: Double(i))] + stroke(y: 20 + 90 * i, t: Double(i), color: "#00ff0080", size: 30) }
-        let header = "{\"quicksilver\": 1, \"width\": \(tall.width), \"height\": \(tall.height)}\n"
-        let session = Session(size: tall, compute: ComputeContext(threads: 2, inlineThreshold: 0))
-        let window = OffscreenPresenter(size: tall)
-        var frame = 0
-        func draw() -> Rect {
-            frame += 1
-            return session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: window).presented
-        }
-        for e in try ReplayParser.parse(header + lines.joined(separator: "\n") + "\n").events { session.handle(e.event) }
-        while session.needsDraw { _ = draw() }
-        session.handle(.command(.layer(.select(1))))
+        let r = try Reselected(self)
+        let (session, window, header) = (r.session, r.window, r.header)
+        func draw() -> Rect { r.draw() }
         #expect(draw().isEmpty, "nothing composed or presented")
         var catchingUp = 0
         if !strokeAtOnce {
@@ -216,20 +228,9 @@ import TestSupport
     /// click chose another layer) rebuilds only the stale part it reads: the rest still catches
     /// up over the frames after, and both show the right pixels.
     @Test func aComposeWhileCatchingUpRebuildsOnlyWhatItReads() throws {
-        let tall = Size(width: 150, height: 400)
-        var lines = stroke(y: 20, t: 0, color: "#ff0000", size: 20)
-        for i in 1...3 { lines += [layer("new", t: Double(i))] + stroke(y: 20 + 90 * i, t: Double(i), color: "#00ff0080", size: 30) }
-        let header = "{\"quicksilver\": 1, \"width\": \(tall.width), \"height\": \(tall.height)}\n"
-        let session = Session(size: tall, compute: ComputeContext(threads: 2, inlineThreshold: 0))
-        let window = OffscreenPresenter(size: tall)
-        var frame = 0
-        func draw() -> Rect {
-            frame += 1
-            return session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: window).presented
-        }
-        for e in try ReplayParser.parse(header + lines.joined(separator: "\n") + "\n").events { session.handle(e.event) }
-        while session.needsDraw { _ = draw() }
-        session.handle(.command(.layer(.select(1))))
+        let r = try Reselected(self)
+        let (session, tall) = (r.session, Reselected.size)
+        func draw() -> Rect { r.draw() }
         #expect(draw().isEmpty)
         let want = reference(session.documentImage())
         // A panel-sized part at the bottom right, across the bands not yet rebuilt.
