@@ -68,13 +68,21 @@ final class StackView {
         }
         // Only which layer is current changed: the picture is as it was.
         let reselected = stack != builtFor && stack.map(\.look) == builtFor.map(\.look)
-        var whole = restacked || (stack != builtFor && !reselected)
+        // Only one layer's eye, opacity or mode changed: the picture changes where it has pixels.
+        let relooked = Self.onlyRelooked(stack, was: builtFor)
+        var whole = (restacked || (stack != builtFor && !reselected)) && relooked == nil
         builtFor = stack
         let current = ObjectIdentifier(document.currentLayer)
-        if whole || reselected || pixels.keys.contains(where: { $0 != current }) { layout = StackLayout(document) }
+        if whole || reselected || relooked != nil || pixels.keys.contains(where: { $0 != current }) { layout = StackLayout(document) }
         if whole || reselected {
             belowStale.set(all)
             aboveStale.set(all)
+        }
+        if let k = relooked {
+            let r = document.layers[k].bounds.intersection(all)
+            damage = r
+            if k < document.current { belowStale.add(r) }
+            if k > document.current { aboveStale.add(r) }
         }
         if reselected, !whole, pixels.isEmpty { isCatchingUp = true }
         for (id, rect) in pixels {
@@ -94,6 +102,19 @@ final class StackView {
             rebuildAbove(document, on: compute)
         }
         return (damage, whole)
+    }
+
+    /// The index of the one layer (not a group) whose eye, opacity or mode is all that differs
+    /// between the two stacks, if that is so.
+    private static func onlyRelooked(_ now: [StackEntry], was: [StackEntry]) -> Int? {
+        guard now.count == was.count else { return nil }
+        var found: Int?
+        for i in now.indices where now[i] != was[i] {
+            let (n, w) = (now[i], was[i])
+            guard found == nil, n.layer == w.layer, n.current == w.current, n.group == nil, w.group == nil, n.depth == w.depth else { return nil }
+            found = i
+        }
+        return found
     }
 
     /// While catching up, rebuilds the next band of the stale caches (a frame that composes

@@ -176,7 +176,7 @@ import TestSupport
         }
     }
 
-    /// Four layers on a 150x400 canvas, a stroke on each, all shown; then the second layer
+    /// Four layers on a 150x400 canvas, a stroke on each, all shown; then layer `select`
     /// chosen (its frame not drawn yet): the caches to catch up.
     private final class Reselected {
         static let size = Size(width: 150, height: 400)
@@ -185,12 +185,12 @@ import TestSupport
         let window = OffscreenPresenter(size: size)
         private var frame = 0
 
-        init(_ t: LayerTests) throws {
+        init(_ t: LayerTests, select: Int = 1) throws {
             var lines = t.stroke(y: 20, t: 0, color: "#ff0000", size: 20)
             for i in 1...3 { lines += [t.layer("new", t: Double(i))] + t.stroke(y: 20 + 90 * i, t: Double(i), color: "#00ff0080", size: 30) }
             for e in try ReplayParser.parse(header + lines.joined(separator: "\n") + "\n").events { session.handle(e.event) }
             while session.needsDraw { _ = draw() }
-            session.handle(.command(.layer(.select(1))))
+            session.handle(.command(.layer(.select(select))))
         }
 
         func draw() -> Rect {
@@ -222,6 +222,26 @@ import TestSupport
         let want = reference(session.documentImage())
         #expect(largestChannelDifference(window.image.pixels, want) <= 2, "the window shows the stroke over the right caches")
         #expect(largestChannelDifference(session.snapshot().pixels, want) <= 2)
+    }
+
+    /// A layer's eye, opacity or mode changed alone changes the picture only where the layer
+    /// has pixels: that is what the frame composes and presents (below the current layer, above
+    /// it, and the current one), and it shows the stack as it now is.
+    @Test func oneLayersLookRedrawsOnlyWhereItHasPixels() throws {
+        let r = try Reselected(self, select: 2)
+        let (session, window, tall) = (r.session, r.window, Reselected.size)
+        func draw() -> Rect { r.draw() }
+        while session.needsDraw { _ = draw() }
+        let changes: [(Int, LayerOp)] = [(0, .set(visible: false)), (3, .set(opacity: 0.5)), (2, .set(mode: .multiply)), (0, .set(visible: true))]
+        for (index, change) in changes {
+            session.handle(.command(.layer(.select(index))))
+            session.handle(.command(.layer(change)))
+            session.handle(.command(.layer(.select(2))))
+            let presented = draw()
+            let bounds = session.document.layers[index].bounds.intersection(Rect(size: tall))
+            #expect(!presented.isEmpty && presented == bounds, "layer \(index), \(change): \(presented), its pixels \(bounds)")
+            #expect(largestChannelDifference(window.image.pixels, reference(session.documentImage())) <= 2, "layer \(index), \(change)")
+        }
     }
 
     /// A compose while the caches catch up (the layer panel redrawn over the canvas, after a
