@@ -1,3 +1,4 @@
+import Geometry
 import Compute
 import Events
 import Kernels
@@ -90,6 +91,24 @@ public struct LayerPanel: Equatable, Sendable {
         let slot = switch hit { case .mergeDown: 1.0; case .deleteLayer: 2.0; case .newLayer: 3.0; case .ungroup: 4.0; default: 5.0 }
         return Box(x: Double(width) - slot * (side + 4 * u), y: 3 * u, width: side, height: side)
     }
+
+    /// Where this panel looks different from `old` (panel pixels), when only rows changed in
+    /// place (one chosen, an eye, a thumbnail, a name): nil when anything else did (rows came or
+    /// went, or scrolled, or the scale or the folds changed), which redraws it all.
+    public func changedRows(from old: LayerPanel) -> Rect? {
+        let shown = shown
+        guard rows.count == old.rows.count, scale == old.scale, visibleRows == old.visibleRows, folded == old.folded,
+              shown == old.shown else { return nil }
+        var changed = Rect.empty
+        for (position, index) in shown.enumerated()
+        where rows[index] != old.rows[index] || (index == current) != (index == old.current) {
+            changed = changed.union(rowBox(position).covering)
+        }
+        return changed
+    }
+
+    /// Where row `index` is drawn (panel pixels), or nil while it is not shown.
+    public func rowRect(_ index: Int) -> Rect? { shown.firstIndex(of: index).map { rowBox($0).covering } }
 
     private func rowBox(_ position: Int) -> Box {
         Box(x: 0, y: headerHeight + Double(position) * rowHeight, width: Double(width), height: rowHeight)

@@ -50,8 +50,26 @@ public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
         folded.formIntersection(new.rows.filter(\.isGroup).map(\.key))
         new.folded = folded
         guard new != panel else { return }
+        // Rows changed in place: only they are composed and shown again, not the whole panel.
+        if open, let old = panel, let rows = new.changedRows(from: old) {
+            panel = new
+            changed(rows)
+            return
+        }
         panel = new
         place()
+    }
+
+    /// Shows again `area` of the panel (panel pixels).
+    private func changed(_ area: Rect) {
+        guard let rect = surface.rect else { return }
+        surface.changed(Rect(x: rect.minX + area.minX, y: rect.minY + area.minY, width: area.width, height: area.height))
+    }
+
+    /// Shows again the rows at `indices` (each with the marker line at its top).
+    private func changed(rows indices: [Int]) {
+        guard let panel else { return }
+        for i in indices { if let r = panel.rowRect(i) { changed(r) } }
     }
 
     private func place() {
@@ -116,7 +134,7 @@ public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
         let to = panel.dropIndex(atY: local(x, y).1)
         if to != d.to {
             dragging = (d.from, to)
-            surface.changed(surface.rect ?? .empty)
+            changed(rows: [d.to, to])
         }
         return []
     }
@@ -124,7 +142,8 @@ public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
     public func release(x: Double, y: Double, brush: Brush) -> [Command] {
         guard let d = dragging, let panel else { return [] }
         dragging = nil
-        surface.changed(surface.rect ?? .empty)
+        // The drop marker goes; a click that did not move showed none.
+        if d.to != d.from { changed(rows: [d.to]) }
         return panel.outline.drop(d.from, on: d.to).map { .layer($0) }
     }
 

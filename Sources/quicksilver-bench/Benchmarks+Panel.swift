@@ -35,9 +35,11 @@ extension Benchmarks {
             case .select:
                 let target = flip ? 5 : 6
                 _ = step(click(layer: target, eye: false))
+                _ = step([])   // the next frame, where the panel's rows show the choice
                 guard session.document.current == target else { throw BenchFailure("a click on row \(target) selected \(session.document.current)") }
             case .eye:
                 _ = step(click(layer: 10, eye: true))
+                _ = step([])
                 guard session.document.layers[10].attributes.visible != flip else { throw BenchFailure("the eye did not hide layer 10") }
             }
         }

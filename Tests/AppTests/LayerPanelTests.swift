@@ -85,8 +85,8 @@ import UI
                 "Layer 2's thumbnail shows the stroke drawn while the panel was hidden")
     }
 
-    /// A click on a row composes and presents the panel and the status strip that changed,
-    /// each on its own: not the canvas between them (a 1080p window of it, flattening 20
+    /// A click on a row composes and presents the panel's rows and the status strip that
+    /// changed, each on its own: not the panel's header, nor the canvas between them (a 1080p window of it, flattening 20
     /// layers, was most of the click's frame).
     @Test func aClickOnARowPresentsThePanelAndTheStripNotTheCanvasBetween() throws {
         let h = try Harness(size: .init(width: 640, height: 400), uiScale: 1)
@@ -100,11 +100,14 @@ import UI
         // then 32 px rows, the top layer first: the bottom layer's row is the third.
         let row = sample(640 - 8 - 110, 8 + 26 + 2 * 32 + 16, t: 1)
         h.step([.pointerDown(row), .pointerUp(row)])
+        h.step([])                                                     // the panel's rows follow
         #expect(h.session.document.current == 0)
         let presents = Array(h.window.presents[before...])
         #expect(presents.count >= 2, "the panel and the strip: \(presents)")
         #expect(!presents.contains { $0.contains(x: 200, y: 150) }, "nothing presented over the canvas between: \(presents)")
-        #expect(presents.contains { $0.contains(x: 640 - 8 - 110, y: 8 + 26 + 16) }, "the panel presented: \(presents)")
+        #expect(presents.contains { $0.contains(x: 640 - 8 - 110, y: 8 + 26 + 16) }, "the row left presented: \(presents)")
+        #expect(presents.contains { $0.contains(x: 640 - 8 - 110, y: 8 + 26 + 2 * 32 + 16) }, "the row chosen presented: \(presents)")
+        #expect(!presents.contains { $0.contains(x: 640 - 8 - 110, y: 8 + 13) }, "the panel's header, unchanged, not: \(presents)")
     }
 
     /// F2 renames the current layer, typed in the status strip; the panel and the title follow.
