@@ -51,13 +51,9 @@ public final class LayerPanelWidget: InteractiveWidget, ToggledWidget {
         new.folded = folded
         guard new != panel else { return }
         // Rows changed in place: only they are composed and shown again, not the whole panel.
-        if open, let old = panel, let rows = new.changedRows(from: old) {
-            panel = new
-            changed(rows)
-            return
-        }
+        let rows = open ? panel.flatMap { new.changedRows(from: $0) } : nil
         panel = new
-        place()
+        if let rows { changed(rows) } else { place() }
     }
 
     /// Shows again `area` of the panel (panel pixels).
