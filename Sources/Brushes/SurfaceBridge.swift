@@ -28,7 +28,7 @@ public final class SurfaceBridge {
             let dab = Dab(x: x, y: y, radius: radius, r: r, g: g, b: b, opaque: opaque, hardness: hardness, alphaEraser: alphaEraser,
                           aspectRatio: aspect, angle: angle, lockAlpha: lock, colorize: colorize, posterize: posterize,
                           posterizeLevels: posterizeLevels, paint: paint)
-            return bridge.surface.draw(dab) ? 1 : 0
+            return bridge.draw(dab) ? 1 : 0
         }
         pointer.pointee.surface.get_color_pigment = { s, x, y, radius, r, g, b, a, paint in
             SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.answer(x: x, y: y, radius: radius, paint: paint, r, g, b, a)
@@ -58,11 +58,33 @@ public final class SurfaceBridge {
             let dab = Dab(x: x, y: y, radius: radius, r: r, g: g, b: b, opaque: opaque, hardness: hardness, alphaEraser: alphaEraser,
                           aspectRatio: aspect, angle: angle, lockAlpha: lock, colorize: colorize, posterize: 0, posterizeLevels: 1,
                           paint: 0)
-            return bridge.surface.draw(dab) ? 1 : 0
+            return bridge.draw(dab) ? 1 : 0
         }
         pointer.pointee.surface.parent.get_color = { s, x, y, radius, r, g, b, a in
             SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.answer(x: x, y: y, radius: radius, paint: -1, r, g, b, a)
         }
+    }
+
+    /// Mirror painting: every dab is drawn again under each of its copies (libmypaint's tiled
+    /// surface does the same with `MyPaintSymmetryData`), the brush's state one for all; the
+    /// colour a smudging brush picks up is read where the stroke itself is.
+    public var symmetry = Symmetry.off {
+        didSet { mirrors = Array(symmetry.copies.dropFirst()) }
+    }
+    private var mirrors: [Symmetry.Copy] = []
+
+    /// Draws `dab` and its copies; true when any of them changed something.
+    private func draw(_ dab: Dab) -> Bool {
+        var drew = surface.draw(dab)
+        for m in mirrors {
+            var copy = dab
+            let p = m.apply(Double(dab.x), Double(dab.y))
+            copy.x = Float(p.x)
+            copy.y = Float(p.y)
+            copy.angle = Float(m.angle(Double(dab.angle)))
+            drew = surface.draw(copy) || drew
+        }
+        return drew
     }
 
     deinit {

@@ -25,6 +25,8 @@ public enum Command: Sendable, Equatable {
     case invert(Bool?)
     /// Turns the pulsing background on or off (nil: toggles) and sets any of its parameters.
     case pulse(on: Bool?, hue: Double? = nil, centre: Double? = nil, range: Double? = nil)
+    /// Mirror painting from the next stroke on (off: none). Changes no pixel by itself.
+    case symmetry(Symmetry)
     /// A picture pasted onto the current layer (one undo step).
     case paste(PastedImage)
     /// A change to the stack of layers.

@@ -44,7 +44,7 @@ public enum SessionEvent: Sendable, Equatable {
             case .undo, .redo, .clear, .paste: true
             // Choosing the current layer changes nothing drawn.
             case .layer(let op): if case .select = op { false } else { true }
-            case .brush, .mypaint, .shading, .channel, .invert, .pulse, .exit, .continued, .document: false
+            case .brush, .mypaint, .shading, .symmetry, .channel, .invert, .pulse, .exit, .continued, .document: false
             }
         case .resize, .view: false
         }

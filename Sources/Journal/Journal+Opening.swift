@@ -51,8 +51,8 @@ extension Journal {
     }
 
     /// The lines after a header that set a session's state as it is: the brush, the shown
-    /// size, the view and its filters where they are not the defaults, and the document's file
-    /// where one is known.
+    /// size, the view, its filters and the symmetry where they are not the defaults, and the
+    /// document's file where one is known.
     static func stateLines(of session: Session, brush: Brush?, header: Replay.Header, document: DocumentNote? = nil) -> [String] {
         var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.document.visibleSize).dropFirst())
         var events: [SessionEvent] = []
@@ -60,6 +60,7 @@ extension Journal {
         if view.invert { events.append(.command(.invert(true))) }
         if let p = view.pulse { events.append(.command(.pulse(on: true, hue: p.hue, centre: p.centre, range: p.range))) }
         if view.transform != .identity { events.append(.view(view.transform)) }
+        if session.symmetry != .off { events.append(.command(.symmetry(session.symmetry))) }
         if let document { events.append(document.event) }
         lines += events.map { Replay.line(for: Replay.TimedEvent(t: 0, event: $0)) }
         return lines

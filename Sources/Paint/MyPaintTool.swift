@@ -36,8 +36,9 @@ final class MyPaintTool {
     }
 
     /// A stroke starts on `layer`, in `color` (set through the brush's HSV base values when the
-    /// brush's colour changed since).
-    func begin(on layer: Layer, color: Color) {
+    /// brush's colour changed since), each dab drawn again under `symmetry`'s copies.
+    func begin(on layer: Layer, color: Color, symmetry: Symmetry = .off) {
+        player.bridge.symmetry = symmetry
         if color != self.color {
             player.engine.setColor(color)
             self.color = color

@@ -27,9 +27,10 @@ extension Session {
             strokeOnGroup = document.currentLayer.isGroup
             if strokeOnGroup { break }
             if brush.mypaint != nil {
-                damage = damage.union(strokes.beginMyPaint(s, color: brush.color, zoom: view.transform.zoom, into: document))
+                damage = damage.union(strokes.beginMyPaint(s, color: brush.color, symmetry: symmetry, zoom: view.transform.zoom,
+                                                           into: document))
             } else {
-                damage = damage.union(strokes.begin(s.point, brush: brush))
+                damage = damage.union(strokes.begin(s.point, brush: brush, symmetry: symmetry))
             }
         case .pointerMove(let s):
             if strokeOnGroup { break }
@@ -69,6 +70,8 @@ extension Session {
             endStroke(at: nil)
             settle()
             change(command)
+        case .symmetry(let s):
+            symmetry = s
         case .exit, .document:
             break
         case .continued:

@@ -22,6 +22,8 @@ public final class Session {
     public let compute: ComputeContext
     public let document: Document
     public internal(set) var brush = Brush()
+    /// Mirror painting, from the next stroke on (`Command.symmetry`).
+    public internal(set) var symmetry = Symmetry.off
     public let seed: Int64
 
     /// Events received since the last frame, played by the next.

@@ -126,9 +126,9 @@ final class StrokeEngine {
 
     /// A MyPaint stroke starts at `s` on the current layer (nothing when the brush chosen could
     /// not be made).
-    func beginMyPaint(_ s: StrokeSample, color: Color, zoom: Double, into document: Document) -> Rect {
+    func beginMyPaint(_ s: StrokeSample, color: Color, symmetry: Symmetry = .off, zoom: Double, into document: Document) -> Rect {
         guard let tool = mypaint else { return .empty }
-        tool.begin(on: document.currentLayer, color: color)
+        tool.begin(on: document.currentLayer, color: color, symmetry: symmetry)
         live = .mypaint(tool)
         return tool.play(s, pressure: s.pressure, zoom: zoom, into: document)
     }
@@ -148,8 +148,10 @@ final class StrokeEngine {
 
     // MARK: - Samples
 
-    /// A stroke starts at `s` with `brush`.
-    func begin(_ s: StrokePoint, brush: Brush) -> Rect {
+    /// A stroke starts at `s` with `brush`, with its copies under `symmetry` (the mercurial
+    /// brush paints none: its particles are sprayed by a kernel over the whole stroke, not
+    /// placed as dabs).
+    func begin(_ s: StrokePoint, brush: Brush, symmetry: Symmetry = .off) -> Rect {
         if brush.tip.kind == .mercurial {
             let m = mercurialBuffers ?? MercurialBrush(size: size, seed: seed)
             mercurialBuffers = m
@@ -160,7 +162,7 @@ final class StrokeEngine {
         var builder: StrokeBuilder?
         let d = layer.commit { sink in
             var d = Rect.empty
-            builder = StrokeBuilder(tip: brush.tip, start: s, into: &sink, damage: &d)
+            builder = StrokeBuilder(tip: brush.tip, start: s, symmetry: symmetry, into: &sink, damage: &d)
             return d
         }
         guard let builder else { return d }

@@ -191,6 +191,21 @@ public enum ReplayTable {
             // The picture is in the file.
             if case .paste(let p) = c { ["image": .string(p.file), "x": .integer(p.x), "y": .integer(p.y)] } else { nil }
         }),
+        // Mirror painting: the axes' x and y (the centre of a rotation), and a rotation's copies.
+        command("symmetry", [
+            Field("mode", .choice(Symmetry.Mode.allCases.map(\.rawValue), refused: .unknown("symmetry mode", list: .oneOf)),
+                  .required(.needs(hint: " (" + Field.listed(Symmetry.Mode.allCases.map(\.rawValue), .or) + ")"))),
+            Field("x", .number(Double(offsets.lowerBound)...Double(offsets.upperBound)), .defaulted(.number(0), alwaysWritten: true)),
+            Field("y", .number(Double(offsets.lowerBound)...Double(offsets.upperBound)), .defaulted(.number(0), alwaysWritten: true)),
+            Field("lines", .integer(Symmetry.lineRange), .defaulted(.integer(Symmetry.lineRange.lowerBound), alwaysWritten: true)),
+        ], read: { r in
+            guard let mode = r.string("mode").flatMap(Symmetry.Mode.init(rawValue:)), let x = r.number("x"), let y = r.number("y"),
+                  let lines = r.integer("lines") else { return nil }
+            return .symmetry(Symmetry(mode: mode, x: x, y: y, lines: lines))
+        }, write: { c in
+            guard case .symmetry(let s) = c else { return nil }
+            return ["mode": .string(s.mode.rawValue), "x": .number(s.x), "y": .number(s.y), "lines": .integer(s.lines)]
+        }),
         EventShape("view", [
             Field("zoom", .numberChoice(zooms), .required(.needs())),
             Field("x", .integer(offsets), .defaulted(.integer(0), alwaysWritten: true)),

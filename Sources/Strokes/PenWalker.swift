@@ -12,18 +12,28 @@ struct PenWalker {
     /// Geometry outside this is not drawn (the sink's clip), as integers and as reals.
     private let clip: Rect
     private let clipMin: SIMD2<Double>, clipMax: SIMD2<Double>
+    /// The copies of each dab beyond the dab itself (mirror painting; none without it).
+    private let mirrors: [Symmetry.Copy]
+    /// Where the path is walked: the clip, and with mirrors every part whose copies may land
+    /// in it (as integers and as reals).
+    private let reach: Rect
+    private let reachLo: SIMD2<Double>, reachHi: SIMD2<Double>
     /// The real box every dab drawn so far reaches into (its centre ± radius + 1); min > max
     /// while there are none. Its covering pixels are the union of the dabs' own, since
     /// rounding outwards is monotonic: one rounding per walk instead of four per dab.
     private var reachMin = SIMD2<Double>(repeating: .infinity), reachMax = SIMD2<Double>(repeating: -.infinity)
 
-    init(tip: BrushTip, toNextDab: Double, clip: Rect) {
+    init(tip: BrushTip, toNextDab: Double, clip: Rect, mirrors: [Symmetry.Copy] = []) {
         self.tip = tip
         self.toNextDab = toNextDab
         self.clip = clip
+        self.mirrors = mirrors
         // An empty clip as an inverted box, which no dab and no curve fits in.
         clipMin = clip.isEmpty ? SIMD2(repeating: .infinity) : SIMD2(Double(clip.minX), Double(clip.minY))
         clipMax = clip.isEmpty ? SIMD2(repeating: -.infinity) : SIMD2(Double(clip.maxX), Double(clip.maxY))
+        reach = mirrors.isEmpty ? clip : Symmetry.reach(of: clip, copies: mirrors)
+        reachLo = reach.isEmpty ? SIMD2(repeating: .infinity) : SIMD2(Double(reach.minX), Double(reach.minY))
+        reachHi = reach.isEmpty ? SIMD2(repeating: -.infinity) : SIMD2(Double(reach.maxX), Double(reach.maxY))
     }
 
     /// The pixels the dabs drawn so far may have changed, within the clip.
@@ -47,7 +57,7 @@ struct PenWalker {
         // clipping (`Clip.segment` would take each whole): most curves of most strokes.
         let hullMin = SIMD2(min(a.x, c.x, b.x), min(a.y, c.y, b.y)), hullMax = SIMD2(max(a.x, c.x, b.x), max(a.y, c.y, b.y))
         // (A NaN anywhere makes every piece's length NaN, which `line` skips either way.)
-        let clipped = any(hullMin .< clipMin) || any(hullMax .> clipMax)
+        let clipped = any(hullMin .< reachLo) || any(hullMax .> reachHi)
         func point(_ i: Int) -> StrokePoint {
             let t = Double(i) / Double(n), u = 1 - t
             return StrokePoint(x: u * u * a.x + 2 * u * t * c.x + t * t * b.x,
@@ -112,7 +122,7 @@ struct PenWalker {
             // remainder, so a line from 1e9 costs no more than its visible part.
             let margin = tip.diameter(pressure: max(a.pressure, b.pressure)) / 2 + 2
             if length > Self.farLength {
-                guard let (from, to) = Clip.visiblePart(a, b, of: clip, margin: margin) else {
+                guard let (from, to) = Clip.visiblePart(a, b, of: reach, margin: margin) else {
                     skip(length, spacingAt: b)
                     return
                 }
@@ -121,7 +131,7 @@ struct PenWalker {
                 skip(Self.length(to, b), spacingAt: b)
                 return
             }
-            guard let range = Clip.segment(a, b, to: clip, margin: margin) else {
+            guard let range = Clip.segment(a, b, to: reach, margin: margin) else {
                 skip(length, spacingAt: b)
                 return
             }
@@ -159,12 +169,21 @@ struct PenWalker {
         }
         let r = sized.diameter / 2
         toNextDab = sized.spacing
+        place(p.x, p.y, radius: r, into: &sink)
+        // Each copy is the same dab moved (a round dab has no angle to turn).
+        for m in mirrors {
+            let q = m.apply(p.x, p.y)
+            place(q.x, q.y, radius: r, into: &sink)
+        }
+    }
+
+    private mutating func place(_ x: Double, _ y: Double, radius r: Double, into sink: inout StrokeSink) {
         // Drawn when the pixels its box covers meet the clip: for whole-pixel clip edges,
         // ⌊low⌋ < max exactly when low < max, and ⌈high⌉ > min when high > min.
-        let centre = SIMD2(p.x, p.y)
+        let centre = SIMD2(x, y)
         let low = centre - r - 1, high = centre + r + 1
         guard all(low .< clipMax), all(high .> clipMin) else { return }
-        sink.dab(x: p.x, y: p.y, radius: r)
+        sink.dab(x: x, y: y, radius: r)
         reachMin = pointwiseMin(reachMin, low)
         reachMax = pointwiseMax(reachMax, high)
     }

@@ -20,22 +20,32 @@ public struct StrokeBuilder: Sendable {
     /// Pen: distance along the curve until the next dab. Carried across samples, so spacing does
     /// not depend on how often samples arrive.
     private var toNextDab: Double
+    /// Mirror painting's copies beyond the stroke itself (none without symmetry): the pen's
+    /// dabs are each placed again under every copy, the pixel pen's lines drawn again between
+    /// the copies' images of their end pixels.
+    private let mirrors: [Symmetry.Copy]
 
-    /// Starts a stroke at `start`, painting its first dab (so a tap paints one dot).
-    public init(tip: BrushTip, start: StrokePoint, into sink: inout StrokeSink, damage: inout Rect) {
+    /// Starts a stroke at `start`, painting its first dab (so a tap paints one dot), and its
+    /// copies under `symmetry`.
+    public init(tip: BrushTip, start: StrokePoint, symmetry: Symmetry = .off, into sink: inout StrokeSink, damage: inout Rect) {
         self.tip = tip
         last = start
         committedEnd = start
         toNextDab = 0
+        mirrors = Array(symmetry.copies.dropFirst())
         switch tip.kind {
         case .pen, .eraser:
-            var walker = PenWalker(tip: tip, toNextDab: 0, clip: sink.clip)
+            var walker = PenWalker(tip: tip, toNextDab: 0, clip: sink.clip, mirrors: mirrors)
             walker.line(from: start, to: start, into: &sink)
             damage = damage.union(walker.damage)
             toNextDab = walker.toNextDab
         case .pixel:
-            damage = damage.union(PixelPen.stamp(x: PixelPen.cell(start.x), y: PixelPen.cell(start.y), tip: tip, pressure: start.pressure,
-                                                 into: &sink))
+            let (cx, cy) = (PixelPen.cell(start.x), PixelPen.cell(start.y))
+            damage = damage.union(PixelPen.stamp(x: cx, y: cy, tip: tip, pressure: start.pressure, into: &sink))
+            for m in mirrors {
+                let c = m.cell(cx, cy)
+                damage = damage.union(PixelPen.stamp(x: c.x, y: c.y, tip: tip, pressure: start.pressure, into: &sink))
+            }
         case .mercurial:
             break  // no geometry: the session sprays its particles
         }
@@ -48,7 +58,7 @@ public struct StrokeBuilder: Sendable {
         switch tip.kind {
         case .pen, .eraser:
             let end = StrokePoint.mid(last, p)
-            var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip)
+            var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip, mirrors: mirrors)
             walker.quad(from: committedEnd, control: last, to: end, into: &sink)
             toNextDab = walker.toNextDab
             committedEnd = end
@@ -60,6 +70,12 @@ public struct StrokeBuilder: Sendable {
             var damage = Rect.empty
             if let (from, to) = PixelPen.cells(last, p) {
                 damage = PixelPen.line(from: from, to: to, pressures: (last.pressure, p.pressure), tip: tip, into: &sink)
+                // Bresenham's steps depend only on |dx| and |dy|, so a line between mirrored
+                // ends is the mirrored line, pixel for pixel.
+                for m in mirrors {
+                    damage = damage.union(PixelPen.line(from: m.cell(from.x, from.y), to: m.cell(to.x, to.y),
+                                                        pressures: (last.pressure, p.pressure), tip: tip, into: &sink))
+                }
             }
             last = p
             return damage
@@ -73,7 +89,7 @@ public struct StrokeBuilder: Sendable {
     /// to `predicted` (a predicted continuation) when given.
     public func tail(into sink: inout StrokeSink, predictedTo predicted: StrokePoint? = nil) -> Rect {
         guard tip.kind.isSmooth else { return .empty }
-        var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip)
+        var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip, mirrors: mirrors)
         walker.line(from: committedEnd, to: last, into: &sink)
         walker.endDab(at: last, into: &sink)
         if let predicted {
@@ -88,7 +104,7 @@ public struct StrokeBuilder: Sendable {
     public mutating func finish(at p: StrokePoint, into sink: inout StrokeSink) -> Rect {
         var damage = add(p, into: &sink)
         if tip.kind.isSmooth {
-            var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip)
+            var walker = PenWalker(tip: tip, toNextDab: toNextDab, clip: sink.clip, mirrors: mirrors)
             walker.line(from: committedEnd, to: last, into: &sink)
             walker.endDab(at: last, into: &sink)
             damage = damage.union(walker.damage)
