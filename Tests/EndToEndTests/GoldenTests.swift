@@ -12,7 +12,8 @@ import TestSupport
     static let replays = ["Resources/demo.jsonl", "Resources/mercurial.jsonl",
                           "Tests/Fixtures/golden/filters.jsonl", "Tests/Fixtures/golden/layers.jsonl",
                           "Tests/Fixtures/golden/pixel-undo-resize.jsonl",
-                          "Tests/Fixtures/golden/shading.jsonl", "Tests/Fixtures/golden/stroke-ends.jsonl"]
+                          "Tests/Fixtures/golden/shading.jsonl", "Tests/Fixtures/golden/stroke-ends.jsonl",
+                          "Tests/Fixtures/golden/symmetry.jsonl"]
 
     @Test(arguments: replays, [1, 4])
     func rendersExactlyAsTheGolden(replay: String, threads: Int) throws {
