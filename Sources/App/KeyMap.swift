@@ -42,6 +42,18 @@ public enum KeyAction: Equatable, Sendable {
     case renameLayer
     /// The brush chooser opened or closed.
     case brushChooser
+    /// Mirror painting turned on or off, its next mode, or its axes moved to the pointer.
+    case symmetry(SymmetryKey)
+}
+
+/// What a symmetry key does (`PointerRouter.symmetry`).
+public enum SymmetryKey: Equatable, Sendable {
+    /// On (in the mode last used; vertical, about the canvas's middle, the first time) or off.
+    case toggle
+    /// On, in the next of `PointerRouter.symmetryModes`.
+    case nextMode
+    /// On, its axes (a rotation's centre) through the pixel edge or centre nearest the pointer.
+    case toPointer
 }
 
 /// A key with the modifiers that must be held for it.
@@ -100,6 +112,10 @@ public enum KeyMap {
         KeyBinding("Tab", "hide / show every on-canvas tool: palette, brush outline, status strip, shading editor (canvas only, as in Krita)",
             [(Chord(.tab), .toggleTools), (Chord(.tab, .shift), .toggleTools)]),
         KeyBinding("s", "stabilizer: off → 1/3 → 2/3 → full → off (the pen follows a steadied path)", [(c("s"), .nextStabilizer)]),
+        KeyBinding("y / Shift+Y / u", "mirror painting on / off; its next mode: vertical axis (left ↔ right), horizontal axis, both "
+            + "(four copies), rotation in 3, 4, 6 or 8; its axes (a rotation's centre) to the pointer. Every stroke paints its copies, "
+            + "one undo step; the axes are drawn over the canvas",
+            [(c("y"), .symmetry(.toggle)), (c("y", .shift), .symmetry(.nextMode)), (c("u"), .symmetry(.toPointer))]),
         KeyBinding("i", "invert view on / off (exports capture it)", [(c("i"), .command(.invert(nil)))]),
         KeyBinding("o", "pulsing background on / off (the Image Performer's white → hue → black breathing)",
             [(c("o"), .command(.pulse(on: nil)))]),

@@ -20,6 +20,7 @@ extension PaintApp {
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
                                      names: transfers.names, refusal: refusal, pager: widgets?.pager,
                                      layerName: session.document.currentLayer.attributes.name, chooser: chooserState,
+                                     symmetry: session.upcomingSymmetry, canvas: session.document.visibleSize,
                                      scroller: { x, y in widgets?.scroller(at: x, y) }, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas
         }, renamesAt: { x, y in
@@ -43,6 +44,14 @@ extension PaintApp {
             i = p
         }
         return nil
+    }
+
+    /// Mirror painting's axes as the window shows them now (nil: off).
+    var symmetryGuide: SymmetryGuide? {
+        let view = session.view.transform
+        return SymmetryGuide(session.symmetry, window: window.size) { x, y in
+            (x * view.zoom + Double(view.x), y * view.zoom + Double(view.y))
+        }
     }
 
     func route(_ event: InputEvent) {

@@ -292,5 +292,6 @@ public final class PaintApp: FrameLoopDelegate {
         if titleChanged { window.setTitle(s.title) }
         widgets?.status?.show(s.strip)
         widgets?.palette?.sync(with: session.brush)
+        widgets?.symmetry?.show(symmetryGuide)
     }
 }

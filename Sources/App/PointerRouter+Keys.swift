@@ -96,7 +96,40 @@ extension PointerRouter {
             let at = c.view.canvasPoint(x: key.x, y: key.y)
             return [.app(.paste(x: at.x, y: at.y))]
         case .quit: return [.app(.quit)]
+        case .symmetry(let what): return [.session(.command(.symmetry(symmetry(what, key, c))), at: t)]
         }
+    }
+
+    /// The modes Shift+Y steps through, in order: a rotation's with its number of copies.
+    public static let symmetryModes: [(mode: Symmetry.Mode, lines: Int)] = [
+        (.vertical, 2), (.horizontal, 2), (.both, 2), (.rotational, 3), (.rotational, 4), (.rotational, 6), (.rotational, 8),
+    ]
+
+    /// The symmetry a symmetry key makes of the one the queued events leave.
+    mutating func symmetry(_ what: SymmetryKey, _ key: KeyPress, _ c: Context) -> Symmetry {
+        var s = c.symmetry
+        // Never placed: its axes through the canvas's middle.
+        if s == .off { (s.x, s.y) = (Double(c.canvas.width) / 2, Double(c.canvas.height) / 2) }
+        switch what {
+        case .toggle:
+            if s.isOn {
+                symmetryTurnedOff = s
+                s.mode = .off
+            } else {
+                s.mode = symmetryTurnedOff?.mode ?? .vertical
+                s.lines = symmetryTurnedOff?.lines ?? s.lines
+            }
+        case .nextMode:
+            let i = s.isOn ? Self.symmetryModes.firstIndex { $0.mode == s.mode && ($0.mode != .rotational || $0.lines == s.lines) } : nil
+            let next = Self.symmetryModes[i.map { ($0 + 1) % Self.symmetryModes.count } ?? 0]
+            (s.mode, s.lines) = next
+        case .toPointer:
+            let at = c.view.canvasPoint(x: key.x, y: key.y)
+            // Through a pixel's edge or centre: the pixel pen's copies are then exact mirrors.
+            (s.x, s.y) = ((at.x * 2).rounded() / 2, (at.y * 2).rounded() / 2)
+            if !s.isOn { (s.mode, s.lines) = (symmetryTurnedOff?.mode ?? .vertical, symmetryTurnedOff?.lines ?? s.lines) }
+        }
+        return s
     }
 
     /// The page a key turns to in a widget with pages: Page Down, Down and Right the next, Page Up,

@@ -62,6 +62,8 @@ public struct PointerRouter: Sendable, Equatable {
     var hovering: PointerSample?
     /// The last press on a widget: a second one close to it, soon after, is a double-click.
     var lastWidgetPress: PointerSample?
+    /// The symmetry `y` last turned off, which it turns on again.
+    var symmetryTurnedOff: Symmetry?
 
     /// A double-click: the second press within this many seconds of the first…
     static let doubleClickSeconds = 0.4
@@ -92,12 +94,18 @@ public struct PointerRouter: Sendable, Equatable {
         public var chooser: ChooserState
         /// The open widget the page keys turn (the key help), if one is.
         public var pager: WidgetID?
+        /// Mirror painting as the queued events will leave it, and the canvas's size (where its
+        /// axes first go).
+        public var symmetry: Symmetry
+        public var canvas: Size
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
                     refusal: String? = nil, pager: WidgetID? = nil, layerName: String = "", chooser: ChooserState = .absent,
+                    symmetry: Symmetry = .off, canvas: Size = Size(width: 0, height: 0),
                     scroller: @escaping (Double, Double) -> WidgetID? = { _, _ in nil },
                     hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
                     renamesAt: @escaping (Double, Double) -> Bool = { _, _ in false }) {
             self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
+            self.symmetry = symmetry; self.canvas = canvas
             self.scroller = scroller
             self.pager = pager
             self.layerName = layerName; self.renamesAt = renamesAt; self.chooser = chooser

@@ -33,6 +33,14 @@ extension Session {
         return view.transform
     }
 
+    /// The symmetry as it will be once the queued events have played: what the next symmetry
+    /// key changes.
+    public var upcomingSymmetry: Symmetry {
+        let queued = pending
+        for case .command(.symmetry(let s)) in queued.reversed() { return s }
+        return symmetry
+    }
+
     /// Whether the current layer will be hidden once the queued events have played (`v` pressed
     /// just before a click counts); nil when a queued layer change other than showing or
     /// hiding it, or an undo, makes that unknown until it has played.

@@ -5,7 +5,7 @@ import Strokes
 
 /// Every piece of on-canvas UI, in one z-ordered list, as the one `Overlay` the session draws
 /// over the canvas: one hit test for the app's pointer router, one way to draw, one damage.
-/// The window's pieces, bottom first: the status strip, the layer panel, the shading editor, the
+/// The window's pieces, bottom first: mirror painting's axes, the status strip, the layer panel, the shading editor, the
 /// pop-up palette, the brush chooser, the key help and the brush outline (`standard`); a new
 /// panel is one more entry.
 public final class Widgets: Overlay {
@@ -34,12 +34,13 @@ public final class Widgets: Overlay {
         self.list = list
     }
 
-    /// The window's widgets, bottom first: the status strip, the layer panel (open with
-    /// `layers`), the shading editor, the palette, the brush chooser,
-    /// the key help (listing `help`), the outline; their text in `font`.
+    /// The window's widgets, bottom first: the symmetry's axes, the status strip, the layer
+    /// panel (open with `layers`), the shading editor, the palette, the brush chooser, the key
+    /// help (listing `help`), the outline; their text in `font`.
     public static func standard(windowSize: Size, scale: Double, font: UIFont, help: [(keys: String, does: String)] = [],
                                 layers: Bool = false) -> Widgets {
         Widgets(windowSize: windowSize, scale: scale, list: [
+            SymmetryWidget(),
             StatusStripWidget(windowSize: windowSize, scale: scale, font: font),
             LayerPanelWidget(windowSize: windowSize, scale: scale, font: font, open: layers),
             ShadingEditorWidget(windowSize: windowSize, scale: scale, font: font),
@@ -62,6 +63,7 @@ public final class Widgets: Overlay {
     public var help: HelpWidget? { first(HelpWidget.self) }
     public var layers: LayerPanelWidget? { first(LayerPanelWidget.self) }
     public var chooser: BrushChooserWidget? { first(BrushChooserWidget.self) }
+    public var symmetry: SymmetryWidget? { first(SymmetryWidget.self) }
 
     /// What a press at a window point is for.
     public enum Target: Equatable, Sendable {
