@@ -112,10 +112,6 @@ public enum KeyMap {
         KeyBinding("Tab", "hide / show every on-canvas tool: palette, brush outline, status strip, shading editor (canvas only, as in Krita)",
             [(Chord(.tab), .toggleTools), (Chord(.tab, .shift), .toggleTools)]),
         KeyBinding("s", "stabilizer: off → 1/3 → 2/3 → full → off (the pen follows a steadied path)", [(c("s"), .nextStabilizer)]),
-        KeyBinding("y / Shift+Y / u", "mirror painting on / off; its next mode: vertical axis (left ↔ right), horizontal axis, both "
-            + "(four copies), rotation in 3, 4, 6 or 8; its axes (a rotation's centre) to the pointer. Every stroke paints its copies, "
-            + "one undo step; the axes are drawn over the canvas",
-            [(c("y"), .symmetry(.toggle)), (c("y", .shift), .symmetry(.nextMode)), (c("u"), .symmetry(.toPointer))]),
         KeyBinding("i", "invert view on / off (exports capture it)", [(c("i"), .command(.invert(nil)))]),
         KeyBinding("o", "pulsing background on / off (the Image Performer's white → hue → black breathing)",
             [(c("o"), .command(.pulse(on: nil)))]),
@@ -153,6 +149,10 @@ public enum KeyMap {
             [(c("z", .control), .command(.undo))]),
         KeyBinding("Ctrl+Shift+Z, Ctrl+Y", "redo", [(c("z", [.control, .shift]), .command(.redo)), (c("y", .control), .command(.redo))]),
         KeyBinding("Delete", "clear the current layer", [(Chord(.delete), .command(.clear))]),
+        KeyBinding("y / Shift+Y / u", "mirror painting on / off; its next mode: vertical axis (left ↔ right), horizontal axis, both "
+            + "(four copies), rotation in 3, 4, 6 or 8; its axes (a rotation's centre) to the pointer. The axes are drawn over the "
+            + "canvas, a drag from the ring on their centre moves them; every stroke paints its copies, one undo step",
+            [(c("y"), .symmetry(.toggle)), (c("y", .shift), .symmetry(.nextMode)), (c("u"), .symmetry(.toPointer))]),
         KeyBinding("+ / -, Ctrl+wheel", "zoom in / out around the pointer, a factor of 2 a step, 1/8 … 32 (= and the keypad's + and - too)",
             [(c("+"), .zoom(1)), (c("="), .zoom(1)), (Chord(.keypad("+")), .zoom(1)), (c("-"), .zoom(-1)), (Chord(.keypad("-")), .zoom(-1))]),
         KeyBinding("0", "100 %, the canvas's top-left corner in the window's top-left corner (the keypad's 0 too)",

@@ -21,6 +21,7 @@ extension PaintApp {
                                      names: transfers.names, refusal: refusal, pager: widgets?.pager,
                                      layerName: session.document.currentLayer.attributes.name, chooser: chooserState,
                                      symmetry: session.upcomingSymmetry, canvas: session.document.visibleSize,
+                                     symmetryHandle: widgets?.hidden == false ? widgets?.symmetry?.guide.map { ($0.x, $0.y) } : nil,
                                      scroller: { x, y in widgets?.scroller(at: x, y) }, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas
         }, renamesAt: { x, y in

@@ -284,6 +284,7 @@ public final class PaintApp: FrameLoopDelegate {
         if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
             panel.show(layerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows))
         }
+        widgets?.symmetry?.show(symmetryGuide)
         let prompt = play?.prompt ?? router.prompt ?? (desktop.chooser?.purpose == nil ? nil : "the file chooser is open")
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,
@@ -292,6 +293,5 @@ public final class PaintApp: FrameLoopDelegate {
         if titleChanged { window.setTitle(s.title) }
         widgets?.status?.show(s.strip)
         widgets?.palette?.sync(with: session.brush)
-        widgets?.symmetry?.show(symmetryGuide)
     }
 }

@@ -105,6 +105,17 @@ extension PointerRouter {
         (.vertical, 2), (.horizontal, 2), (.both, 2), (.rotational, 3), (.rotational, 4), (.rotational, 6), (.rotational, 8),
     ]
 
+    /// A canvas point put on the nearest pixel edge or centre: axes through one make the pixel
+    /// pen's copies exact mirrors.
+    static func snapped(_ p: (x: Double, y: Double)) -> (Double, Double) { ((p.x * 2).rounded() / 2, (p.y * 2).rounded() / 2) }
+
+    /// The symmetry with its centre dragged to the canvas point under `s`.
+    func symmetry(movedTo s: PointerSample, _ c: Context) -> Symmetry {
+        var moved = c.symmetry
+        (moved.x, moved.y) = Self.snapped(c.view.canvasPoint(x: s.x, y: s.y))
+        return moved
+    }
+
     /// The symmetry a symmetry key makes of the one the queued events leave.
     mutating func symmetry(_ what: SymmetryKey, _ key: KeyPress, _ c: Context) -> Symmetry {
         var s = c.symmetry
@@ -124,9 +135,7 @@ extension PointerRouter {
             let next = Self.symmetryModes[i.map { ($0 + 1) % Self.symmetryModes.count } ?? 0]
             (s.mode, s.lines) = next
         case .toPointer:
-            let at = c.view.canvasPoint(x: key.x, y: key.y)
-            // Through a pixel's edge or centre: the pixel pen's copies are then exact mirrors.
-            (s.x, s.y) = ((at.x * 2).rounded() / 2, (at.y * 2).rounded() / 2)
+            (s.x, s.y) = Self.snapped(c.view.canvasPoint(x: key.x, y: key.y))
             if !s.isOn { (s.mode, s.lines) = (symmetryTurnedOff?.mode ?? .vertical, symmetryTurnedOff?.lines ?? s.lines) }
         }
         return s

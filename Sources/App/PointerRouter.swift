@@ -37,6 +37,8 @@ public struct PointerRouter: Sendable, Equatable {
         case inWidget(WidgetID)
         /// A press that only closed something: it draws nothing, to its release.
         case swallowing
+        /// Button 1 went down on mirror painting's centre: the drag moves its axes.
+        case movingSymmetry
     }
 
     /// A panning drag: what holds it, where it started (window pixels), the view then.
@@ -98,14 +100,16 @@ public struct PointerRouter: Sendable, Equatable {
         /// axes first go).
         public var symmetry: Symmetry
         public var canvas: Size
+        /// Where the symmetry's centre handle is shown, in window pixels (nil: not shown).
+        public var symmetryHandle: (x: Double, y: Double)?
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
                     refusal: String? = nil, pager: WidgetID? = nil, layerName: String = "", chooser: ChooserState = .absent,
-                    symmetry: Symmetry = .off, canvas: Size = Size(width: 0, height: 0),
+                    symmetry: Symmetry = .off, canvas: Size = Size(width: 0, height: 0), symmetryHandle: (x: Double, y: Double)? = nil,
                     scroller: @escaping (Double, Double) -> WidgetID? = { _, _ in nil },
                     hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
                     renamesAt: @escaping (Double, Double) -> Bool = { _, _ in false }) {
             self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
-            self.symmetry = symmetry; self.canvas = canvas
+            self.symmetry = symmetry; self.canvas = canvas; self.symmetryHandle = symmetryHandle
             self.scroller = scroller
             self.pager = pager
             self.layerName = layerName; self.renamesAt = renamesAt; self.chooser = chooser
@@ -196,7 +200,7 @@ public struct PointerRouter: Sendable, Equatable {
             mode = .idle
             out.append(.statusChanged)
         case .idle: break
-        case .drawing, .panning, .inWidget, .swallowing, .picking: return []
+        case .drawing, .panning, .inWidget, .swallowing, .picking, .movingSymmetry: return []
         }
         switch c.hit(s.x, s.y) {
         case .outside(let id, let under?):
@@ -216,6 +220,8 @@ public struct PointerRouter: Sendable, Equatable {
             lastWidgetPress = s
             mode = .inWidget(id)
             out.append(.widget(id, .press, x: s.x, y: s.y))
+        case .canvas where Self.grabs(c.symmetryHandle, s):
+            mode = .movingSymmetry
         case .canvas where spaceHeld:
             mode = .panning(Pan(hand: .space, x: whole(s.x), y: whole(s.y), from: c.view))
         case .canvas where c.refusal != nil:
@@ -242,6 +248,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .panning(let pan): [.session(.view(pan.from.moved(by: whole(s.x) - pan.x, whole(s.y) - pan.y)), at: s.time)]
         case .inWidget(let id): [.widget(id, .drag, x: s.x, y: s.y)]
         case .drawing: [.session(.pointerMove(onCanvas(s, c)), at: s.time)]
+        case .movingSymmetry: [.session(.command(.symmetry(symmetry(movedTo: s, c))), at: s.time)]
         case .idle, .pickArmed, .picking, .typingColor, .typingName, .swallowing: []
         }
     }
@@ -254,6 +261,7 @@ public struct PointerRouter: Sendable, Equatable {
             if let restoring { out.append(.session(.command(.brush(kind: restoring)), at: s.time)) }
             if let paste { out.append(.app(.pasted(paste))) }
         case .inWidget(let id): out.append(.widget(id, .release, x: s.x, y: s.y))
+        case .movingSymmetry: out.append(.session(.command(.symmetry(symmetry(movedTo: s, c))), at: s.time))
         case .panning(let pan) where pan.hand == .space: break
         case .swallowing: break
         case .panning, .idle, .pickArmed, .picking, .typingColor, .typingName: return []
@@ -261,6 +269,15 @@ public struct PointerRouter: Sendable, Equatable {
         mode = .idle
         out.append(outline(at: s))
         return out
+    }
+
+    /// How near the symmetry's centre handle, in window pixels, a press takes it.
+    static let handleReach = 8.0
+
+    /// Whether a press at `s` takes the symmetry's centre handle (where one is shown).
+    static func grabs(_ handle: (x: Double, y: Double)?, _ s: PointerSample) -> Bool {
+        guard let handle else { return false }
+        return abs(s.x - handle.x) <= handleReach && abs(s.y - handle.y) <= handleReach
     }
 
     /// The brush's outline under a sample, where it shows.

@@ -123,15 +123,23 @@ public final class Session {
         return Color(r: UInt8(pixel >> 16 & 0xff), g: UInt8(pixel >> 8 & 0xff), b: UInt8(pixel & 0xff))
     }
 
-    /// Queues an event for the next frame. A view that follows a view is queued in its place:
-    /// a drag moves the view a hundred times a second, and only where it ends up shows.
+    /// Queues an event for the next frame. A view that follows a view is queued in its place,
+    /// and so is a symmetry that follows a symmetry: a drag moves them a hundred times a second,
+    /// and only where they end up shows.
     public func handle(_ event: SessionEvent) {
         withPending { queue in
-            if case .view = event, let last = queue.last, case .view = last {
+            if let last = queue.last, Self.replaces(event, last) {
                 queue[queue.count - 1] = event
             } else {
                 queue.append(event)
             }
+        }
+    }
+
+    private static func replaces(_ event: SessionEvent, _ last: SessionEvent) -> Bool {
+        switch (event, last) {
+        case (.view, .view), (.command(.symmetry), .command(.symmetry)): true
+        default: false
         }
     }
 

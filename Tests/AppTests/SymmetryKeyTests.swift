@@ -50,6 +50,25 @@ import Testing
         #expect(turnedOn == Symmetry(mode: .vertical, x: 5, y: 7), "off: on, where the pointer is")
     }
 
+    @Test func aDragFromTheCentreHandleMovesTheAxesAndDrawsNothing() {
+        var r = PointerRouter()
+        let s = Symmetry(mode: .both, x: 100, y: 50)
+        // At 200 %, the canvas's corner at window (10, 20): the centre is at window (210, 120).
+        let c = PointerRouter.Context(view: ViewTransform(scale: 1, x: 10, y: 20), symmetry: s, canvas: canvas, symmetryHandle: (210, 120))
+        func sample(_ x: Double, _ y: Double) -> PointerSample { PointerSample(x: x, y: y, time: 0) }
+        let pressed = r.route(.pointerDown(sample(214, 117)), c)
+        #expect(r.mode == .movingSymmetry)
+        #expect(!pressed.contains { if case .session = $0 { true } else { false } }, "no stroke: \(pressed)")
+        let moved = r.route(.pointerMove(sample(71, 41)), c)
+        #expect(moved == [.session(.command(.symmetry(Symmetry(mode: .both, x: 30.5, y: 10.5))), at: 0)])
+        let released = r.route(.pointerUp(sample(90, 60.2)), c)
+        #expect(released.first == .session(.command(.symmetry(Symmetry(mode: .both, x: 40, y: 20))), at: 0))
+        #expect(r.mode == .idle)
+        // Away from the handle, a press draws.
+        _ = r.route(.pointerDown(sample(230, 120)), c)
+        #expect(r.isDrawing)
+    }
+
     @Test func theKeysAreInTheKeyMap() {
         #expect(KeyMap.action(for: KeyPress("y", time: 0)) == .symmetry(.toggle))
         #expect(KeyMap.action(for: KeyPress("y", mods: .shift, time: 0)) == .symmetry(.nextMode))

@@ -58,4 +58,29 @@ struct SymmetryWindowTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try PNGImage.read(from: out) == last, "the journal renders what the window showed")
     }
+
+    /// With the tools shown, the axis's centre handle is dragged to a new place, and the next
+    /// stroke is mirrored about it.
+    @Test func draggingTheCentreHandleMovesTheAxis() throws {
+        let x = try XServer()
+        let state = try temporaryFolder()
+        let w = try PaintWindow(on: x, size: "800x400", stateDir: state, tools: true)
+        try w.key("y")
+        // The handle shows at the canvas's middle, (400, 200); dragged to (250, 200).
+        #expect(try eventually { try w.grab(width: 800, height: 400)[405, 200] != 0xFFFF_FFFF }, "the handle's ring")
+        try w.drag(PaintWindow.line(from: (400, 200), to: (250, 200), steps: 10))
+        #expect(try eventually { let g = try w.grab(width: 800, height: 400); return g[250, 40] != 0xFFFF_FFFF && g[400, 40] == 0xFFFF_FFFF },
+                "the axis moved")
+        try w.drag(PaintWindow.line(from: (100, 100), to: (200, 160), steps: 20))
+        let shown = try w.screenshot().image
+        #expect(shown[100, 100] != 0xFFFF_FFFF && shown[399, 100] != 0xFFFF_FFFF, "mirrored about x = 250")
+        var wrong = 0
+        for y in 0..<400 { for x in 0..<250 where shown[x, y] != shown[499 - x, y] { wrong += 1 } }
+        #expect(wrong == 0, "\(wrong) pixels differ from their mirror")
+        #expect(try w.quit().status == 0)
+        let journal = try #require(try sessionFiles(in: state).first)
+        let out = try temporaryFolder() + "/journal.png"
+        #expect(try runProgram(binary, ["render", journal, "-o", out]).status == 0)
+        #expect(try PNGImage.read(from: out) == shown, "the journal renders what the window showed")
+    }
 }
