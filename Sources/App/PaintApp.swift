@@ -288,7 +288,8 @@ public final class PaintApp: FrameLoopDelegate {
         let prompt = play?.prompt ?? router.prompt ?? (desktop.chooser?.purpose == nil ? nil : "the file chooser is open")
         let current = Status(brush: session.brush, pressure: router.pressure.shown, layer: Status.describeLayer(session.document),
                              zoom: session.view.transform.percent, prompt: prompt, warning: logs.warning, message: nil,
-                             journaled: logs.journal != nil, document: transfers.names.title)
+                             journaled: logs.journal != nil, document: transfers.names.title,
+                             symmetry: Status.describe(session.symmetry))
         guard let (s, titleChanged) = statusLine.update(current) else { return }
         if titleChanged { window.setTitle(s.title) }
         widgets?.status?.show(s.strip)

@@ -1,4 +1,5 @@
 import Events
+import Geometry
 import Paint
 import UI
 
@@ -23,18 +24,22 @@ public struct Status: Equatable, Sendable {
     /// The document's file name ("untitled" for a new one), `*` first while it has unsaved
     /// changes, as GTK and Qt programs mark them.
     public var document: String
+    /// Mirror painting while it is on ("mirror vertical", "rotation 6"); nil while off.
+    public var symmetry: String?
 
     public init(brush: Brush, pressure: String, layer: String, zoom: String, prompt: String? = nil, warning: String? = nil,
-                message: String? = nil, journaled: Bool = false, document: String = "untitled") {
+                message: String? = nil, journaled: Bool = false, document: String = "untitled", symmetry: String? = nil) {
         self.brush = brush; self.pressure = pressure; self.layer = layer; self.zoom = zoom
         self.prompt = prompt; self.warning = warning; self.message = message; self.journaled = journaled
         self.document = document
+        self.symmetry = symmetry
     }
 
     /// The window's title: the document first (what a task bar shows), then everything, on one line.
     public var title: String {
         var t = "\(document) — Quicksilver — \(brushName) \(brush.color) \(pressure) — \(layer) — \(zoom)"
         if brush.stabilizer > 0 { t += " — stabilizer \(stabilizerThirds)/3" }
+        if let symmetry { t += " — \(symmetry)" }
         for part in [prompt, warning, message] { if let part { t += " — \(part)" } }
         return t
     }
@@ -43,6 +48,7 @@ public struct Status: Equatable, Sendable {
     public var strip: StatusStrip {
         var fields = [document, brushName, brush.color.description, layer, zoom]
         if brush.stabilizer > 0 { fields.append("stabilizer \(stabilizerThirds)/3") }
+        if let symmetry { fields.append(symmetry) }
         if journaled { fields.append(warning == nil ? "journal ok" : "journal NOT SAVED") }
         return StatusStrip(swatch: brush.color, fields: fields, notice: warning ?? prompt ?? message, warning: warning != nil)
     }
@@ -50,6 +56,15 @@ public struct Status: Equatable, Sendable {
     /// The brush as the title and the strip name it: the MyPaint brush in use ("classic/charcoal"),
     /// else the kind and its size ("pen 8").
     public var brushName: String { brush.mypaint?.name ?? "\(brush.tip.kind.rawValue) \(brush.tip.size)" }
+
+    /// How the title and the strip name a symmetry: nil while off.
+    public static func describe(_ s: Symmetry) -> String? {
+        switch s.mode {
+        case .off: nil
+        case .rotational: "rotation \(s.lines)"
+        case .vertical, .horizontal, .both: "mirror \(s.mode.rawValue)"
+        }
+    }
 
     /// The stabilizer's strength in thirds (0: off).
     public var stabilizerThirds: Int { Int((brush.stabilizer * 3).rounded()) }

@@ -1,5 +1,6 @@
 import App
 import Events
+import Paint
 import Geometry
 import Input
 import Testing
@@ -67,6 +68,16 @@ import Testing
         // Away from the handle, a press draws.
         _ = r.route(.pointerDown(sample(230, 120)), c)
         #expect(r.isDrawing)
+    }
+
+    @Test func theTitleAndTheStripSayWhileItIsOn() {
+        #expect(Status.describe(.off) == nil && Status.describe(Symmetry(mode: .off, x: 5, y: 5)) == nil)
+        #expect(Status.describe(Symmetry(mode: .both, x: 5, y: 5)) == "mirror both")
+        let s = Status(brush: Brush(), pressure: "pressure 0.50", layer: "layer 1/1", zoom: "100 %",
+                       symmetry: Status.describe(Symmetry(mode: .rotational, x: 5, y: 5, lines: 6)))
+        #expect(s.title.hasSuffix("— 100 % — rotation 6"))
+        #expect(s.strip.fields.contains("rotation 6"))
+        #expect(!Status(brush: Brush(), pressure: "", layer: "", zoom: "100 %").title.contains("rotation"))
     }
 
     @Test func theKeysAreInTheKeyMap() {

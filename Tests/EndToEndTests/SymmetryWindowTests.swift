@@ -22,6 +22,7 @@ struct SymmetryWindowTests {
         let w = try PaintWindow(on: x, stateDir: state)
         try w.key("bracketright")   // a 16 px pen
         try w.key("y")
+        #expect(try eventually { try w.x.xdotool("getwindowname", w.id).contains(" — mirror vertical") }, "the title says so")
         try w.drag(PaintWindow.line(from: (60, 60), to: (170, 230), steps: 25))
         let shown = try w.screenshot().image
         #expect(shown[60, 60] != 0xFFFF_FFFF && shown[339, 60] != 0xFFFF_FFFF, "the stroke and its mirror")
@@ -45,6 +46,7 @@ struct SymmetryWindowTests {
 
         // Off again: the next stroke has no mirror.
         try w.key("y")
+        #expect(try eventually { try !w.x.xdotool("getwindowname", w.id).contains("mirror") })
         try w.drag(PaintWindow.line(from: (40, 280), to: (120, 280)))
         let last = try w.screenshot().image
         #expect(last[80, 280] != 0xFFFF_FFFF && last[319, 280] == 0xFFFF_FFFF, "no copy with symmetry off")
