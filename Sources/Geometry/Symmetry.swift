@@ -5,10 +5,12 @@ import Glibc
 /// x = `x` (`vertical`, left↔right), about the horizontal line y = `y` (`horizontal`), about both
 /// (`both`: four copies), or turned about (`x`, `y`) by each of `lines` equal steps (`rotational`).
 public struct Symmetry: Sendable, Equatable {
+    /// Which copies a stroke paints; the raw values are the replay format's `mode`.
     public enum Mode: String, Sendable, CaseIterable {
         case off, vertical, horizontal, both, rotational
     }
 
+    /// Which copies a stroke paints.
     public var mode: Mode
     /// The vertical axis's x, the horizontal axis's y; together the centre of a rotation (canvas
     /// pixels: pixel edges at whole numbers, centres at +0.5).
@@ -20,8 +22,10 @@ public struct Symmetry: Sendable, Equatable {
     /// What `lines` may be.
     public static let lineRange = 2...64
 
+    /// No copies, its axes never placed.
     public static let off = Symmetry(mode: .off, x: 0, y: 0, lines: 2)
 
+    /// `lines` is held within `lineRange`.
     public init(mode: Mode, x: Double, y: Double, lines: Int = 2) {
         self.mode = mode
         self.x = x
@@ -29,17 +33,23 @@ public struct Symmetry: Sendable, Equatable {
         self.lines = min(max(lines, Self.lineRange.lowerBound), Self.lineRange.upperBound)
     }
 
+    /// True when strokes paint copies.
     public var isOn: Bool { mode != .off }
 
     /// One copy's map of the plane: p ↦ (xx·x + xy·y + tx, yx·x + yy·y + ty); a dab's angle
     /// (degrees) becomes `turn` + angle, or `turn` − angle where the map mirrors.
     public struct Copy: Sendable, Equatable {
+        /// The linear part (row by row) and the translation.
         public var xx, xy, yx, yy, tx, ty: Double
+        /// Degrees a dab's angle turns by.
         public var turn: Double
+        /// True where the map mirrors (a dab's angle then runs the other way).
         public var mirrors: Bool
 
+        /// The stroke itself.
         public static let identity = Copy(xx: 1, xy: 0, yx: 0, yy: 1, tx: 0, ty: 0, turn: 0, mirrors: false)
 
+        /// The image of point (px, py).
         @inlinable public func apply(_ px: Double, _ py: Double) -> (x: Double, y: Double) {
             (xx * px + xy * py + tx, yx * px + yy * py + ty)
         }
