@@ -128,11 +128,19 @@ public final class Session {
     /// and only where they end up shows.
     public func handle(_ event: SessionEvent) {
         withPending { queue in
-            if let last = queue.last, Self.replaces(event, last) {
+            // The event is looked at first: a replay queues every one of its samples here.
+            if Self.replacesItsLike(event), let last = queue.last, Self.replaces(event, last) {
                 queue[queue.count - 1] = event
             } else {
                 queue.append(event)
             }
+        }
+    }
+
+    private static func replacesItsLike(_ event: SessionEvent) -> Bool {
+        switch event {
+        case .view, .command(.symmetry): true
+        default: false
         }
     }
 
