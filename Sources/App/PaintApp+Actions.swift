@@ -17,7 +17,7 @@ extension PaintApp {
     var context: PointerRouter.Context {
         let widgets = widgets
         let refusal = strokeRefusal
-        return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
+        return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, window: window.size, playing: play != nil,
                                      names: transfers.names, refusal: refusal, pager: widgets?.pager,
                                      layerName: session.document.currentLayer.attributes.name, chooser: chooserState,
                                      scroller: { x, y in widgets?.scroller(at: x, y) }, hit: { x, y in
