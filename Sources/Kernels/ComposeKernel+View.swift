@@ -55,8 +55,9 @@ extension ComposeKernel {
         let w = lx1 - lx0, h = ly1 - ly0
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
         defer { scratch.deallocate() }
+        let quad = corners.map { ($0.u, $0.v) }
         for ly in ly0..<ly1 {
-            let span = level == 1 ? Self.span(ofRow: ly, corners.map { ($0.u, $0.v) }, within: lx0..<lx1) : lx0..<lx1
+            let span = level == 1 ? Self.span(ofRow: ly, quad, within: lx0..<lx1) : lx0..<lx1
             fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
         }
         for y in g.ys {
@@ -66,7 +67,7 @@ extension ComposeKernel {
                 for x in g.xs {
                     let p = scratch + ((Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0))
                     let fx = UInt32(truncatingIfNeeded: (u >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (v >> (fb &- 8)) & 0xFF)
-                    dst[x] = Self.lerp(Self.lerp(p[0], p[1], fx), Self.lerp(p[w], p[w &+ 1], fx), fy) | 0xFF00_0000
+                    dst[x] = Self.bilinear(p[0], p[1], p[w], p[w &+ 1], fx, fy)
                     u &+= A; v &+= D
                 }
             } else {
@@ -135,14 +136,19 @@ extension ComposeKernel {
         return (r.minX - 2..<r.maxX + 3).clamped(to: limit)
     }
 
-    /// a + (b − a)·w/256 per channel, rounded (w in 0…255): red and blue in one 32-bit lane,
-    /// green and alpha in another, each product under 2¹⁶.
+    /// The four pixels around a sample weighed by its fractions (0…255 of a pixel) right and
+    /// down, rounded after the blend across and again after the one down, opaque. Each pixel is
+    /// spread over a 64-bit word, a channel to each 16-bit lane (B, R, G, A), so one multiply
+    /// weighs all four channels.
     @inline(__always)
-    static func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
-        let iw = 256 &- w
-        let rb = ((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8 & 0x00FF_00FF
-        let ga = (((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080) & 0xFF00_FF00
-        return rb | ga
+    static func bilinear(_ p00: UInt32, _ p10: UInt32, _ p01: UInt32, _ p11: UInt32, _ fx: UInt32, _ fy: UInt32) -> UInt32 {
+        let mask: UInt64 = 0x00FF_00FF_00FF_00FF, round: UInt64 = 0x0080_0080_0080_0080
+        @inline(__always) func spread(_ p: UInt32) -> UInt64 { (UInt64(p) | UInt64(p) << 24) & mask }
+        let wx = UInt64(fx), ix = 256 &- wx, wy = UInt64(fy), iy = 256 &- wy
+        let top = ((spread(p00) &* ix &+ spread(p10) &* wx &+ round) >> 8) & mask
+        let bottom = ((spread(p01) &* ix &+ spread(p11) &* wx &+ round) >> 8) & mask
+        let v = ((top &* iy &+ bottom &* wy &+ round) >> 8) & mask
+        return UInt32(truncatingIfNeeded: v & 0x00FF_00FF) | UInt32(truncatingIfNeeded: (v >> 24) & 0xFF00_FF00) | 0xFF00_0000
     }
 
     /// ⌊a / b⌋ for b > 0.
