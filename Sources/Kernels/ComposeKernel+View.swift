@@ -35,8 +35,9 @@ extension ComposeKernel {
         let corners = [(g.minX, g.minY), (g.maxX - 1, g.minY), (g.maxX - 1, g.maxY - 1), (g.minX, g.maxY - 1)].map { p in
             (u: ua * Double(p.0) + ub * Double(p.1) + uc, v: va * Double(p.0) + vb * Double(p.1) + vc)
         }
-        let reach = Rect.covering(minX: corners.map(\.u).min()! - 2, minY: corners.map(\.v).min()! - 2,
-                                  maxX: corners.map(\.u).max()! + 3, maxY: corners.map(\.v).max()! + 3)
+        let us = corners.map(\.u), vs = corners.map(\.v)
+        let reach = Rect.covering(minX: min(us[0], us[1], us[2], us[3]) - 2, minY: min(vs[0], vs[1], vs[2], vs[3]) - 2,
+                                  maxX: max(us[0], us[1], us[2], us[3]) + 3, maxY: max(vs[0], vs[1], vs[2], vs[3]) + 3)
         guard !reach.intersection(levelBounds).isEmpty else {
             for y in g.ys { (output.row(y) + g.minX).update(repeating: Self.desk, count: g.width) }
             return
