@@ -28,8 +28,12 @@ public enum KeyAction: Equatable, Sendable {
     case pickColor
     /// Zoom in (+1) or out (−1) by a factor of two around the pointer.
     case zoom(Int)
-    /// Back to 100 %, the canvas's corner at the window's.
+    /// Back to 100 %, upright and unmirrored, the canvas's corner at the window's.
     case resetView
+    /// The view turned by this many degrees (clockwise) about the window's centre.
+    case turn(Double)
+    /// The view mirrored (flipped left to right) about the window's centre, or back.
+    case mirrorView
     /// Every piece of on-canvas UI hidden, or shown again.
     case toggleTools
     /// MercurialPaint's shading editor opened or closed.
@@ -153,9 +157,15 @@ public enum KeyMap {
             + "(four copies), rotation in 3, 4, 6 or 8; its axes (a rotation's centre) to the pointer. The axes are drawn over the "
             + "canvas, a drag from the ring on their centre moves them; every stroke paints its copies, one undo step",
             [(c("y"), .symmetry(.toggle)), (c("y", .shift), .symmetry(.nextMode)), (c("u"), .symmetry(.toPointer))]),
-        KeyBinding("+ / -, Ctrl+wheel", "zoom in / out around the pointer, a factor of 2 a step, 1/8 … 32 (= and the keypad's + and - too)",
+        KeyBinding("+ / -", "zoom in / out around the pointer, a factor of 2 a step, 1/8 … 32 (= and the keypad's + and - too)",
             [(c("+"), .zoom(1)), (c("="), .zoom(1)), (Chord(.keypad("+")), .zoom(1)), (c("-"), .zoom(-1)), (Chord(.keypad("-")), .zoom(-1))]),
-        KeyBinding("0", "100 %, the canvas's top-left corner in the window's top-left corner (the keypad's 0 too)",
+        KeyBinding("Ctrl+wheel", "zoom in / out around the pointer in finer steps (four a factor of 2)"),
+        KeyBinding("Ctrl+[ / Ctrl+]", "turn the view 15° anticlockwise / clockwise about the window's centre (the brush outline and the "
+            + "panels stay upright; strokes land under the pointer)", [(c("[", .control), .turn(-15)), (c("]", .control), .turn(15))]),
+        KeyBinding("Shift+Space+drag", "turn the view freely about the window's centre"),
+        KeyBinding("h", "mirror the view left to right about the window's centre, or back (the canvas is not changed)",
+            [(c("h"), .mirrorView)]),
+        KeyBinding("0", "100 %, upright, unmirrored, the canvas's top-left corner in the window's top-left corner (the keypad's 0 too)",
             [(c("0"), .resetView), (Chord(.keypad("0")), .resetView)]),
         KeyBinding("middle drag, Space+drag", "pan: the canvas moves with the hand, pixel for pixel at every zoom"),
         KeyBinding("wheel, Shift+wheel", "pan up and down, left and right (64 px a click)"),

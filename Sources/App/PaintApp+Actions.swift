@@ -17,7 +17,7 @@ extension PaintApp {
     var context: PointerRouter.Context {
         let widgets = widgets
         let refusal = strokeRefusal
-        return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, playing: play != nil,
+        return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, window: window.size, playing: play != nil,
                                      names: transfers.names, refusal: refusal, pager: widgets?.pager,
                                      layerName: session.document.currentLayer.attributes.name, chooser: chooserState,
                                      symmetry: session.upcomingSymmetry, canvas: session.document.visibleSize,
@@ -50,9 +50,7 @@ extension PaintApp {
     /// Mirror painting's axes as the window shows them now (nil: off).
     var symmetryGuide: SymmetryGuide? {
         let view = session.view.transform
-        return SymmetryGuide(session.symmetry, window: window.size) { x, y in
-            (x * view.zoom + Double(view.x), y * view.zoom + Double(view.y))
-        }
+        return SymmetryGuide(session.symmetry, window: window.size) { x, y in view.windowPoint(x: x, y: y) }
     }
 
     func route(_ event: InputEvent) {

@@ -68,6 +68,10 @@ extension PointerRouter {
         case .nextStabilizer: return [.session(.command(.brush(stabilizer: c.brush.nextStabilizer)), at: t)]
         case .zoom(let steps): return [.session(.view(zoomed(c.view, by: steps, key.x, key.y)), at: t)]
         case .resetView: return [.session(.view(.identity), at: t)]
+        case .turn(let degrees):
+            let (cx, cy) = centre(c)
+            return [.session(.view(c.view.turned(by: degrees, around: cx, cy)), at: t)]
+        case .mirrorView: return [.session(.view(c.view.mirrored(about: c.window.width / 2)), at: t)]
         case .pickColor:
             guard mode == .idle else { return [] }
             mode = .pickArmed

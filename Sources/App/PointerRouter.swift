@@ -24,6 +24,8 @@ public struct PointerRouter: Sendable, Equatable {
         case drawing(restoring: BrushKind?, paste: ClipboardImage? = nil)
         /// A drag moves the view.
         case panning(Pan)
+        /// Shift+Space and a drag turn the view about the window's centre.
+        case turning(Turn)
         /// `c` armed the colour picker: the next press takes the colour under it.
         case pickArmed
         /// The press was at this canvas point: the colour is taken at the next frame, once all
@@ -54,6 +56,14 @@ public struct PointerRouter: Sendable, Equatable {
         public var from: ViewTransform
     }
 
+    /// A turning drag: the window's centre, the pointer's angle about it when it started
+    /// (degrees), the view then.
+    public struct Turn: Equatable, Sendable {
+        public var cx: Double, cy: Double
+        public var start: Double
+        public var from: ViewTransform
+    }
+
     public internal(set) var mode = Mode.idle
     /// Space is held: a button-1 press pans instead of drawing.
     public internal(set) var spaceHeld = false
@@ -79,6 +89,8 @@ public struct PointerRouter: Sendable, Equatable {
     public struct Context {
         public var brush: Brush
         public var view: ViewTransform
+        /// The window's size: the view turns and mirrors about its centre.
+        public var window: Size
         public var hit: (Double, Double) -> Widgets.Target
         /// The widget the wheel scrolls at a window point, if one does.
         public var scroller: (Double, Double) -> WidgetID?
@@ -102,13 +114,13 @@ public struct PointerRouter: Sendable, Equatable {
         public var canvas: Size
         /// Where the symmetry's centre handle is shown, in window pixels (nil: not shown).
         public var symmetryHandle: (x: Double, y: Double)?
-        public init(brush: Brush = Brush(), view: ViewTransform = .identity, playing: Bool = false, names: DocumentNames = DocumentNames(),
+        public init(brush: Brush = Brush(), view: ViewTransform = .identity, window: Size = Size(width: 800, height: 600), playing: Bool = false, names: DocumentNames = DocumentNames(),
                     refusal: String? = nil, pager: WidgetID? = nil, layerName: String = "", chooser: ChooserState = .absent,
                     symmetry: Symmetry = .off, canvas: Size = Size(width: 0, height: 0), symmetryHandle: (x: Double, y: Double)? = nil,
                     scroller: @escaping (Double, Double) -> WidgetID? = { _, _ in nil },
                     hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
                     renamesAt: @escaping (Double, Double) -> Bool = { _, _ in false }) {
-            self.brush = brush; self.view = view; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
+            self.brush = brush; self.view = view; self.window = window; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
             self.symmetry = symmetry; self.canvas = canvas; self.symmetryHandle = symmetryHandle
             self.scroller = scroller
             self.pager = pager
@@ -200,7 +212,7 @@ public struct PointerRouter: Sendable, Equatable {
             mode = .idle
             out.append(.statusChanged)
         case .idle: break
-        case .drawing, .panning, .inWidget, .swallowing, .picking, .movingSymmetry: return []
+        case .drawing, .panning, .inWidget, .swallowing, .picking, .movingSymmetry, .turning: return []
         }
         switch c.hit(s.x, s.y) {
         case .outside(let id, let under?):
@@ -222,6 +234,9 @@ public struct PointerRouter: Sendable, Equatable {
             out.append(.widget(id, .press, x: s.x, y: s.y))
         case .canvas where Self.grabs(c.symmetryHandle, s):
             mode = .movingSymmetry
+        case .canvas where spaceHeld && s.mods.contains(.shift):
+            let (cx, cy) = centre(c)
+            mode = .turning(Turn(cx: cx, cy: cy, start: ViewTransform.degrees(s.x - cx, s.y - cy), from: c.view))
         case .canvas where spaceHeld:
             mode = .panning(Pan(hand: .space, x: whole(s.x), y: whole(s.y), from: c.view))
         case .canvas where c.refusal != nil:
@@ -246,6 +261,7 @@ public struct PointerRouter: Sendable, Equatable {
     mutating func move(_ s: PointerSample, _ c: Context) -> [RouterAction] {
         switch mode {
         case .panning(let pan): [.session(.view(pan.from.moved(by: whole(s.x) - pan.x, whole(s.y) - pan.y)), at: s.time)]
+        case .turning(let turn): [.session(.view(turned(turn, to: s)), at: s.time)]
         case .inWidget(let id): [.widget(id, .drag, x: s.x, y: s.y)]
         case .drawing: [.session(.pointerMove(onCanvas(s, c)), at: s.time)]
         case .movingSymmetry: [.session(.command(.symmetry(symmetry(movedTo: s, c))), at: s.time)]
@@ -263,7 +279,7 @@ public struct PointerRouter: Sendable, Equatable {
         case .inWidget(let id): out.append(.widget(id, .release, x: s.x, y: s.y))
         case .movingSymmetry: out.append(.session(.command(.symmetry(symmetry(movedTo: s, c))), at: s.time))
         case .panning(let pan) where pan.hand == .space: break
-        case .swallowing: break
+        case .swallowing, .turning: break
         case .panning, .idle, .pickArmed, .picking, .typingColor, .typingName: return []
         }
         mode = .idle
@@ -309,7 +325,10 @@ public struct PointerRouter: Sendable, Equatable {
         case .wheelUp, .wheelDown:
             let steps = button == .wheelUp ? 1 : -1
             if mode == .idle, !s.mods.contains(.control), let id = c.scroller(s.x, s.y) { return [.widget(id, .wheel(steps), x: s.x, y: s.y)] }
-            if s.mods.contains(.control) { return [.session(.view(zoomed(c.view, by: steps, s.x, s.y)), at: s.time)] }
+            if s.mods.contains(.control) {
+                let zoom = c.view.zoomStepped(by: steps, perDoubling: Self.wheelZoomSteps)
+                return [.session(.view(c.view.zoomed(to: zoom, around: Double(whole(s.x)), Double(whole(s.y)))), at: s.time)]
+            }
             return [.session(.view(scrolled(c.view, down: s.mods.contains(.shift) ? 0 : -steps,
                                              right: s.mods.contains(.shift) ? -steps : 0)), at: s.time)]
         case .wheelLeft: return [.session(.view(scrolled(c.view, down: 0, right: -1)), at: s.time)]
@@ -324,10 +343,26 @@ public struct PointerRouter: Sendable, Equatable {
     /// Window pixels the wheel pans per click.
     public static let wheelStep = 64
 
+    /// Ctrl+wheel clicks that double the zoom: 2^¼ a click, powers of two on the way.
+    public static let wheelZoomSteps = 4
+
     /// `view` zoomed in (`steps` > 0) or out by factors of two, the canvas point under window
     /// point (x, y) kept still.
     func zoomed(_ view: ViewTransform, by steps: Int, _ x: Double, _ y: Double) -> ViewTransform {
-        view.zoomed(to: view.scale + steps, around: whole(x), whole(y))
+        var zoom = view.zoom
+        for _ in 0..<abs(steps) { zoom = steps > 0 ? zoom * 2 : zoom / 2 }
+        return view.zoomed(to: zoom, around: Double(whole(x)), Double(whole(y)))
+    }
+
+    /// The window's centre, which the view turns and mirrors about (whole pixels).
+    func centre(_ c: Context) -> (Double, Double) { (Double(c.window.width / 2), Double(c.window.height / 2)) }
+
+    /// The view a turning drag shows at sample `s`: turned by the angle the pointer swept about
+    /// the centre, to a hundredth of a degree.
+    func turned(_ turn: Turn, to s: PointerSample) -> ViewTransform {
+        let swept = ViewTransform.degrees(s.x - turn.cx, s.y - turn.cy) - turn.start
+        let angle = ((turn.from.angle + swept) * 100).rounded() / 100
+        return turn.from.turned(to: angle, around: turn.cx, turn.cy)
     }
 
     /// `view` after wheel clicks: the canvas moves the way the page does under a wheel.

@@ -99,16 +99,18 @@ public struct ComposeKernel: Sendable {
     public static let threadsPerThreadgroup = Size(width: 256, height: 16)
 
     /// Composes `region` of the output across the compute context. Without a transform the
-    /// output's pixels are the canvas's own (a region outside the canvas is the desk); with one,
-    /// each output pixel shows the canvas pixel under it (zoom ≥ 1, nearest) or the average of
-    /// the block of canvas pixels under it (zoom < 1), in one pass.
+    /// output's pixels are the canvas's own (a region outside the canvas is the desk); with an
+    /// upright one at a power of two, each output pixel shows the canvas pixel under it (zoom ≥
+    /// 1) or the average of the block of canvas pixels under it (zoom < 1), in one pass; any
+    /// other view samples as `ViewTransform.sampling` says (`executeView`).
     public func run(over region: Rect, on compute: ComputeContext) {
         let out = region.intersection(output.bounds)
-        let tg = Self.threadsPerThreadgroup
+        let exact = transform.powerOfTwoScale != nil
+        let tg = exact ? Self.threadsPerThreadgroup : Self.viewThreadsPerThreadgroup
         let r = transform == .identity ? out.intersection(canvas) : out
         compute.dispatchThreadgroups(ComputeContext.threadgroups(covering: r.size, threadsPerThreadgroup: tg),
                                      threadsPerThreadgroup: tg, grid: r) { group in
-            if transform == .identity { self.execute(group) } else { self.executeTransformed(group) }
+            if transform == .identity { self.execute(group) } else if exact { self.executeTransformed(group) } else { self.executeView(group) }
         }
         if transform == .identity {
             // The canvas's corner is the output's: what is right of it and below it is desk.
@@ -125,7 +127,7 @@ public struct ComposeKernel: Sendable {
 
     /// Composes canvas row `y` over `xs` into `dst` (indexed by canvas x), opaque.
     @inline(__always)
-    private func composeRow(_ y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) {
+    func composeRow(_ y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) {
         switch below {
         case .color(let c): (dst + xs.lowerBound).update(repeating: c, count: xs.count)
         case .texture(let t): (dst + xs.lowerBound).update(from: t.row(y) + xs.lowerBound, count: xs.count)

@@ -48,11 +48,13 @@ final class MyPaintTool {
         unshown = .empty
     }
 
-    /// Plays one sample (an up with `pressure` 0), seen at `zoom`; returns what became the
-    /// layer's (a stroke that ended).
-    func play(_ s: StrokeSample, pressure: Double, zoom: Double, into document: Document) -> Rect {
+    /// Plays one sample (an up with `pressure` 0), seen through `view` (its zoom and turn are
+    /// the brush's view inputs); returns what became the layer's (a stroke that ended).
+    func play(_ s: StrokeSample, pressure: Double, view: ViewTransform, into document: Document) -> Rect {
         guard layer != nil else { return .empty }
-        player.viewZoom = Float(zoom)
+        player.viewZoom = Float(view.zoom)
+        // libmypaint takes radians; a mirrored view turns the other way as the canvas sees it.
+        player.viewRotation = Float((view.mirror ? -view.angle : view.angle) * .pi / 180)
         let ended = player.strokesEnded
         unshown = unshown.union(player.play(BrushEvent(t: s.t, x: s.x, y: s.y, pressure: pressure, xtilt: s.xtilt, ytilt: s.ytilt)))
         return player.strokesEnded == ended ? .empty : commit(into: document)

@@ -27,21 +27,20 @@ extension Session {
             strokeOnGroup = document.currentLayer.isGroup
             if strokeOnGroup { break }
             if brush.mypaint != nil {
-                damage = damage.union(strokes.beginMyPaint(s, color: brush.color, symmetry: symmetry, zoom: view.transform.zoom,
-                                                           into: document))
+                damage = damage.union(strokes.beginMyPaint(s, color: brush.color, symmetry: symmetry, view: view.transform, into: document))
             } else {
                 damage = damage.union(strokes.begin(s.point, brush: brush, symmetry: symmetry))
             }
         case .pointerMove(let s):
             if strokeOnGroup { break }
-            damage = damage.union(strokes.addMyPaint(s, pressure: s.pressure, zoom: view.transform.zoom, into: document) ?? strokes.add(s.point))
+            damage = damage.union(strokes.addMyPaint(s, pressure: s.pressure, view: view.transform, into: document) ?? strokes.add(s.point))
         case .pointerUp(let s):
             if strokeOnGroup {
                 strokeOnGroup = false
                 break
             }
             // A MyPaint brush is fed the up as a sample of pressure 0 at its position.
-            damage = damage.union(strokes.addMyPaint(s, pressure: 0, zoom: view.transform.zoom, into: document) ?? .empty)
+            damage = damage.union(strokes.addMyPaint(s, pressure: 0, view: view.transform, into: document) ?? .empty)
             endStroke(at: s.point)
         case .command(let command):
             run(command)

@@ -126,18 +126,18 @@ final class StrokeEngine {
 
     /// A MyPaint stroke starts at `s` on the current layer (nothing when the brush chosen could
     /// not be made).
-    func beginMyPaint(_ s: StrokeSample, color: Color, symmetry: Symmetry = .off, zoom: Double, into document: Document) -> Rect {
+    func beginMyPaint(_ s: StrokeSample, color: Color, symmetry: Symmetry = .off, view: ViewTransform, into document: Document) -> Rect {
         guard let tool = mypaint else { return .empty }
         tool.begin(on: document.currentLayer, color: color, symmetry: symmetry)
         live = .mypaint(tool)
-        return tool.play(s, pressure: s.pressure, zoom: zoom, into: document)
+        return tool.play(s, pressure: s.pressure, view: view, into: document)
     }
 
     /// A sample of the live MyPaint stroke (an up: `pressure` 0); nil when the live stroke is
     /// not one.
-    func addMyPaint(_ s: StrokeSample, pressure: Double, zoom: Double, into document: Document) -> Rect? {
+    func addMyPaint(_ s: StrokeSample, pressure: Double, view: ViewTransform, into document: Document) -> Rect? {
         guard case .mypaint(let tool) = live else { return nil }
-        return tool.play(s, pressure: pressure, zoom: zoom, into: document)
+        return tool.play(s, pressure: pressure, view: view, into: document)
     }
 
     /// The live MyPaint stroke shown in its layer as it stands.

@@ -34,9 +34,6 @@ public enum ReplayTable {
     /// The modifier keys a pointer sample records, as `mods` names them.
     public static let modifiers: [(name: String, keys: Modifiers)] = [("shift", .shift), ("control", .control)]
 
-    /// The view's zooms, `ViewTransform.scales` in order.
-    public static let zooms = ViewTransform.scales.map { ViewTransform(scale: $0, x: 0, y: 0).zoom }
-
     /// The fields of `opened`, the picture a session opened (`OpenedPicture`).
     static let openedFields = [
         Field("path", .string(.path), .required(.missing)),
@@ -207,14 +204,18 @@ public enum ReplayTable {
             return ["mode": .string(s.mode.rawValue), "x": .number(s.x), "y": .number(s.y), "lines": .integer(s.lines)]
         }),
         EventShape("view", [
-            Field("zoom", .numberChoice(zooms), .required(.needs())),
+            Field("zoom", .number(ViewTransform.zooms), .required(.needs())),
             Field("x", .integer(offsets), .defaulted(.integer(0), alwaysWritten: true)),
             Field("y", .integer(offsets), .defaulted(.integer(0), alwaysWritten: true)),
+            // Degrees clockwise on screen, and the view flipped left to right (before the turn).
+            Field("angle", .number(-360...360), .defaulted(.number(0))),
+            Field("mirror", .bool, .defaulted(.bool(false))),
         ], read: { r in
-            guard let zoom = r.number("zoom"), let i = zooms.firstIndex(of: zoom), let x = r.integer("x"), let y = r.integer("y") else { return nil }
-            return .view(ViewTransform(scale: ViewTransform.scales.lowerBound + i, x: x, y: y))
+            guard let zoom = r.number("zoom"), let x = r.integer("x"), let y = r.integer("y") else { return nil }
+            return .view(ViewTransform(zoom: zoom, angle: r.number("angle") ?? 0, mirror: r.bool("mirror") ?? false, x: x, y: y))
         }, write: { e in
-            if case .view(let v) = e { ["zoom": .number(v.zoom), "x": .integer(v.x), "y": .integer(v.y)] } else { nil }
+            guard case .view(let v) = e else { return nil }
+            return ["zoom": .number(v.zoom), "x": .integer(v.x), "y": .integer(v.y), "angle": .number(v.angle), "mirror": .bool(v.mirror)]
         }),
         EventShape("resize", [
             Field("width", .integer(Replay.Header.sizes), .required(.missing)),

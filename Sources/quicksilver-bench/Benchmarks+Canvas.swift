@@ -11,8 +11,9 @@ import Paint
 extension Benchmarks {
     /// The compose kernel over the whole canvas under a live stroke whose bounds are the whole
     /// canvas, one row in `coveredRowEvery` covered (1: every pixel blended, the worst case;
-    /// 0: no live stroke, the copy a full redraw after expose, resize or clear costs).
-    func composeFull(coveredRowEvery: Int) -> () -> Void {
+    /// 0: no live stroke, the copy a full redraw after expose, resize or clear costs), seen
+    /// through `transform` (compose.rotated: turned 30° about the centre).
+    func composeFull(coveredRowEvery: Int, transform: ViewTransform = .identity) -> () -> Void {
         var layer = TiledTexture()
         for key in TileKey.covering(Rect(size: size)) { layer.writableTile(key).texture.fill(Rect(x: 0, y: 0, width: Tile.side, height: Tile.side), with: 0x8040_2010) }
         let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
@@ -23,6 +24,7 @@ extension Benchmarks {
                                           tail: tail.texture, bounds: Rect(size: size))
         var kernel = ComposeKernel(below: .color(0xFFFF_FFFF), layer: layer, canvas: Rect(size: size), output: out.texture)
         kernel.stroke = coveredRowEvery > 0 ? stroke : nil
+        kernel.transform = transform
         return { [compute, size] in withExtendedLifetime((out, committed, tail)) { kernel.run(over: Rect(size: size), on: compute) } }
     }
 

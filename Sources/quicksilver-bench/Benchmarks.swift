@@ -31,6 +31,8 @@ struct Benchmarks {
     func cases() -> [(String, Int, () throws -> () throws -> Void)] {
         [("compose.full", 50, { composeFull(coveredRowEvery: 3) }), ("compose.fullcover", 50, { composeFull(coveredRowEvery: 1) }),
          ("compose.copy", 50, { composeFull(coveredRowEvery: 0) }),
+         ("compose.rotated", 50, { composeFull(coveredRowEvery: 3, transform: ViewTransform.identity.turned(
+             by: 30, around: Double(size.width / 2), Double(size.height / 2))) }),
          ("memcpy.full", 50, { memcpyFull() }),
          ("compose.stroke", 400, { composeStroke() }), ("compose.stroke.layers1", 400, { composeStroke(layers: 1) }),
          ("compose.stroke.layers20", 400, { composeStroke(layers: 20) }),

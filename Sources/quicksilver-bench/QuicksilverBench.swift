@@ -21,7 +21,7 @@ struct QuicksilverBench: ParsableCommand {
         discussion: """
         Cases: compose.full (the compose kernel over the whole canvas under a live stroke whose \
         bounds are the whole canvas, one row in three covered; compose.fullcover: every pixel \
-        covered and blended), \
+        covered and blended; compose.rotated: compose.full's scene in a view turned 30° about its centre), \
         memcpy.full (copying the same bytes: the bandwidth limit beside it), compose.stroke (one \
         typical frame of a 16 px pen stroke: four new samples spanning ~60 px, stroke work plus \
         compose of the damaged region), pen.8 and pen.32 (a 10,000-segment random-walk stroke \

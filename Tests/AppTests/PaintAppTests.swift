@@ -723,12 +723,15 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         #expect(h.session.view.transform == ViewTransform(scale: 1, x: 70, y: 40))
         #expect(!h.session.layerPixels.contains(0xFF00_0000), "nothing was drawn")
         // The wheel: down shows what is below, Shift sideways, Control zooms around the pointer.
-        h.input([.button(.wheelDown, isDown: true, sample(5, 5, t: 0.7)), .button(.wheelUp, isDown: true, sample(5, 5, t: 0.7, [.shift])),
-                 .button(.wheelUp, isDown: true, sample(70, 40, t: 0.8, [.control]))])
+        h.input([.button(.wheelDown, isDown: true, sample(5, 5, t: 0.7)), .button(.wheelUp, isDown: true, sample(5, 5, t: 0.7, [.shift]))]
+                + (0..<4).map { _ in .button(.wheelUp, isDown: true, sample(70, 40, t: 0.8, [.control])) })
         h.draw(frame: 4)
-        // (70, 40) → down 64: (70, −24); sideways: (134, −24); then ×2 around (70, 40), where
-        // canvas (−32, 32) is: it stays there.
-        #expect(h.session.view.transform == ViewTransform(scale: 2, x: 198, y: -88))
+        // (70, 40) → down 64: (70, −24); sideways: (134, −24); then four clicks of 2^¼ make ×2
+        // around (70, 40), where canvas (−32, 32) is: it stays there (to whole window pixels).
+        let v = h.session.view.transform
+        #expect(v.zoom == 4 && v.powerOfTwoScale == 2, "\(v)")
+        let shown = v.windowPoint(x: -32, y: 32)
+        #expect(abs(shown.x - 70) <= 1 && abs(shown.y - 40) <= 1, "\(shown)")
     }
 
     @Test func theOpeningViewShowsABigCanvasWhole() {

@@ -10,11 +10,16 @@ apart), timing each step from the XTest request to the first XGetImage that show
 pen now is. Prints one line per mode: p50, p99, how many steps never showed (none should), and
 the CPU the window used per second while fed 1,000 samples a second.
 
-Usage: latency.py QUICKSILVER_BINARY [STEPS]"""
+With TURN (degrees, a multiple of 15) the view is first turned that far about the window's centre
+(Ctrl+] presses, as a user turns it) and the strokes run through the middle of the window, on the
+canvas; the modes are then named ink.latency.turned-TURN….
+
+Usage: latency.py QUICKSILVER_BINARY [STEPS [TURN]]"""
 import atexit, ctypes, ctypes.util, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
 binary = sys.argv[1]
 steps = int(sys.argv[2]) if len(sys.argv) > 2 else 400
+turn = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 
 x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
 xtst = ctypes.CDLL(ctypes.util.find_library("Xtst") or "libXtst.so.6")
@@ -32,6 +37,9 @@ x11.XDestroyImage = None  # a macro; images are freed through their own function
 x11.XFree.argtypes = [ctypes.c_void_p]
 xtst.XTestFakeMotionEvent.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_ulong]
 xtst.XTestFakeButtonEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
+xtst.XTestFakeKeyEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_ulong]
+x11.XKeysymToKeycode.restype = ctypes.c_ubyte
+x11.XKeysymToKeycode.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
 
 
 class XImage(ctypes.Structure):
@@ -77,9 +85,24 @@ def measure(extra):
     while pixel(dpy, root, 400, 300) != 0xFFFFFF:
         if time.monotonic() > deadline: sys.exit("latency: the window did not appear")
         time.sleep(0.05)
+    y = 100
+    if turn:
+        # Ctrl+] turns 15° about the centre; the pointer over the window so the keys reach it.
+        control, bracket = x11.XKeysymToKeycode(dpy, 0xFFE3), x11.XKeysymToKeycode(dpy, 0x5D)
+        xtst.XTestFakeMotionEvent(dpy, -1, 400, 300, 0)
+        for _ in range(turn // 15):
+            for code, down in [(control, 1), (bracket, 1), (bracket, 0), (control, 0)]:
+                xtst.XTestFakeKeyEvent(dpy, code, down, 0)
+        x11.XSync(dpy, 0)
+        # Turned, the window's corner shows the desk.
+        while pixel(dpy, root, 5, 5) == 0xFFFFFF:
+            if time.monotonic() > deadline: sys.exit("latency: the view did not turn")
+            time.sleep(0.05)
+        time.sleep(0.2)
+        # Rows through the middle, which the turned canvas still covers end to end.
+        y = 250
     rng = random.Random(7)
     latencies, missing = [], 0
-    y = 100
     for stroke in range((steps + 199) // 200):
         x = 100
         xtst.XTestFakeMotionEvent(dpy, -1, x, y, 0)
@@ -136,6 +159,7 @@ for name, extra in [("ink.latency", []), ("ink.latency.tools-hidden", ["--hide-t
                     ("ink.latency.frames", ["--no-low-latency"])]:
     p50, p99, missing, n, cpu = measure(extra)
     never_shown += missing
+    name = name.replace("ink.latency", "ink.latency.turned-%d" % turn) if turn else name
     print("%-26s p50 %6.2f ms  p99 %6.2f ms  missing %d of %d  CPU at 1 kHz %.0f %% of a core" % (name, p50, p99, missing, n + missing, 100 * cpu))
 # A step whose ink never showed is a lost sample, not a slow one: make bench says so.
 if never_shown:

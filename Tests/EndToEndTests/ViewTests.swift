@@ -32,8 +32,8 @@ struct ViewTests {
         #expect(shot.ink(176, 150) > 200 && shot.ink(224, 150) > 200 && shot.ink(170, 150) < 100 && shot.ink(232, 150) < 100,
                 "ink at x = 170, 176, 224, 232: \([170, 176, 224, 232].map { shot.ink($0, 150) }); \(shot.inkedRun(x: 200, ys: 130...170)) tall")
         #expect((7...10).contains(shot.inkedRun(x: 200, ys: 130...170)), "brush sizes are canvas pixels")
-        // Ctrl + wheel down twice: 50 %, around the pointer.
-        try x.xdotool("mousemove", "--window", w.id, "200", "150", "keydown", "ctrl", "click", "5", "click", "5", "keyup", "ctrl")
+        // Ctrl + wheel down eight times (four clicks a factor of two): 50 %, around the pointer.
+        try x.xdotool("mousemove", "--window", w.id, "200", "150", "keydown", "ctrl", "click", "--repeat", "8", "--delay", "20", "5", "keyup", "ctrl")
         #expect(try eventually { try zoom(w) == "50 %" })
         #expect(try eventually {
             let small = try w.grab(width: 400, height: 300)

@@ -76,7 +76,7 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         ("{\"t\": 0, \"type\": \"shading\", \"shininess\": 0, \"lights\": []}", .outOfRange),
         ("{\"t\": 0, \"type\": \"brush\", \"kind\": \"crayon\"}", .unknownValue),
         ("{\"t\": 0, \"type\": \"channel\", \"channel\": \"a\"}", .unknownValue),
-        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 3}", .unknownValue),
+        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 64}", .outOfRange),
         ("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 2, \"mods\": [\"alt\"]}", .unknownValue),
         ("{\"t\": 0, \"type\": \"layer\", \"action\": \"step\"}", .unknownValue),
         ("{\"t\": 0, \"type\": \"brush\", \"color\": \"red\"}", .malformedValue),
@@ -206,8 +206,28 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         #expect(r.text == text)
     }
 
+    @Test func aTurnedMirroredViewAtAnyZoomReadsAndWritesBackAndOldLinesAreUpright() throws {
+        let text = """
+        {"quicksilver": 1, "width": 64, "height": 48}
+        {"t": 0.1, "type": "view", "zoom": 1.189207115002721, "x": -3, "y": 7, "angle": 30, "mirror": true}
+        {"t": 0.2, "type": "view", "zoom": 0.3, "x": 5, "y": 0, "angle": 345.5}
+        {"t": 0.3, "type": "view", "zoom": 2, "x": 0, "y": 0, "mirror": true}
+
+        """
+        let r = try ReplayParser.parse(text)
+        #expect(r.events.map(\.event) == [.view(ViewTransform(zoom: 1.189207115002721, angle: 30, mirror: true, x: -3, y: 7)),
+                                          .view(ViewTransform(zoom: 0.3, angle: 345.5, x: 5, y: 0)),
+                                          .view(ViewTransform(zoom: 2, mirror: true, x: 0, y: 0))])
+        #expect(r.text == text)
+        let negative = try ReplayParser.parse("{\"quicksilver\": 1, \"width\": 64, \"height\": 48}\n"
+            + "{\"t\": 0, \"type\": \"view\", \"zoom\": 1, \"x\": 0, \"y\": 0, \"angle\": -15}\n")
+        #expect(negative.events.map(\.event) == [.view(ViewTransform(zoom: 1, angle: 345, x: 0, y: 0))])
+    }
+
     @Test(arguments: [
-        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 3}", "\"zoom\" must be one of 0.125, 0.25, 0.5, 1, 2, 4, 8, 16, 32, got 3"),
+        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 64}", "\"zoom\" must be in 0.125…32, got 64"),
+        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 1, \"angle\": 400}", "\"angle\" must be in -360…360, got 400"),
+        ("{\"t\": 0, \"type\": \"view\", \"zoom\": 1, \"mirror\": 1}", "\"mirror\" must be"),
         ("{\"t\": 0, \"type\": \"view\", \"x\": 3}", "\"view\" needs \"zoom\""),
         ("{\"t\": 0, \"type\": \"view\", \"zoom\": 1, \"x\": 1.5}", "\"x\" must be an integer"),
         ("{\"t\": 0, \"type\": \"view\", \"zoom\": 1, \"y\": 1e12}", "\"y\" must be an integer"),

@@ -1,0 +1,190 @@
+import Compute
+import Geometry
+
+/// A turned, mirrored or freely zoomed view: each output pixel samples the composed canvas
+/// through the transform's inverse (`ViewTransform.sampling`), nearest when unturned at 100 % or
+/// more, else bilinear from the canvas or a box-averaged (mipmap) level of it. The canvas rows a
+/// group samples are composed once into scratch by `composeRow`, then sampled.
+extension ComposeKernel {
+    /// Such a view is composed in squares: a square's preimage is a turned square, whose rows
+    /// are composed as far as it reaches, about as many canvas pixels as it shows (a wide strip
+    /// would compose most of its turned bounding box: several times more).
+    public static let viewThreadsPerThreadgroup = Size(width: 128, height: 128)
+
+    /// Sample coordinates are fixed point with this many fractional bits: stepping by whole
+    /// integers is exact, so a pixel's sample is the same whichever group (and thread) holds it.
+    static let fractionBits: Int64 = 24
+
+    /// One threadgroup of a view that `executeTransformed` does not show.
+    public func executeView(_ group: Threadgroup) {
+        let g = group.threadPositions
+        guard !g.isEmpty else { return }
+        let t = transform
+        var level = 1, bilinear = false
+        if case .bilinear(let f) = t.sampling { level = f; bilinear = true }
+        // Level coordinates (canvas / level) of window pixel (wx, wy)'s centre, less ½ when
+        // bilinear (then whole numbers are level pixels' centres): u = a·wx + b·wy + c.
+        let inv = t.inverseMatrix, f = Double(level), ox = 0.5 - Double(t.x), oy = 0.5 - Double(t.y)
+        let half = bilinear ? 0.5 : 0
+        let (ua, ub, uc) = (inv.a / f, inv.b / f, (inv.a * ox + inv.b * oy) / f - half)
+        let (va, vb, vc) = (inv.c / f, inv.d / f, (inv.c * ox + inv.d * oy) / f - half)
+        // The level's pixels: blocks that meet the canvas.
+        let levelBounds = Rect(minX: Self.floorDiv(canvas.minX, level), minY: Self.floorDiv(canvas.minY, level),
+                               maxX: -Self.floorDiv(-canvas.maxX, level), maxY: -Self.floorDiv(-canvas.maxY, level))
+        // The samples at the group's corners bound them all (the map is linear).
+        let corners = [(g.minX, g.minY), (g.maxX - 1, g.minY), (g.maxX - 1, g.maxY - 1), (g.minX, g.maxY - 1)].map { p in
+            (u: ua * Double(p.0) + ub * Double(p.1) + uc, v: va * Double(p.0) + vb * Double(p.1) + vc)
+        }
+        let us = corners.map(\.u), vs = corners.map(\.v)
+        let reach = Rect.covering(minX: min(us[0], us[1], us[2], us[3]) - 2, minY: min(vs[0], vs[1], vs[2], vs[3]) - 2,
+                                  maxX: max(us[0], us[1], us[2], us[3]) + 3, maxY: max(vs[0], vs[1], vs[2], vs[3]) + 3)
+        guard !reach.intersection(levelBounds).isEmpty else {
+            for y in g.ys { (output.row(y) + g.minX).update(repeating: Self.desk, count: g.width) }
+            return
+        }
+        let one = Double(Int64(1) << Self.fractionBits)
+        func fixed(_ v: Double) -> Int64 { Int64((v * one).rounded()) }
+        let (A, B, C, D, E, F) = (fixed(ua), fixed(ub), fixed(uc), fixed(va), fixed(vb), fixed(vc))
+        let fb = Self.fractionBits
+        var uMin = Int64.max, uMax = Int64.min, vMin = Int64.max, vMax = Int64.min
+        for (x, y) in [(g.minX, g.minY), (g.maxX - 1, g.minY), (g.maxX - 1, g.maxY - 1), (g.minX, g.maxY - 1)] {
+            let u = A &* Int64(x) &+ B &* Int64(y) &+ C, v = D &* Int64(x) &+ E &* Int64(y) &+ F
+            uMin = min(uMin, u); uMax = max(uMax, u); vMin = min(vMin, v); vMax = max(vMax, v)
+        }
+        // The scratch: every level pixel a sample reads (bilinear: the one right and below too).
+        let lx0 = Int(uMin >> fb), lx1 = Int(uMax >> fb) + 2, ly0 = Int(vMin >> fb), ly1 = Int(vMax >> fb) + 2
+        let w = lx1 - lx0, h = ly1 - ly0
+        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
+        defer { scratch.deallocate() }
+        let quad = corners.map { ($0.u, $0.v) }
+        for ly in ly0..<ly1 {
+            let span = level == 1 ? Self.span(ofRow: ly, quad, within: lx0..<lx1) : lx0..<lx1
+            fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
+        }
+        for y in g.ys {
+            let dst = output.row(y)
+            var u = A &* Int64(g.minX) &+ B &* Int64(y) &+ C, v = D &* Int64(g.minX) &+ E &* Int64(y) &+ F
+            if bilinear {
+                // Four pixels at a time: their four neighbours gathered, then weighed in one
+                // vector of 16-bit channels; the rest one by one, with the same arithmetic.
+                var x = g.minX
+                while x &+ 4 <= g.maxX {
+                    var c00 = SIMD4<UInt32>(), c10 = SIMD4<UInt32>(), c01 = SIMD4<UInt32>(), c11 = SIMD4<UInt32>()
+                    var fx = SIMD4<UInt32>(), fy = SIMD4<UInt32>()
+                    for k in 0..<4 {
+                        let p = scratch + ((Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0))
+                        c00[k] = p[0]; c10[k] = p[1]; c01[k] = p[w]; c11[k] = p[w &+ 1]
+                        fx[k] = UInt32(truncatingIfNeeded: (u >> (fb &- 8)) & 0xFF); fy[k] = UInt32(truncatingIfNeeded: (v >> (fb &- 8)) & 0xFF)
+                        u &+= A; v &+= D
+                    }
+                    UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(c00, c10, c01, c11, fx, fy), as: SIMD4<UInt32>.self)
+                    x &+= 4
+                }
+                while x < g.maxX {
+                    let p = scratch + ((Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0))
+                    let fx = UInt32(truncatingIfNeeded: (u >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (v >> (fb &- 8)) & 0xFF)
+                    dst[x] = Self.bilinear(p[0], p[1], p[w], p[w &+ 1], fx, fy)
+                    u &+= A; v &+= D
+                    x &+= 1
+                }
+            } else {
+                for x in g.xs {
+                    dst[x] = scratch[(Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0)]
+                    u &+= A; v &+= D
+                }
+            }
+        }
+    }
+
+    /// Level row `ly` over `span` into `dst` (indexed by level x): the canvas's composed pixels
+    /// (level 1) or the rounded means of its `level`×`level` blocks; desk off the canvas.
+    private func fillLevelRow(_ ly: Int, span: Range<Int>, level: Int, bounds: Rect, into dst: UnsafeMutablePointer<UInt32>) {
+        guard !span.isEmpty else { return }
+        guard ly >= bounds.minY, ly < bounds.maxY else {
+            return (dst + span.lowerBound).update(repeating: Self.desk, count: span.count)
+        }
+        if level == 1 {
+            let inside = span.clamped(to: canvas.minX..<max(canvas.minX, canvas.maxX))
+            guard !inside.isEmpty else { return (dst + span.lowerBound).update(repeating: Self.desk, count: span.count) }
+            (dst + span.lowerBound).update(repeating: Self.desk, count: inside.lowerBound - span.lowerBound)
+            composeRow(ly, xs: inside, into: dst)
+            (dst + inside.upperBound).update(repeating: Self.desk, count: span.upperBound - inside.upperBound)
+            return
+        }
+        // The canvas's rows under the level row, over the blocks of `span`, then averaged.
+        let x0 = span.lowerBound * level, width = span.count * level
+        let rows = UnsafeMutablePointer<UInt32>.allocate(capacity: width * level)
+        defer { rows.deallocate() }
+        let cx0 = max(canvas.minX, x0), cx1 = min(canvas.maxX, x0 + width)
+        for k in 0..<level {
+            let row = rows + k * width, cy = ly * level + k
+            if cy >= canvas.minY, cy < canvas.maxY, cx0 < cx1 {
+                if x0 < cx0 { row.update(repeating: Self.desk, count: cx0 - x0) }
+                composeRow(cy, xs: cx0..<cx1, into: row - x0)
+                if cx1 < x0 + width { (row + (cx1 - x0)).update(repeating: Self.desk, count: x0 + width - cx1) }
+            } else {
+                row.update(repeating: Self.desk, count: width)
+            }
+        }
+        Self.averageBlocks(rows, width: width, f: level, into: dst + span.lowerBound, count: span.count)
+    }
+
+    /// The level pixels of row `ly` that samples inside the parallelogram `corners` (in order
+    /// round it) may read, within `limit`: those whose row (floor of v) is `ly` or the one above
+    /// read it, at the floor of u and the pixel right of it. A pixel of margin either way.
+    static func span(ofRow ly: Int, _ corners: [(Double, Double)], within limit: Range<Int>) -> Range<Int> {
+        let b0 = Double(ly) - 1.01, b1 = Double(ly) + 1.01
+        var lo = Double.infinity, hi = -Double.infinity
+        for i in 0..<4 {
+            let (x0, y0) = corners[i], (x1, y1) = corners[(i + 1) % 4]
+            if y0 == y1 {
+                if y0 >= b0, y0 <= b1 { lo = min(lo, x0, x1); hi = max(hi, x0, x1) }
+                continue
+            }
+            var t0 = (b0 - y0) / (y1 - y0), t1 = (b1 - y0) / (y1 - y0)
+            if t0 > t1 { swap(&t0, &t1) }
+            t0 = max(t0, 0); t1 = min(t1, 1)
+            guard t0 <= t1 else { continue }
+            let xa = x0 + (x1 - x0) * t0, xb = x0 + (x1 - x0) * t1
+            lo = min(lo, xa, xb); hi = max(hi, xa, xb)
+        }
+        guard lo <= hi else { return limit.lowerBound..<limit.lowerBound }
+        let r = Rect.covering(minX: lo, minY: 0, maxX: hi, maxY: 0)
+        return (r.minX - 2..<r.maxX + 3).clamped(to: limit)
+    }
+
+    /// The four pixels around a sample weighed by its fractions (0…255 of a pixel) right and
+    /// down, rounded after the blend across and again after the one down, opaque. Each pixel is
+    /// spread over a 64-bit word, a channel to each 16-bit lane (B, R, G, A), so one multiply
+    /// weighs all four channels.
+    @inline(__always)
+    static func bilinear(_ p00: UInt32, _ p10: UInt32, _ p01: UInt32, _ p11: UInt32, _ fx: UInt32, _ fy: UInt32) -> UInt32 {
+        let mask: UInt64 = 0x00FF_00FF_00FF_00FF, round: UInt64 = 0x0080_0080_0080_0080
+        @inline(__always) func spread(_ p: UInt32) -> UInt64 { (UInt64(p) | UInt64(p) << 24) & mask }
+        let wx = UInt64(fx), ix = 256 &- wx, wy = UInt64(fy), iy = 256 &- wy
+        let top = ((spread(p00) &* ix &+ spread(p10) &* wx &+ round) >> 8) & mask
+        let bottom = ((spread(p01) &* ix &+ spread(p11) &* wx &+ round) >> 8) & mask
+        let v = ((top &* iy &+ bottom &* wy &+ round) >> 8) & mask
+        return UInt32(truncatingIfNeeded: v & 0x00FF_00FF) | UInt32(truncatingIfNeeded: (v >> 24) & 0xFF00_FF00) | 0xFF00_0000
+    }
+
+    /// `bilinear` for four pixels at once, `fx`, `fy` their fractions: masking with 0x00FF00FF
+    /// leaves blue and red (and, shifted first, green and alpha) in the 16-bit halves of each
+    /// lane, where p·(256 − w) + q·w + 128 stays under 2¹⁶; the same roundings, so the same bytes.
+    @inline(__always)
+    static func bilinear4(_ p00: SIMD4<UInt32>, _ p10: SIMD4<UInt32>, _ p01: SIMD4<UInt32>, _ p11: SIMD4<UInt32>,
+                          _ fx: SIMD4<UInt32>, _ fy: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        let low = SIMD4<UInt32>(repeating: 0x00FF_00FF)
+        @inline(__always) func lanes(_ v: SIMD4<UInt32>) -> SIMD8<UInt16> { unsafeBitCast(v, to: SIMD8<UInt16>.self) }
+        @inline(__always) func weigh(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>, _ w: SIMD8<UInt16>) -> SIMD8<UInt16> {
+            (a &* (SIMD8<UInt16>(repeating: 256) &- w) &+ b &* w &+ SIMD8<UInt16>(repeating: 128)) &>> 8
+        }
+        let wx = lanes(fx | fx &<< 16), wy = lanes(fy | fy &<< 16)
+        let rb = weigh(weigh(lanes(p00 & low), lanes(p10 & low), wx), weigh(lanes(p01 & low), lanes(p11 & low), wx), wy)
+        let ga = weigh(weigh(lanes(p00 &>> 8 & low), lanes(p10 &>> 8 & low), wx), weigh(lanes(p01 &>> 8 & low), lanes(p11 &>> 8 & low), wx), wy)
+        return unsafeBitCast(rb, to: SIMD4<UInt32>.self) | unsafeBitCast(ga, to: SIMD4<UInt32>.self) &<< 8 | SIMD4(repeating: 0xFF00_0000)
+    }
+
+    /// ⌊a / b⌋ for b > 0.
+    static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+}
