@@ -357,6 +357,13 @@ public struct ComposeKernel: Sendable {
         }
         while x < xs.upperBound {
             let coverage = UInt32(max(committed[x], tail[x]))
+            // Uncovered: as the vector loop leaves it (the masks are read a tile at a time, so
+            // every tile's run ends here with up to seven pixels, mostly uncovered).
+            if coverage == 0 {
+                dst[x] = src[x]
+                x &+= 1
+                continue
+            }
             dst[x] = Blend.over(src[x], r: r, g: g, b: b, alpha: Blend.mul255(a, coverage), paints: paints)
             x &+= 1
         }

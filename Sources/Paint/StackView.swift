@@ -115,8 +115,7 @@ final class StackView {
     /// The tiles meeting `rect` are no longer up to date.
     private static func stale(_ rect: Rect, in fresh: inout Set<TileKey>) {
         guard !rect.isEmpty, !fresh.isEmpty else { return }
-        let tilesMet = (((rect.maxX - 1) >> 6) - (rect.minX >> 6) + 1) * (((rect.maxY - 1) >> 6) - (rect.minY >> 6) + 1)
-        if tilesMet > fresh.count {
+        if tileCount(rect) > fresh.count {
             fresh = fresh.filter { !$0.rect.intersects(rect) }
         } else {
             for key in TileKey.covering(rect) { fresh.remove(key) }
@@ -151,6 +150,18 @@ final class StackView {
     func complete(_ document: Document, within region: Rect? = nil, on compute: ComputeContext) {
         rebuild(document, within: region ?? viewed, most: Int.max, on: compute)
         if isCatchingUp { isCatchingUp = !isFresh(within: viewed) }
+    }
+
+    /// Whether the given sets hold every tile meeting `rect`.
+    private static func isFresh(_ rect: Rect, _ a: Set<TileKey>?, _ b: Set<TileKey>?) -> Bool {
+        guard !rect.isEmpty else { return true }
+        for ty in (rect.minY >> 6)...((rect.maxY - 1) >> 6) {
+            for tx in (rect.minX >> 6)...((rect.maxX - 1) >> 6) {
+                let k = TileKey(x: tx, y: ty)
+                if a?.contains(k) == false || b?.contains(k) == false { return false }
+            }
+        }
+        return true
     }
 
     /// Whether both caches are up to date over `region`.
@@ -198,7 +209,10 @@ final class StackView {
     /// Rebuilds up to `most` stale tiles of each cache within `region`; then, when a cache
     /// holds far more than the part in view, forgets the rest.
     private func rebuild(_ d: Document, within region: Rect, most: Int, on compute: ComputeContext) {
-        let keys = TileKey.covering(region.intersection(.plane))
+        let area = region.intersection(.plane)
+        // Nothing stale where a frame reads (most frames): no work, and nothing listed.
+        guard !Self.isFresh(area, below != nil ? belowFresh : nil, aboveCached ? aboveFresh : nil) else { return }
+        let keys = TileKey.covering(area)
         if below != nil, var cache = below {
             below = nil
             var left = most
@@ -213,8 +227,13 @@ final class StackView {
             swap(&cache, &above)
             overs[0].pixels = .tiles(above)
         }
-        let keep = 4 * max(TileKey.covering(viewed.intersection(.plane)).count, 256)
+        let keep = 4 * max(Self.tileCount(viewed.intersection(.plane)), 256)
         if belowFresh.count > keep || aboveFresh.count > keep { forget(outside: viewed.union(region)) }
+    }
+
+    /// How many tiles meet `rect` (counted, not listed: this is asked every compose).
+    private static func tileCount(_ rect: Rect) -> Int {
+        rect.isEmpty ? 0 : (((rect.maxX - 1) >> 6) - (rect.minX >> 6) + 1) * (((rect.maxY - 1) >> 6) - (rect.minY >> 6) + 1)
     }
 
     /// Drops what the caches hold outside `region`.

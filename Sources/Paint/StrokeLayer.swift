@@ -122,11 +122,14 @@ final class StrokeLayer {
         guard d.x.isFinite, d.y.isFinite, d.radius.isFinite, abs(d.x) < 1e15, abs(d.y) < 1e15 else { return }
         let reach = d.radius + 3
         let area = Rect.covering(minX: d.x - reach, minY: d.y - reach, maxX: d.x + reach, maxY: d.y + reach).intersection(clip)
-        for key in TileKey.covering(area) {
-            let corner = key.rect
-            let local = area.intersection(corner)
-            stamps.stamp(mask.writableTile(key).texture, x: d.x - Double(corner.minX), y: d.y - Double(corner.minY), radius: d.radius,
-                         clip: Rect(x: local.minX - corner.minX, y: local.minY - corner.minY, width: local.width, height: local.height))
+        guard !area.isEmpty else { return }
+        for ty in (area.minY >> 6)...((area.maxY - 1) >> 6) {
+            for tx in (area.minX >> 6)...((area.maxX - 1) >> 6) {
+                let key = TileKey(x: tx, y: ty), corner = key.rect
+                let local = area.intersection(corner)
+                stamps.stamp(mask.writableTile(key).texture, x: d.x - Double(corner.minX), y: d.y - Double(corner.minY), radius: d.radius,
+                             clip: Rect(x: local.minX - corner.minX, y: local.minY - corner.minY, width: local.width, height: local.height))
+            }
         }
     }
 
