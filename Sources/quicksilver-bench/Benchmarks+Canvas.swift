@@ -164,4 +164,24 @@ extension Benchmarks {
         }
     }
 
+    /// A frame while panning over 20 layers (`compose.pan.layers20`): each a translucent wash
+    /// over the canvas, the current one in the middle; the view moved, so the whole window is
+    /// recomposed, through the stack view's tiled caches (made where new canvas comes into view).
+    func panFrame(layers: Int) -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let presenter = OffscreenPresenter(size: size)
+        for i in 0..<layers {
+            if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
+            let wash = [UInt32](repeating: 0x2000_0000 | UInt32(i * 12) << 16 | 0x80, count: size.area)
+            session.handle(.command(.paste(PastedImage(file: "wash.png", x: 0, y: 0, size: size, pixels: wash))))
+        }
+        session.handle(.command(.layer(.select(layers / 2))))
+        var frame = 0
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
+        return {
+            frame += 1
+            session.handle(.view(ViewTransform(scale: 0, x: -(frame % 64) * 8, y: -(frame % 32) * 4)))
+            session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+        }
+    }
 }
