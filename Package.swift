@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "PaintTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                                       "ReplayFormat", "Paint", "PNGFile", "Journal", "TestSupport", "Measures"]),
         .testTarget(name: "JournalTests", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
-                                                        "ReplayFormat", "Paint", "Files", "PNGFile", "Journal", "TestSupport"]),
+                                                        "ReplayFormat", "Paint", "Files", "PNGFile", "OpenRaster", "Journal", "TestSupport"]),
         .testTarget(name: "PNGFileTests", dependencies: ["CDeflate", "Files", "PNGFile", "TestSupport"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "TestSupport"]),
         .testTarget(name: "OpenRasterTests", dependencies: ["Geometry", "Files", "PNGFile", "OpenRaster", "TestSupport"], exclude: ["Support"]),

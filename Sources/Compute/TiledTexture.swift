@@ -1,27 +1,32 @@
 import Geometry
 
-/// One 64x64 tile of 32-bit pixels, owned by Swift. Shared between a layer and its undo steps:
-/// a change writes into a fresh copy, so the old tile is the undo step's, untouched.
-public final class Tile: @unchecked Sendable {
-    public static let side = 64
-    public let texture: Texture<UInt32>
+/// A layer's tile: 32-bit premultiplied pixels.
+public typealias Tile = TileOf<UInt32>
+/// A coverage mask's tile (the live stroke's): 8-bit coverage.
+public typealias MaskTile = TileOf<UInt8>
+
+/// One 64x64 tile of pixels, owned by Swift. Shared between a layer and its undo steps: a
+/// change writes into a fresh copy, so the old tile is the undo step's, untouched.
+public final class TileOf<Pixel: BitwiseCopyable>: @unchecked Sendable {
+    @inlinable public static var side: Int { 64 }
+    public let texture: Texture<Pixel>
 
     /// A transparent tile (zero pixels: calloc'd, so it costs nothing until written).
     public convenience init() {
-        self.init(System.zeroedMemory(UInt32.self, count: Self.side * Self.side))
+        self.init(System.zeroedMemory(Pixel.self, count: Self.side * Self.side))
     }
 
     /// A copy of `other`. Its memory is not zeroed first: every stroke's undo step copies the
     /// tiles it changes, and clearing 16 KB only to overwrite it cost as much as the copy.
-    public convenience init(copying other: Tile) {
-        self.init(System.memory(UInt32.self, count: Self.side * Self.side))
+    public convenience init(copying other: TileOf<Pixel>) {
+        self.init(System.memory(Pixel.self, count: Self.side * Self.side))
         texture.base.initialize(from: other.texture.base, count: Self.side * Self.side)
     }
 
     /// A tile whose pixels are not set yet: for a caller that writes every one.
-    public static func unset() -> Tile { Tile(System.memory(UInt32.self, count: side * side)) }
+    public static func unset() -> TileOf<Pixel> { TileOf(System.memory(Pixel.self, count: side * side)) }
 
-    private init(_ memory: UnsafeMutablePointer<UInt32>?) {
+    private init(_ memory: UnsafeMutablePointer<Pixel>?) {
         guard let memory else { fatalError("out of memory for a tile") }
         texture = Texture(base: memory, width: Self.side, height: Self.side, rowStride: Self.side)
     }
@@ -29,7 +34,7 @@ public final class Tile: @unchecked Sendable {
     deinit { System.freeMemory(texture.base) }
 
     /// The bytes a tile holds.
-    public static let bytes = side * side * 4
+    public static var bytes: Int { side * side * MemoryLayout<Pixel>.stride }
 }
 
 /// Where a tile lies: its column and row, the pixel coordinates divided by 64 and rounded down,
@@ -61,19 +66,26 @@ public struct TileKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 }
 
-/// An image of 32-bit pixels without edges, stored as 64x64 tiles that exist only where
+/// A layer's pixels without edges.
+public typealias TiledTexture = Tiles<UInt32>
+/// A coverage mask without edges (the live stroke's).
+public typealias TiledMask = Tiles<UInt8>
+
+/// An image without edges (32-bit pixels for layers, 8-bit coverage for masks), stored as 64x64 tiles that exist only where
 /// something was drawn, a missing tile being all zero (transparent): MyPaint's tile dictionary.
 /// An empty image costs nothing but its empty dictionary, a mostly empty one only the tiles
 /// drawn into, wherever they are. Kernels read it a row segment at a time (`segments`): one
 /// lookup of the tile row, then its tiles in order. They write through `writableTile`, which
 /// the owner makes unique first.
-public struct TiledTexture: @unchecked Sendable {
-    public static let side = Tile.side
+public struct Tiles<Pixel: BitwiseCopyable>: @unchecked Sendable {
+    @inlinable public static var side: Int { 64 }
 
     /// One row of tiles: their columns, ascending, and the tiles.
     @usableFromInline struct Row {
         @usableFromInline var columns: [Int]
-        @usableFromInline var tiles: [Tile]
+        @usableFromInline var tiles: [TileOf<Pixel>]
+
+        @inlinable init(columns: [Int], tiles: [TileOf<Pixel>]) { self.columns = columns; self.tiles = tiles }
 
         /// The index of the first column at or after `x`.
         @inlinable func firstIndex(atOrAfter x: Int) -> Int {
@@ -89,16 +101,16 @@ public struct TiledTexture: @unchecked Sendable {
     /// The rows that hold any tile, by row.
     @usableFromInline var rows: [Int: Row] = [:]
 
-    public init() {}
+    @inlinable public init() {}
 
     /// No tile at all: every pixel is transparent.
-    public var isEmpty: Bool { rows.isEmpty }
+    @inlinable public var isEmpty: Bool { rows.isEmpty }
 
     /// How many tiles it holds.
-    public var count: Int { rows.values.reduce(0) { $0 + $1.tiles.count } }
+    @inlinable public var count: Int { rows.values.reduce(0) { $0 + $1.tiles.count } }
 
     /// The tile at `key`, nil where there is none; setting nil removes it.
-    public subscript(key: TileKey) -> Tile? {
+    @inlinable public subscript(key: TileKey) -> TileOf<Pixel>? {
         get {
             guard let row = rows[key.y] else { return nil }
             let i = row.firstIndex(atOrAfter: key.x)
@@ -123,18 +135,17 @@ public struct TiledTexture: @unchecked Sendable {
     }
 
     /// Every tile with its key, rows first.
-    public var tiles: [(key: TileKey, tile: Tile)] {
-        rows.keys.sorted().flatMap { y in
-            let row = rows[y]!
-            return zip(row.columns, row.tiles).map { (TileKey(x: $0, y: y), $1) }
+    @inlinable public var tiles: [(key: TileKey, tile: TileOf<Pixel>)] {
+        rows.sorted { $0.key < $1.key }.flatMap { y, row in
+            zip(row.columns, row.tiles).map { (TileKey(x: $0, y: y), $1) }
         }
     }
 
     /// The keys of the tiles it holds, rows first.
-    public var keys: [TileKey] { tiles.map(\.key) }
+    @inlinable public var keys: [TileKey] { tiles.map(\.key) }
 
     /// The tiles it holds meeting `rect`, in order.
-    public func keys(in rect: Rect) -> [TileKey] {
+    @inlinable public func keys(in rect: Rect) -> [TileKey] {
         guard !rect.isEmpty else { return [] }
         var out: [TileKey] = []
         let first = rect.minX >> 6, last = (rect.maxX - 1) >> 6
@@ -150,7 +161,7 @@ public struct TiledTexture: @unchecked Sendable {
     }
 
     /// The union of the tiles it holds: where a pixel may be non-zero.
-    public var paintedBounds: Rect {
+    @inlinable public var paintedBounds: Rect {
         var r = Rect.empty
         for (y, row) in rows {
             guard let first = row.columns.first, let last = row.columns.last else { continue }
@@ -159,16 +170,16 @@ public struct TiledTexture: @unchecked Sendable {
         return r
     }
 
-    /// The pixel at (x, y) (zero where no tile is).
-    public subscript(x: Int, y: Int) -> UInt32 {
-        guard let t = self[TileKey(containing: x, y)] else { return 0 }
+    /// The pixel at (x, y) (nil where no tile is).
+    @inlinable public func pixel(x: Int, y: Int) -> Pixel? {
+        guard let t = self[TileKey(containing: x, y)] else { return nil }
         return t.texture[x & 63, y & 63]
     }
 
     /// Calls `body` for each run of row `y` within `xs`, left to right: a run within one tile
     /// with a pointer to its first pixel (indexed from 0), or a run of missing tiles (any
     /// length) with nil.
-    @inlinable public func segments(row y: Int, xs: Range<Int>, _ body: (Range<Int>, UnsafeMutablePointer<UInt32>?) -> Void) {
+    @inlinable public func segments(row y: Int, xs: Range<Int>, _ body: (Range<Int>, UnsafeMutablePointer<Pixel>?) -> Void) {
         guard !xs.isEmpty else { return }
         guard let row = rows[y >> 6] else { return body(xs, nil) }
         let ry = y & 63
@@ -191,17 +202,62 @@ public struct TiledTexture: @unchecked Sendable {
     }
 
     /// The tile at `key`, made if missing. The caller makes sure no one else holds it.
-    public mutating func writableTile(_ key: TileKey) -> Tile {
+    @inlinable public mutating func writableTile(_ key: TileKey) -> TileOf<Pixel> {
         if let t = self[key] { return t }
-        let t = Tile()
+        let t = TileOf<Pixel>()
         self[key] = t
         return t
     }
 
-    /// Copies row `y` within `xs` to `dst` (indexed by x), zero where no tile is.
-    @inlinable public func copy(row y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) {
+    /// Copies row `y` within `xs` to `dst` (indexed by x), `missing` where no tile is.
+    @inlinable public func copy(row y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<Pixel>, missing: Pixel) {
         segments(row: y, xs: xs) { r, p in
-            if let p { (dst + r.lowerBound).update(from: p, count: r.count) } else { (dst + r.lowerBound).update(repeating: 0, count: r.count) }
+            if let p { (dst + r.lowerBound).update(from: p, count: r.count) } else { (dst + r.lowerBound).update(repeating: missing, count: r.count) }
         }
+    }
+
+    /// Row `y`'s tiles, for a reader that walks them left to right (`RowReader.pointer`).
+    @inlinable public func reader(row y: Int) -> RowReader { RowReader(row: rows[y >> 6], ry: y & 63) }
+
+    /// One row of pixels across the tiles, read left to right: one lookup of the tile row, then
+    /// a step along it per tile.
+    public struct RowReader {
+        @usableFromInline let row: Row?
+        @usableFromInline let ry: Int
+        @usableFromInline var i = 0
+
+        @inlinable init(row: Row?, ry: Int) { self.row = row; self.ry = ry }
+
+        /// Whether the row holds no tile at all.
+        @inlinable public var isEmpty: Bool { row == nil }
+
+        /// The row's first pixel in tile column `tx`, nil where there is no tile. Columns asked
+        /// for must not decrease from one call to the next.
+        @inlinable public mutating func pointer(column tx: Int) -> UnsafeMutablePointer<Pixel>? {
+            guard let row else { return nil }
+            while i < row.columns.count, row.columns[i] < tx { i &+= 1 }
+            guard i < row.columns.count, row.columns[i] == tx else { return nil }
+            return row.tiles[i].texture.row(ry)
+        }
+    }
+}
+
+extension Tiles where Pixel: FixedWidthInteger {
+    /// The pixels of `texture` (its corner at the origin), a tile made only where one is not zero.
+    public init(_ texture: Texture<Pixel>) {
+        for key in TileKey.covering(texture.bounds) {
+            let part = key.rect.intersection(texture.bounds)
+            guard part.ys.contains(where: { y in part.xs.contains { texture.row(y)[$0] != 0 } }) else { continue }
+            let tile = writableTile(key)
+            for y in part.ys { (tile.texture.row(y & 63) + (part.minX & 63)).update(from: texture.row(y) + part.minX, count: part.width) }
+        }
+    }
+
+    /// The pixel at (x, y) (zero where no tile is).
+    @inlinable public subscript(x: Int, y: Int) -> Pixel { pixel(x: x, y: y) ?? 0 }
+
+    /// Copies row `y` within `xs` to `dst` (indexed by x), zero where no tile is.
+    @inlinable public func copy(row y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<Pixel>) {
+        copy(row: y, xs: xs, into: dst, missing: 0)
     }
 }

@@ -15,7 +15,7 @@ import PNGFile
 /// For every input: no crash or hang; a refusal names the file and is one line (no control or
 /// line-breaking character, whatever the file said); a document read holds at most
 /// `DocumentLimits.maxLayers` layers, names of at most `nameBytes` and attributes of at most
-/// `attributeBytes`, each layer inside the canvas with a pixel for every place of its bounds,
+/// `attributeBytes`, each layer on the plane a document reaches (`Rect.plane`: layers reach past the canvas, kept whole) with a pixel for every place of its bounds,
 /// within the budget, and notes of one line each; and what the reader gives, written again by
 /// `OpenRaster.encode`, reads back with the same layers (names, opacity, visibility, composite-op,
 /// attributes), or is refused in one line.
@@ -64,7 +64,7 @@ public enum ORATarget: FuzzTarget {
 
     /// What the window would open, within the limits.
     private static func opened(_ image: DocumentImage, _ notes: [String]) -> FuzzFinding? {
-        let canvas = Rect(size: image.size)
+        let plane = Rect.plane
         guard (0...maxSide).contains(image.size.width), (0...maxSide).contains(image.size.height) else {
             return FuzzFinding("a document of \(image.size.width)x\(image.size.height) read with the limit \(maxSide)")
         }
@@ -77,8 +77,8 @@ public enum ORATarget: FuzzTarget {
             if let long = layer.attributes.extra.first(where: { $0.value.utf8.count > DocumentLimits.attributeBytes }) {
                 return FuzzFinding("layer \(i): attribute \(long.name) of \(long.value.utf8.count) bytes kept")
             }
-            guard layer.pixels.count == layer.bounds.area, layer.bounds.area == 0 || canvas.intersection(layer.bounds) == layer.bounds else {
-                return FuzzFinding("layer \(i): \(layer.pixels.count) pixels in bounds \(layer.bounds) on a canvas of \(image.size)")
+            guard layer.pixels.count == layer.bounds.area, layer.bounds.area == 0 || plane.intersection(layer.bounds) == layer.bounds else {
+                return FuzzFinding("layer \(i): \(layer.pixels.count) pixels in bounds \(layer.bounds), off the plane")
             }
             pixels += layer.pixels.count
         }

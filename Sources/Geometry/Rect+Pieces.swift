@@ -21,3 +21,15 @@ extension Rect {
         return out
     }
 }
+
+extension Rect {
+    /// What of it lies outside `other`: up to four pieces (above, below, left, right of it).
+    public func subtracting(_ other: Rect) -> [Rect] {
+        let cut = intersection(other)
+        guard !cut.isEmpty else { return isEmpty ? [] : [self] }
+        return [Rect(minX: minX, minY: minY, maxX: maxX, maxY: cut.minY),
+                Rect(minX: minX, minY: cut.maxY, maxX: maxX, maxY: maxY),
+                Rect(minX: minX, minY: cut.minY, maxX: cut.minX, maxY: cut.maxY),
+                Rect(minX: cut.maxX, minY: cut.minY, maxX: maxX, maxY: cut.maxY)].filter { !$0.isEmpty }
+    }
+}

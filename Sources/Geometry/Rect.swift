@@ -15,6 +15,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// and the dab path asks for it per sample.)
     @inlinable public static var empty: Rect { Rect(minX: 0, minY: 0, maxX: 0, maxY: 0) }
 
+    /// Whether it and `other` share a pixel.
+    @inlinable public func intersects(_ other: Rect) -> Bool { !intersection(other).isEmpty }
+
+    /// Every pixel a document may hold: ±1.25 · 2³⁰ each way, beyond the ±2³⁰ a document's
+    /// layers and strokes are promised, and still small enough that its area fits an `Int`.
+    @inlinable public static var plane: Rect { Rect(minX: -(5 << 28), minY: -(5 << 28), maxX: 5 << 28, maxY: 5 << 28) }
+
     @inlinable public var width: Int { Swift.max(0, maxX - minX) }
     @inlinable public var height: Int { Swift.max(0, maxY - minY) }
     @inlinable public var size: Size { Size(width: width, height: height) }

@@ -89,7 +89,9 @@ public enum DocumentFile {
             }
             let picture: PNGImage
             do { picture = try l.image() } catch { throw failure(error, path) }
-            let (bounds, pixels) = premultipliedAndCropped(picture, at: l.x, l.y, within: Rect(size: doc.size))
+            // Read whole, wherever it lies (Krita writes layers at negative offsets): the layers
+            // have no edges, and what reaches past the frame is saved back with its offset.
+            let (bounds, pixels) = premultipliedAndCropped(picture, at: l.x, l.y, within: .plane)
             images.append(DocumentImage.LayerImage(attributes: attributes, bounds: bounds, pixels: pixels))
         }
         var notes = doc.notes

@@ -17,6 +17,8 @@ public struct ComposeKernel: Sendable {
     public enum Below: Sendable {
         case color(UInt32)
         case texture(Texture<UInt32>)
+        /// A flattened cache in tiles, made where it is read; `missing` where there is no tile.
+        case tiles(TiledTexture, missing: UInt32)
     }
 
     /// Premultiplied pixels blended over what is under them.
@@ -65,8 +67,12 @@ public struct ComposeKernel: Sendable {
     public var above: [Over] = []
     /// Shown colour = (1 − r, 1 − g, 1 − b): the Metal colour-invert sample's fragment shader.
     public var invert = false
-    /// The part of the canvas shown (its size: the visible canvas).
+    /// The part of the canvas that may be shown: output pixels showing canvas outside it are
+    /// the desk. (The layers have no edges: the stack view shows the whole plane.)
     public var canvas: Rect
+    /// The document's frame, when the output shows it: canvas outside it is dimmed (blended
+    /// halfway toward the desk), so that paint beyond the frame shows, on the desk.
+    public var frame: Rect?
     public var output: Texture<UInt32>
     /// Where the canvas sits in the output: zoomed and moved. Output pixels that show no canvas
     /// are the desk.
@@ -74,20 +80,6 @@ public struct ComposeKernel: Sendable {
 
     /// What the window shows around the canvas: a neutral grey, neither paper nor ink.
     public static let desk: UInt32 = 0xFF3A_3D42
-
-    public struct Stroke: Sendable {
-        public var color: Color
-        public var committed: Texture<UInt8>
-        public var tail: Texture<UInt8>
-        public var bounds: Rect
-        /// False for an eraser: coverage takes alpha away (destination-out).
-        public var paints: Bool
-        public init(color: Color, committed: Texture<UInt8>, tail: Texture<UInt8>, bounds: Rect, paints: Bool = true) {
-            self.color = color; self.committed = committed; self.tail = tail; self.bounds = bounds; self.paints = paints
-        }
-        /// The colour the blend adds: none for an eraser, which always takes away at full strength.
-        public var blendColor: Color { paints ? color : Color(r: 0, g: 0, b: 0) }
-    }
 
     public init(below: Below, layer: TiledTexture?, canvas: Rect, output: Texture<UInt32>) {
         self.below = below; self.layer = layer; self.canvas = canvas; self.output = output
@@ -113,9 +105,23 @@ public struct ComposeKernel: Sendable {
             if transform == .identity { self.execute(group) } else if exact { self.executeTransformed(group) } else { self.executeView(group) }
         }
         if transform == .identity {
-            // The canvas's corner is the output's: what is right of it and below it is desk.
-            output.fill(Rect(minX: max(out.minX, canvas.maxX), minY: out.minY, maxX: out.maxX, maxY: out.maxY), with: Self.desk)
-            output.fill(Rect(minX: out.minX, minY: max(out.minY, canvas.maxY), maxX: min(out.maxX, canvas.maxX), maxY: out.maxY), with: Self.desk)
+            // Desk around the canvas (none when the canvas is the plane).
+            for part in out.subtracting(canvas) { output.fill(part, with: Self.desk) }
+        }
+        if let frame { dim(out.subtracting(transform.windowRect(covering: frame)), on: compute) }
+    }
+
+    /// Each pixel of `parts` blended halfway toward the desk: canvas outside the frame.
+    private func dim(_ parts: [Rect], on compute: ComputeContext) {
+        let desk = (Self.desk & 0x00FE_FEFE) >> 1
+        for part in parts {
+            compute.dispatchRows(over: part) { group in
+                let g = group.threadPositions
+                for y in g.ys {
+                    let row = output.row(y)
+                    for x in g.xs { row[x] = 0xFF00_0000 | ((row[x] & 0x00FE_FEFE) >> 1 &+ desk) }
+                }
+            }
         }
     }
 
@@ -131,6 +137,7 @@ public struct ComposeKernel: Sendable {
         switch below {
         case .color(let c): (dst + xs.lowerBound).update(repeating: c, count: xs.count)
         case .texture(let t): (dst + xs.lowerBound).update(from: t.row(y) + xs.lowerBound, count: xs.count)
+        case .tiles(let t, let missing): t.copy(row: y, xs: xs, into: dst, missing: missing)
         }
         if levels.isEmpty {
             if let layer { blendCurrentLayer(layer, y, xs, dst) }
@@ -200,8 +207,7 @@ public struct ComposeKernel: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: b.count) { buffer in
             let tmp = buffer.baseAddress! - b.lowerBound
             layer.copy(row: y, xs: b, into: tmp)
-            Self.blendRow(src: tmp, dst: tmp, committed: stroke.committed.row(y), tail: stroke.tail.row(y), xs: b,
-                          color: stroke.blendColor, paints: stroke.paints)
+            Self.blendStroke(stroke, row: y, xs: b, src: tmp, dst: tmp)
             LayerBlend.blendRow(tmp + b.lowerBound, onto: dst + b.lowerBound, count: b.count, opacity: layerOpacity, mode: layerMode)
         }
         plain(b.upperBound..<xs.upperBound)
@@ -353,6 +359,13 @@ public struct ComposeKernel: Sendable {
         }
         while x < xs.upperBound {
             let coverage = UInt32(max(committed[x], tail[x]))
+            // Uncovered: as the vector loop leaves it (the masks are read a tile at a time, so
+            // every tile's run ends here with up to seven pixels, mostly uncovered).
+            if coverage == 0 {
+                dst[x] = src[x]
+                x &+= 1
+                continue
+            }
             dst[x] = Blend.over(src[x], r: r, g: g, b: b, alpha: Blend.mul255(a, coverage), paints: paints)
             x &+= 1
         }

@@ -135,13 +135,16 @@ extension HistoryImage {
     }
 
     /// Checks that the history fits a stack of `stackLayers` layers, the current one `current`,
-    /// stored at `storage`: every layer it names exists, every tile lies on the canvas's
-    /// storage, every attribute is valid, and every step, undone from the newest
+    /// stored at `storage`: every layer it names exists, every tile lies on the plane a
+    /// document reaches (`Rect.plane`; layers have no edges), every attribute is valid, and every step, undone from the newest
     /// back and redone from the newest undone on, finds the stack as it expects (the layer where
     /// it was inserted, no copy of one it puts back, places that exist, a current layer), so no
     /// undo or redo played later can fail. Refuses a damaged or foreign history.
     public func check(stackLayers: Int, current: Int, storage: Size) throws(Mismatch) {
-        let grid = Set(TileKey.covering(Rect(size: storage)))
+        // Layers have no edges: a tile may lie anywhere on the plane a document reaches.
+        let plane = Rect.plane
+        struct Grid { let plane: Rect; func contains(_ k: TileKey) -> Bool { k.rect.intersection(plane) == k.rect } }
+        let grid = Grid(plane: plane)
         let layerCount = stackLayers + layers.count
         guard stackTiles.count == stackLayers else {
             throw Mismatch("it was taken with \(stackTiles.count) layers, the snapshot has \(stackLayers)")

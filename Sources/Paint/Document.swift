@@ -67,16 +67,22 @@ public final class Document {
     /// tile it is given to read: a replaced tile is then not copied first, and the caller reads
     /// the old one and writes the new one in one pass. Where nothing is kept for undo, or
     /// there was no tile, the tile read is the one written.
-    func rewritePixels(of layer: Layer, in rect: Rect, onlyExisting: Bool,
+    /// `among`, when given, are the only tiles that may be written (a stroke's own, in order):
+    /// a long diagonal stroke's bounds hold millions of tiles it never crosses.
+    func rewritePixels(of layer: Layer, in rect: Rect, onlyExisting: Bool, among: [TileKey]? = nil,
                        where needed: (Rect) -> Bool) -> (change: History.Change?, tiles: [(key: TileKey, source: Tile)]) {
-        begin(layer, rect, onlyExisting: onlyExisting, copying: false, where: needed)
+        begin(layer, rect, onlyExisting: onlyExisting, copying: false, among: among, where: needed)
     }
 
-    private func begin(_ layer: Layer, _ rect: Rect, onlyExisting: Bool, copying: Bool,
+    private func begin(_ layer: Layer, _ rect: Rect, onlyExisting: Bool, copying: Bool, among: [TileKey]? = nil,
                        where needed: (Rect) -> Bool) -> (change: History.Change?, tiles: [(key: TileKey, source: Tile)]) {
         var tiles: [(key: TileKey, source: Tile)] = [], saved: [Tile?] = []
-        let rect = rect.intersection(Rect(size: storageSize))
-        let keys = onlyExisting ? layer.pixels.keys(in: rect) : TileKey.covering(rect)
+        let rect = rect.intersection(.plane)
+        let keys = if let among {
+            among.filter { $0.rect.intersects(rect) && (!onlyExisting || layer.pixels[$0] != nil) }
+        } else {
+            onlyExisting ? layer.pixels.keys(in: rect) : TileKey.covering(rect)
+        }
         for key in keys where needed(key.rect.intersection(rect)) {
             let old = layer.pixels[key]
             if old == nil, onlyExisting { continue }

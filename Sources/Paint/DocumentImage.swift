@@ -40,7 +40,7 @@ public struct DocumentImage: Sendable, Equatable {
         current = document.current
         extra = document.extraAttributes
         layers = document.layers.map { layer in
-            let bounds = layer.bounds.intersection(Rect(size: document.storageSize))
+            let bounds = layer.bounds
             var pixels = [UInt32](repeating: 0, count: bounds.area)
             pixels.withUnsafeMutableBufferPointer { p in
                 for y in bounds.ys { layer.pixels.copy(row: y, xs: bounds.xs, into: p.baseAddress! + (y - bounds.minY) * bounds.width - bounds.minX) }
@@ -54,7 +54,7 @@ public struct DocumentImage: Sendable, Equatable {
         document.resize(to: size)
         document.layers = layers.map { image in
             let layer = Layer(attributes: image.attributes)
-            let r = image.bounds.intersection(Rect(size: document.storageSize))
+            let r = image.bounds.intersection(.plane)
             for key in TileKey.covering(r) {
                 let part = key.rect.intersection(r)
                 let rows = part.ys.map { y in image.pixels[((y - image.bounds.minY) * image.bounds.width + part.minX - image.bounds.minX)...].prefix(part.width) }

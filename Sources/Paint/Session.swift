@@ -108,12 +108,12 @@ public final class Session {
 
     /// The colour at canvas point (x, y), opaque: the layers there over the background (no
     /// filter). Nil outside the canvas. Call between frames (after `settle()`): it reads the
-    /// layers as the last frame left them.
+    /// layers as the last frame left them. Anywhere on the plane: paint outside the frame too.
     public func color(at x: Double, _ y: Double) -> Color? {
         guard x.isFinite, y.isFinite, case let (cx, cy) = (Int(x.rounded(.down)), Int(y.rounded(.down))),
-              document.bounds.contains(x: cx, y: cy) else { return nil }
+              Rect.plane.contains(x: cx, y: cy) else { return nil }
         syncStack()
-        stack.complete(document, on: compute)
+        stack.complete(document, within: Rect(x: cx, y: cy, width: 1, height: 1), on: compute)
         var pixel: UInt32 = 0
         withUnsafeMutablePointer(to: &pixel) { p in
             // A view that puts canvas pixel (cx, cy) at the corner of a one-pixel output.
@@ -285,7 +285,7 @@ public final class Session {
     }
 
     /// The stack view brought up to date with the document's changes.
-    private func syncStack() {
+    func syncStack() {
         let (changed, whole) = stack.update(document, background: view.shownBackground ?? document.background, on: compute)
         damage = damage.union(changed)
         if whole { view.windowIsStale = true }
@@ -299,8 +299,9 @@ public final class Session {
         guard !window.isEmpty else { return .empty }
         damage = damage.union(strokes.showMyPaint(in: document))
         syncStack()
+        stack.viewed = view.transform.canvasRect(shownIn: window)
         damage = damage.union(strokes.redrawTail())
-        let regions = view.regions(window: window, canvasDamage: damage, canvas: document.bounds)
+        let regions = view.regions(window: window, canvasDamage: damage, canvas: .plane)
         damage = .empty
         guard !regions.isEmpty else {
             // A frame with nothing to compose rebuilds a band of the caches, if they are stale.
@@ -309,7 +310,7 @@ public final class Session {
         }
         let target = presenter.frameTarget()
         for region in regions {
-            compose(region, into: target, transform: view.transform)
+            compose(region, into: target, transform: view.transform, showingFrame: true)
             view.overlay?.draw(into: target, clip: region)
         }
         for region in regions { presenter.present(region) }
@@ -320,27 +321,19 @@ public final class Session {
     /// new image of the canvas's size: the same bytes the window presents at 100 %, for export
     /// and `quicksilver render`. A predicted tail is the window's alone: the picture has none.
     /// Call `settle()` first.
-    public func snapshot() -> Snapshot {
-        assert(!strokes.isEmbossing, "settle() first")
-        damage = damage.union(strokes.showMyPaint(in: document))
-        syncStack()
-        let size = document.visibleSize
-        let pixels = strokes.withoutPrediction { () -> [UInt32] in
-            damage = damage.union(strokes.redrawTail())
-            // Composed straight into the array the picture keeps; the compose writes every
-            // pixel of the region, so none is left uninitialised.
-            return [UInt32](unsafeUninitializedCapacity: max(1, size.area)) { buffer, count in
-                compose(document.bounds, into: Texture(base: buffer.baseAddress!, width: size.width, height: size.height, rowStride: size.width))
-                count = size.area
-            }
-        }
-        return Snapshot(width: size.width, height: size.height, pixels: pixels)
-    }
+    public func snapshot() -> Snapshot { snapshot(of: document.bounds) }
 
     /// Composes `region` (of `target`) of what the session shows, seen through `transform` (the
-    /// canvas at 100 % in the top-left corner by default). The stack must be in sync.
-    public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity) {
-        stack.complete(document, within: transform.canvasRect(shownIn: region), on: compute)
-        stack.kernel(document, stroke: strokes.overlay, invert: view.invert, output: target, transform: transform).run(over: region, on: compute)
+    /// canvas at 100 % in the top-left corner by default), the canvas outside the frame dimmed
+    /// when `showingFrame` (the window's). The stack must be in sync.
+    public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity, showingFrame: Bool = false) {
+        let inside = showingFrame ? region.intersection(transform.windowRect(covering: document.bounds)) : region
+        stack.complete(document, within: transform.canvasRect(shownIn: inside), on: compute)
+        let stroke = strokes.overlay
+        stack.kernel(document, stroke: stroke, invert: view.invert, output: target, transform: transform).run(over: inside, on: compute)
+        guard showingFrame else { return }
+        for part in region.subtracting(inside) {
+            stack.outsideKernel(document, stroke: stroke, output: target, transform: transform).run(over: part, on: compute)
+        }
     }
 }

@@ -16,14 +16,19 @@ import Kernels
 /// done rebuilds first just the stale part it reads (`complete(within:)`: the panel's redraw
 /// reads the canvas under the panel).
 final class StackView {
-    private var below: TextureStorage<UInt32>?
-    private var above: TextureStorage<UInt32>?
+    /// The flattened layers below the current one, in tiles: made only where one of them has a
+    /// tile (elsewhere the kernel fills with the background), and only where read.
+    private var below: TiledTexture?
+    private var above = TiledTexture()
     /// What the kernel reads above the current layer: the cache, or the layers one by one, with
     /// where each has pixels (worked out when something above changed, not every frame).
     private var overs: [ComposeKernel.Over] = []
-    /// Where each cache must be rebuilt before it is read.
-    private var belowStale = StaleArea()
-    private var aboveStale = StaleArea()
+    /// The tiles of each cache that are up to date (whether they hold a tile or not): the
+    /// caches are made where they are read, never over the whole (endless) canvas.
+    private var belowFresh = Set<TileKey>()
+    private var aboveFresh = Set<TileKey>()
+    /// Whether the layers above are read through the `above` cache (all `normal`).
+    private var aboveCached = false
     /// The background the below cache was built over (the pulse changes it every frame).
     private var builtOver: UInt32?
     /// The stack the caches were built for: which layer is current, and each layer with what
@@ -34,6 +39,9 @@ final class StackView {
     private var layout = StackLayout()
     /// The caches are stale and being rebuilt over the frames (see the type's comment).
     private(set) var isCatchingUp = false
+    /// The part of the canvas the window shows: what catching up rebuilds, and what the caches
+    /// keep when they grow large.
+    var viewed = Rect.empty
     /// Rows of the canvas a frame rebuilds while catching up (in pixels, wherever they are
     /// stale): an eighth of a 1080p canvas.
     static let catchUpRows = 136
@@ -60,7 +68,6 @@ final class StackView {
     /// whole of it did.
     func update(_ document: Document, background: Color, on compute: ComputeContext) -> (damage: Rect, whole: Bool) {
         let (pixels, restacked) = document.takeDamage()
-        let all = Rect(size: document.storageSize)
         var damage = Rect.empty
         let stack = document.layers.enumerated().map { i, l in
             StackEntry(layer: ObjectIdentifier(l), current: i == document.current, visible: l.attributes.visible,
@@ -75,33 +82,44 @@ final class StackView {
         let current = ObjectIdentifier(document.currentLayer)
         if whole || reselected || relooked != nil || pixels.keys.contains(where: { $0 != current }) { layout = StackLayout(document) }
         if whole || reselected {
-            belowStale.set(all)
-            aboveStale.set(all)
+            belowFresh = []
+            aboveFresh = []
         }
         if let k = relooked {
-            let r = document.layers[k].bounds.intersection(all)
+            let r = document.layers[k].bounds
             damage = r
-            if k < document.current { belowStale.add(r) }
-            if k > document.current { aboveStale.add(r) }
+            if k < document.current { Self.stale(r, in: &belowFresh) }
+            if k > document.current { Self.stale(r, in: &aboveFresh) }
         }
         if reselected, !whole, pixels.isEmpty { isCatchingUp = true }
         for (id, rect) in pixels {
             damage = damage.union(rect)
             guard let i = document.layers.firstIndex(where: { ObjectIdentifier($0) == id }) else { continue }
-            if i < document.current { belowStale.add(rect) }
-            if i > document.current { aboveStale.add(rect) }
+            if i < document.current { Self.stale(rect, in: &belowFresh) }
+            if i > document.current { Self.stale(rect, in: &aboveFresh) }
         }
         let shown = background.pixel | 0xFF00_0000
         if builtOver != shown {
             builtOver = shown
-            belowStale.set(all)
+            belowFresh = []
             whole = true
         }
-        if !isCatchingUp {
-            rebuildBelow(document, on: compute)
-            rebuildAbove(document, on: compute)
-        }
+        if layout.below.isEmpty { below = nil } else if below == nil { below = TiledTexture() }
+        aboveCached = !layout.above.isEmpty && layout.above.allSatisfy { $0.mode == .normal }
+        overs = aboveCached ? [ComposeKernel.Over(pixels: .tiles(above), opacity: 255, mode: .normal,
+                                                  bounds: layout.above.reduce(Rect.empty) { $0.union($1.bounds) })] : layout.above
+        if !aboveCached { above = TiledTexture() }
         return (damage, whole)
+    }
+
+    /// The tiles meeting `rect` are no longer up to date.
+    private static func stale(_ rect: Rect, in fresh: inout Set<TileKey>) {
+        guard !rect.isEmpty, !fresh.isEmpty else { return }
+        if tileCount(rect) > fresh.count {
+            fresh = fresh.filter { !$0.rect.intersects(rect) }
+        } else {
+            for key in TileKey.covering(rect) { fresh.remove(key) }
+        }
     }
 
     /// The index of the one layer (not a group) whose eye, opacity or mode is all that differs
@@ -117,28 +135,40 @@ final class StackView {
         return found
     }
 
-    /// While catching up, rebuilds the next band of the stale caches (a frame that composes
-    /// nothing calls it).
+    /// While catching up, rebuilds the next band of the stale caches within the part of the
+    /// canvas in view (a frame that composes nothing calls it).
     func catchUp(_ document: Document, on compute: ComputeContext) {
         guard isCatchingUp else { return }
-        rebuildBelow(document, .pixels(Self.catchUpRows * document.storageSize.width), on: compute)
-        rebuildAbove(document, .pixels(Self.catchUpRows * document.storageSize.width), on: compute)
-        isCatchingUp = !belowStale.isEmpty || !aboveStale.isEmpty
+        // A band of whole tile rows across the view, for each cache.
+        let columns = TileKey.covering(Rect(x: viewed.minX, y: 0, width: max(viewed.width, 1), height: 1)).count
+        rebuild(document, within: viewed, most: ((Self.catchUpRows + Tile.side - 1) / Tile.side) * columns, on: compute)
+        isCatchingUp = !isFresh(within: viewed)
     }
 
     /// Finishes catching up where the caches are about to be read: within `region` of the
-    /// canvas, or all of them (nil). Call before the caches are read.
+    /// canvas, or all of the part in view (nil). Call before the caches are read.
     func complete(_ document: Document, within region: Rect? = nil, on compute: ComputeContext) {
-        guard isCatchingUp else { return }
-        guard let region else {
-            isCatchingUp = false
-            rebuildBelow(document, on: compute)
-            rebuildAbove(document, on: compute)
-            return
+        rebuild(document, within: region ?? viewed, most: Int.max, on: compute)
+        if isCatchingUp { isCatchingUp = !isFresh(within: viewed) }
+    }
+
+    /// Whether the given sets hold every tile meeting `rect`.
+    private static func isFresh(_ rect: Rect, _ a: Set<TileKey>?, _ b: Set<TileKey>?) -> Bool {
+        guard !rect.isEmpty else { return true }
+        for ty in (rect.minY >> 6)...((rect.maxY - 1) >> 6) {
+            for tx in (rect.minX >> 6)...((rect.maxX - 1) >> 6) {
+                let k = TileKey(x: tx, y: ty)
+                if a?.contains(k) == false || b?.contains(k) == false { return false }
+            }
         }
-        rebuildBelow(document, .within(region), on: compute)
-        rebuildAbove(document, .within(region), on: compute)
-        isCatchingUp = !belowStale.isEmpty || !aboveStale.isEmpty
+        return true
+    }
+
+    /// Whether both caches are up to date over `region`.
+    private func isFresh(within region: Rect) -> Bool {
+        TileKey.covering(region.intersection(.plane)).allSatisfy {
+            (below == nil || belowFresh.contains($0)) && (!aboveCached || aboveFresh.contains($0))
+        }
     }
 
     /// The compose kernel over `document` as the caches stand, with the live stroke painted into
@@ -146,8 +176,9 @@ final class StackView {
     func kernel(_ document: Document, stroke: ComposeKernel.Stroke?, invert: Bool, output: Texture<UInt32>,
                 transform: ViewTransform) -> ComposeKernel {
         let layer = document.currentLayer
-        var k = ComposeKernel(below: below.map { .texture($0.texture) } ?? .color(builtOver ?? 0xFF00_0000),
-                              layer: layout.currentShown ? layer.pixels : nil, canvas: document.bounds, output: output)
+        let background = builtOver ?? 0xFF00_0000
+        var k = ComposeKernel(below: below.map { .tiles($0, missing: background) } ?? .color(background),
+                              layer: layout.currentShown ? layer.pixels : nil, canvas: .plane, output: output)
         k.layerOpacity = layout.currentOpacity
         k.layerMode = layout.currentMode
         k.levels = layout.levels
@@ -158,75 +189,111 @@ final class StackView {
         return k
     }
 
-    /// Which stale parts a rebuild takes: all, the first so many pixels, or what lies within a
-    /// region.
-    private enum Part {
-        case all, pixels(Int), within(Rect)
-
-        func take(from stale: inout StaleArea) -> [Rect] {
-            switch self {
-            case .all:
-                defer { stale.set(.empty) }
-                return stale.rects
-            case .pixels(let n): return stale.take(pixels: n)
-            case .within(let region): return stale.take(within: region)
-            }
-        }
+    /// The compose kernel for canvas outside the document's frame, as the window shows it: the
+    /// layers over the desk instead of the background, dimmed. The caches hold the background,
+    /// so the layers are read one by one (as one isolated level around the current layer).
+    func outsideKernel(_ document: Document, stroke: ComposeKernel.Stroke?, output: Texture<UInt32>,
+                       transform: ViewTransform) -> ComposeKernel {
+        var k = ComposeKernel(below: .color(ComposeKernel.desk), layer: layout.currentShown ? document.currentLayer.pixels : nil,
+                              canvas: .plane, output: output)
+        k.layerOpacity = layout.currentOpacity
+        k.layerMode = layout.currentMode
+        k.levels = [ComposeKernel.Level(below: layout.below, above: layout.above, opacity: 255, mode: .normal)] + layout.levels
+        k.stroke = stroke
+        // The invert filter is the picture's: the desk around it stays as it is.
+        k.transform = transform
+        k.frame = .empty
+        return k
     }
 
-    /// The background and the layers below, flattened (the stale `part`); none when no layer
-    /// is below (the kernel then fills with the colour).
-    private func rebuildBelow(_ d: Document, _ part: Part = .all, on compute: ComputeContext) {
-        let layers = layout.below
-        guard !layers.isEmpty else {
+    /// Rebuilds up to `most` stale tiles of each cache within `region`; then, when a cache
+    /// holds far more than the part in view, forgets the rest.
+    private func rebuild(_ d: Document, within region: Rect, most: Int, on compute: ComputeContext) {
+        let area = region.intersection(.plane)
+        // Nothing stale where a frame reads (most frames): no work, and nothing listed.
+        guard !Self.isFresh(area, below != nil ? belowFresh : nil, aboveCached ? aboveFresh : nil) else { return }
+        let keys = TileKey.covering(area)
+        if below != nil, var cache = below {
             below = nil
-            belowStale.set(.empty)
-            return
+            var left = most
+            Self.rebuild(keys, of: layout.below, into: &cache, fresh: &belowFresh, startingWith: builtOver ?? 0xFF00_0000, most: &left, on: compute)
+            below = cache
         }
-        if below?.texture.size != d.storageSize {
-            below = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
-            belowStale.set(Rect(size: d.storageSize))
+        if aboveCached {
+            var cache = TiledTexture()
+            swap(&cache, &above)
+            var left = most
+            Self.rebuild(keys, of: layout.above, into: &cache, fresh: &aboveFresh, startingWith: 0, most: &left, on: compute)
+            swap(&cache, &above)
+            overs[0].pixels = .tiles(above)
         }
-        guard let target = below?.texture, !belowStale.isEmpty else { return }
-        for r in part.take(from: &belowStale) {
-            Self.flatten(layers, in: r, onto: target, startingWith: builtOver ?? 0xFF00_0000, on: compute)
-        }
+        let keep = 4 * max(Self.tileCount(viewed.intersection(.plane)), 256)
+        if belowFresh.count > keep || aboveFresh.count > keep { forget(outside: viewed.union(region)) }
     }
 
-    /// The layers above, flattened while all are `normal` (the stale `part`), else listed one
-    /// by one.
-    private func rebuildAbove(_ d: Document, _ part: Part = .all, on compute: ComputeContext) {
-        guard !aboveStale.isEmpty else { return }
-        let layers = layout.above
-        guard !layers.isEmpty, layers.allSatisfy({ $0.mode == .normal }) else {
-            above = nil
-            overs = layers
-            aboveStale.set(.empty)
-            return
-        }
-        if above?.texture.size != d.storageSize {
-            above = TextureStorage(width: d.storageSize.width, height: d.storageSize.height, filledWith: 0)
-            aboveStale.set(Rect(size: d.storageSize))
-        }
-        guard let target = above?.texture else { return }
-        for r in part.take(from: &aboveStale) { Self.flatten(layers, in: r, onto: target, startingWith: 0, on: compute) }
-        overs = [ComposeKernel.Over(pixels: .texture(target), opacity: 255, mode: .normal, bounds: layers.reduce(Rect.empty) { $0.union($1.bounds) })]
+    /// How many tiles meet `rect` (counted, not listed: this is asked every compose).
+    private static func tileCount(_ rect: Rect) -> Int {
+        rect.isEmpty ? 0 : (((rect.maxX - 1) >> 6) - (rect.minX >> 6) + 1) * (((rect.maxY - 1) >> 6) - (rect.minY >> 6) + 1)
     }
 
-    /// `start` filled over `region`, then each layer blended on, bottom first.
-    private static func flatten(_ layers: [ComposeKernel.Over], in region: Rect, onto target: Texture<UInt32>, startingWith start: UInt32,
-                                on compute: ComputeContext) {
-        let region = region.intersection(target.bounds)
-        compute.dispatchRows(over: region) { group in
-            let g = group.threadPositions
-            for y in g.ys { (target.row(y) + g.minX).update(repeating: start, count: g.width) }
-            // A layer at a time over the group's rows: each pixel still gets the layers bottom
-            // first, and a layer is taken (retained) once a group, not once a row.
+    /// Drops what the caches hold outside `region`.
+    private func forget(outside region: Rect) {
+        belowFresh = belowFresh.filter { $0.rect.intersects(region) }
+        aboveFresh = aboveFresh.filter { $0.rect.intersects(region) }
+        for key in below?.keys ?? [] where !key.rect.intersects(region) { below?[key] = nil }
+        for key in above.keys where !key.rect.intersects(region) { above[key] = nil }
+    }
+
+    /// The stale ones of `keys` (up to `most`) flattened again: `start`, then each layer
+    /// blended on, bottom first; a tile none of the layers reaches is left out (the kernel
+    /// reads `start` there). A threadgroup a tile.
+    private static func rebuild(_ keys: [TileKey], of layers: [ComposeKernel.Over], into cache: inout TiledTexture,
+                                fresh: inout Set<TileKey>, startingWith start: UInt32, most: inout Int, on compute: ComputeContext) {
+        var made: [(TileKey, Tile)] = []
+        for key in keys where most > 0 && !fresh.contains(key) {
+            most -= 1
+            fresh.insert(key)
+            guard layers.contains(where: { $0.reaches(key) }) else {
+                cache[key] = nil
+                continue
+            }
+            let tile = cache[key] ?? Tile.unset()
+            cache[key] = tile
+            made.append((key, tile))
+        }
+        guard !made.isEmpty else { return }
+        let side = Tile.side, tiles = made
+        compute.dispatchThreadgroups(Size(width: tiles.count, height: 1), threadsPerThreadgroup: Size(width: side, height: side),
+                                     grid: Rect(x: 0, y: 0, width: tiles.count * side, height: side),
+                                     workingThreads: tiles.count * side * side * layers.count) { group in
+            let (key, tile) = tiles[group.positionInGrid.x]
+            let corner = key.rect
+            for ty in 0..<side { tile.texture.row(ty).update(repeating: start, count: side) }
             layers.withUnsafeBufferPointer { layers in
-                for i in layers.indices {
-                    for y in g.ys { ComposeKernel.blend(layers[i], row: y, xs: g.xs, onto: target.row(y)) }
+                for o in layers {
+                    guard case .tiles(let t) = o.pixels else {
+                        for ty in 0..<side { ComposeKernel.blend(o, row: corner.minY + ty, xs: corner.xs, onto: tile.texture.row(ty) - corner.minX) }
+                        continue
+                    }
+                    // A layer's own tile, found once: its rows blended straight.
+                    guard let from = t[key] else { continue }
+                    for ty in 0..<side {
+                        LayerBlend.blendRow(from.texture.row(ty), onto: tile.texture.row(ty), count: side, opacity: o.opacity, mode: o.mode)
+                    }
                 }
             }
+        }
+    }
+}
+
+extension ComposeKernel.Over {
+    /// Whether it may have pixels in tile `key`.
+    func reaches(_ key: TileKey) -> Bool {
+        guard bounds.intersects(key.rect) else { return false }
+        switch pixels {
+        case .tiles(let t): return t[key] != nil
+        case .texture: return true
+        case .group(let inside): return inside.contains { $0.reaches(key) }
         }
     }
 }

@@ -71,8 +71,8 @@ final class StrokeEngine {
     init(size: Size, seed: Int64) {
         self.size = size
         self.seed = seed
-        layer = StrokeLayer(size: size)
-        layer.clip = Rect(size: size)
+        layer = StrokeLayer()
+        clip = Rect(size: size)
     }
 
     /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
@@ -89,17 +89,37 @@ final class StrokeEngine {
     /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
     var mercurialCounts: (samples: Int, batches: Int) { (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0) }
 
-    /// Only the shown canvas is drawn into.
-    var clip: Rect {
-        get { layer.clip }
-        set { layer.clip = newValue }
+    /// The mercurial brush draws only within this (the frame): its buffers are dense, the
+    /// frame's size. Every other stroke reaches the whole plane.
+    var clip: Rect
+
+    /// How far from where it started a pen stroke draws, each way: beyond a hand's reach at
+    /// the zooms a painter uses (a 4K window at 1/8 shows 30,720 pixels), and what keeps a
+    /// stray sample flung 10⁹ pixels away from drawing that far (a line of 10⁹ dabs, a
+    /// million tiles).
+    static let strokeReach = 1 << 15
+
+    /// Where a pen stroke starting at `s` draws: `strokeReach` around `s`, on the plane.
+    /// Measured from the stroke's own start, not the frame, so that a stroke moved by whole
+    /// tiles draws the same pixels, moved.
+    static func reach(of s: StrokePoint) -> Rect {
+        let r = Double(strokeReach)
+        guard s.x.isFinite, s.y.isFinite, abs(s.x) < 1e15, abs(s.y) < 1e15 else { return .empty }
+        return Rect.covering(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r).intersection(.plane)
     }
 
-    /// The canvas grew (a replay's `resize`).
+    /// The frame grew (a replay's `resize`): the mercurial brush's buffers grow with it.
     func grow(to size: Size) {
         self.size = size
-        layer.grow(to: size)
         mercurialBuffers?.grow(to: size)
+    }
+
+    /// The mercurial brush's frame of samples sprayed into its dense mask, then copied into the
+    /// stroke's tiles.
+    private func runMercurial(_ m: MercurialBrush, on compute: ComputeContext) -> Rect {
+        let d = m.runFrame(into: layer.frameMask(size: size), clip: clip.intersection(Rect(size: size)), on: compute)
+        layer.absorbFrameMask(d)
+        return d
     }
 
     // MARK: - MyPaint brushes
@@ -159,6 +179,7 @@ final class StrokeEngine {
             live = .mercurial(m)
             return .empty
         }
+        layer.clip = Self.reach(of: s)
         var builder: StrokeBuilder?
         let d = layer.commit { sink in
             var d = Rect.empty
@@ -198,12 +219,7 @@ final class StrokeEngine {
     /// This frame's mercurial samples, sprayed.
     func runFrame(on compute: ComputeContext) -> Rect {
         guard case .mercurial(let m) = live else { return .empty }
-        return commit(m.runFrame(into: layer.committed, clip: layer.clip, on: compute))
-    }
-
-    private func commit(_ d: Rect) -> Rect {
-        layer.didCommit(d)
-        return d
+        return runMercurial(m, on: compute)
     }
 
     /// Finishes the live stroke (at `p`, or where it last was) and bakes it into the current
@@ -211,15 +227,15 @@ final class StrokeEngine {
     func end(at p: StrokePoint?, into document: Document, on compute: ComputeContext) -> Rect {
         switch live {
         case .mercurial(let m):
-            var d = commit(m.runFrame(into: layer.committed, clip: layer.clip, on: compute))
-            let bounds = layer.bounds.intersection(Rect(size: document.storageSize))
+            var d = runMercurial(m, on: compute)
+            let bounds = layer.bounds.intersection(Rect(size: size))
             if bounds.isEmpty {
                 d = d.union(layer.bounds)
                 layer.reset()
                 live = .none
             } else {
                 // Lit as the brush was when the stroke started.
-                live = .embossing(EmbossJob(coverage: layer.committed, bounds: bounds, color: m.brush.color,
+                live = .embossing(EmbossJob(coverage: layer.frameMask(size: size), bounds: bounds, color: m.brush.color,
                                             radius: Emboss.radius(forBrushSize: m.brush.tip.size), shading: m.brush.shading, kept: emboss))
             }
             m.reset()
@@ -281,11 +297,11 @@ final class StrokeEngine {
     /// none). A threadgroup per tile writes the whole new tile from the old one: blended where
     /// the stroke's bounds cross it, copied around them (no copy of the tile beforehand).
     private func bake(_ brush: Brush, into document: Document, on compute: ComputeContext) {
-        let bounds = layer.bounds.intersection(Rect(size: document.storageSize))
+        let bounds = layer.bounds
         guard !bounds.isEmpty else { return }
         let target = document.currentLayer
         let paints = brush.tip.kind != .eraser
-        let (change, tiles) = document.rewritePixels(of: target, in: bounds, onlyExisting: !paints) { layer.covers($0) }
+        let (change, tiles) = document.rewritePixels(of: target, in: bounds, onlyExisting: !paints, among: layer.tileKeys) { layer.covers($0) }
         let stroke = kernelStroke(brush)
         let pixels = target.pixels, side = Tile.side
         // The blend over the bounds is the work (the rest is copying): a stroke of a few thousand
@@ -311,8 +327,7 @@ final class StrokeEngine {
                     (to + hi).update(from: from + hi, count: side - hi)
                 }
                 // Indexed by canvas x, as the masks are.
-                ComposeKernel.blendRow(src: from - x0, dst: to - x0, committed: stroke.committed.row(y), tail: stroke.tail.row(y),
-                                       xs: blended.xs, color: stroke.blendColor, paints: stroke.paints)
+                ComposeKernel.blendStroke(stroke, row: y, xs: blended.xs, src: from - x0, dst: to - x0)
             }
         }
         document.record([change])

@@ -4,38 +4,53 @@ import Kernels
 import Strokes
 
 /// The live stroke's coverage: a committed mask (segments already final) and a tail mask
-/// (redrawn every frame), both canvas-sized, combined with max when composed. Keeping the whole
-/// stroke's coverage until it ends is what stops a translucent stroke from darkening where it
-/// crosses itself; tracking bounds keeps every frame's work proportional to what changed.
+/// (redrawn every frame), combined with max when composed. Both are tiled without edges
+/// (`TiledMask`): a stroke anywhere costs the tiles it crosses, wherever they are. Keeping the
+/// whole stroke's coverage until it ends is what stops a translucent stroke from darkening
+/// where it crosses itself; tracking bounds keeps every frame's work proportional to what
+/// changed.
+///
+/// Each dab and span is drawn tile by tile in the tile's own coordinates (the canvas ones less
+/// the tile's corner, a multiple of 64, so exactly): a stroke moved by a multiple of 64 pixels
+/// gives the same coverage, moved.
 final class StrokeLayer {
-    private var committedStorage: TextureStorage<UInt8>
-    private var tailStorage: TextureStorage<UInt8>
-    var committed: Texture<UInt8> { committedStorage.texture }
-    var tail: Texture<UInt8> { tailStorage.texture }
+    private(set) var committed = TiledMask()
+    private(set) var tail = TiledMask()
     /// Where the committed mask may be non-zero.
     private(set) var committedBounds = Rect.empty
     /// Where the tail mask may be non-zero.
     private(set) var tailBounds = Rect.empty
+    /// The mercurial brush's mask: it sprays, blurs and embosses a dense image, the frame's
+    /// size, which `absorbFrameMask` copies into the committed tiles.
+    private var frameStorage: TextureStorage<UInt8>?
 
-    init(size: Size) {
-        committedStorage = TextureStorage(width: size.width, height: size.height, filledWith: 0)
-        tailStorage = TextureStorage(width: size.width, height: size.height, filledWith: 0)
-    }
+    init() {}
 
     var bounds: Rect { committedBounds.union(tailBounds) }
 
-    /// Geometry outside this (the visible canvas) is not drawn.
-    var clip: Rect = .empty
+    /// Geometry outside this is not drawn: the whole plane a document may reach.
+    var clip: Rect = .plane
 
-    /// Grows the masks to `size`, keeping their content.
-    func grow(to size: Size) {
-        func grown(_ old: TextureStorage<UInt8>) -> TextureStorage<UInt8> {
-            let new = TextureStorage<UInt8>(width: max(size.width, old.width), height: max(size.height, old.height), filledWith: 0)
-            new.texture.copy(old.texture.bounds, from: old.texture)
-            return new
+    /// The dense mask the mercurial brush draws into, `size` at least (made on first use).
+    func frameMask(size: Size) -> Texture<UInt8> {
+        if let f = frameStorage, f.width >= size.width, f.height >= size.height { return f.texture }
+        let new = TextureStorage<UInt8>(width: max(size.width, frameStorage?.width ?? 0), height: max(size.height, frameStorage?.height ?? 0), filledWith: 0)
+        if let old = frameStorage { new.texture.copy(old.texture.bounds, from: old.texture) }
+        frameStorage = new
+        return new.texture
+    }
+
+    /// Copies `damage` of the frame mask into the committed tiles (the mercurial brush drew it).
+    func absorbFrameMask(_ damage: Rect) {
+        guard let frame = frameStorage?.texture else { return }
+        let r = damage.intersection(frame.bounds)
+        for key in TileKey.covering(r) {
+            let part = key.rect.intersection(r), tile = committed.writableTile(key)
+            for y in part.ys {
+                (tile.texture.row(y & 63) + (part.minX & 63)).update(from: frame.row(y) + part.minX, count: part.width)
+            }
         }
-        committedStorage = grown(committedStorage)
-        tailStorage = grown(tailStorage)
+        didCommit(r)
     }
 
     /// Dab shapes shared by every dab of this layer.
@@ -43,10 +58,13 @@ final class StrokeLayer {
     /// The geometry being gathered, kept between calls for its storage.
     private var batch = StrokeSink(clip: .empty)
 
-    /// Has `body` describe geometry (clipped to the visible canvas) and stamps it into the
-    /// committed mask; returns the area `body` says it damaged.
+    /// Has `body` describe geometry and stamps it into the committed mask; returns the area
+    /// `body` says it damaged.
     func commit(_ body: (inout StrokeSink) -> Rect) -> Rect {
-        let damage = draw(into: committed, body)
+        var mask = TiledMask()
+        swap(&mask, &committed)
+        let damage = draw(into: &mask, body)
+        swap(&mask, &committed)
         didCommit(damage)
         return damage
     }
@@ -57,12 +75,19 @@ final class StrokeLayer {
     /// cleared and the area drawn.
     func redrawTail(_ body: (inout StrokeSink) -> Rect) -> (cleared: Rect, drawn: Rect) {
         let old = tailBounds
-        tail.fill(old, with: 0)
-        tailBounds = draw(into: tail, body)
+        // The tiles stay, zeroed: the next tail mostly lands in them again.
+        for key in tail.keys(in: old) {
+            let r = key.rect.intersection(old)
+            tail[key]?.texture.fill(Rect(x: r.minX & 63, y: r.minY & 63, width: r.width, height: r.height), with: 0)
+        }
+        var mask = TiledMask()
+        swap(&mask, &tail)
+        tailBounds = draw(into: &mask, body)
+        swap(&mask, &tail)
         return (old, tailBounds)
     }
 
-    private func draw(into mask: Texture<UInt8>, _ body: (inout StrokeSink) -> Rect) -> Rect {
+    private func draw(into mask: inout TiledMask, _ body: (inout StrokeSink) -> Rect) -> Rect {
         // Taken out while in use: `body` then works on a local value, which needs no
         // exclusivity check at run time (a stored property handed to it inout would).
         var local = StrokeSink(clip: clip)
@@ -73,31 +98,64 @@ final class StrokeLayer {
         let (firstDab, firstSpan) = (local.dabs.count, local.spans.count)
         let damage = body(&local)
         local.dabs.withUnsafeBufferPointer { dabs in
-            for d in dabs[firstDab...] { stamps.stamp(mask, x: d.x, y: d.y, radius: d.radius, clip: clip) }
+            for d in dabs[firstDab...] { stamp(d, into: &mask) }
         }
         for i in firstSpan..<local.spans.count {
             let s = local.spans[i]
-            Coverage.fillSpan(mask, y: s.y, x0: s.x0, x1: s.x1)
+            let xs = max(s.x0, clip.minX)..<min(s.x1, clip.maxX)
+            guard !xs.isEmpty, s.y >= clip.minY, s.y < clip.maxY else { continue }
+            var x = xs.lowerBound
+            while x < xs.upperBound {
+                let key = TileKey(containing: x, s.y), end = min(xs.upperBound, (key.x + 1) << 6)
+                let origin = key.x << 6
+                Coverage.fillSpan(mask.writableTile(key).texture, y: s.y & 63, x0: x - origin, x1: end - origin)
+                x = end
+            }
         }
         if local.dabs.count + local.spans.count > 4096 { local.removeAll() }
         swap(&local, &batch)
         return damage
     }
 
-    /// Forgets the stroke: both masks back to zero over their bounds.
+    /// One dab, drawn into each tile it reaches in the tile's own coordinates.
+    private func stamp(_ d: StrokeSink.Dab, into mask: inout TiledMask) {
+        guard d.x.isFinite, d.y.isFinite, d.radius.isFinite, abs(d.x) < 1e15, abs(d.y) < 1e15 else { return }
+        let reach = d.radius + 3
+        let area = Rect.covering(minX: d.x - reach, minY: d.y - reach, maxX: d.x + reach, maxY: d.y + reach).intersection(clip)
+        guard !area.isEmpty else { return }
+        for ty in (area.minY >> 6)...((area.maxY - 1) >> 6) {
+            for tx in (area.minX >> 6)...((area.maxX - 1) >> 6) {
+                let key = TileKey(x: tx, y: ty), corner = key.rect
+                let local = area.intersection(corner)
+                stamps.stamp(mask.writableTile(key).texture, x: d.x - Double(corner.minX), y: d.y - Double(corner.minY), radius: d.radius,
+                             clip: Rect(x: local.minX - corner.minX, y: local.minY - corner.minY, width: local.width, height: local.height))
+            }
+        }
+    }
+
+    /// Forgets the stroke: both masks empty.
     func reset() {
-        committed.fill(committedBounds, with: 0)
-        tail.fill(tailBounds, with: 0)
+        if let frame = frameStorage?.texture { frame.fill(committedBounds.intersection(frame.bounds), with: 0) }
+        committed = TiledMask()
+        tail = TiledMask()
         committedBounds = .empty
         tailBounds = .empty
     }
+
+    /// The tiles either mask holds, in order: where the stroke may cover anything.
+    var tileKeys: [TileKey] { Set(committed.keys + tail.keys).sorted() }
 
     /// True when the stroke covers any pixel of `rect` (committed or tail).
     func covers(_ rect: Rect) -> Bool {
         let r = rect.intersection(bounds)
         return r.ys.contains { y in
-            let c = committed.row(y), t = tail.row(y)
-            return r.xs.contains { c[$0] | t[$0] != 0 }
+            var c = committed.reader(row: y), t = tail.reader(row: y)
+            if c.isEmpty, t.isEmpty { return false }
+            return ((r.minX >> 6)...((r.maxX - 1) >> 6)).contains { tx in
+                let cp = c.pointer(column: tx), tp = t.pointer(column: tx)
+                guard cp != nil || tp != nil else { return false }
+                return r.xs.clamped(to: (tx << 6)..<((tx + 1) << 6)).contains { x in (cp?[x & 63] ?? 0) | (tp?[x & 63] ?? 0) != 0 }
+            }
         }
     }
 

@@ -17,15 +17,20 @@ extension Benchmarks {
         var layer = TiledTexture()
         for key in TileKey.covering(Rect(size: size)) { layer.writableTile(key).texture.fill(Rect(x: 0, y: 0, width: Tile.side, height: Tile.side), with: 0x8040_2010) }
         let out = TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0)
-        let committed = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
-        let tail = TextureStorage<UInt8>(width: size.width, height: size.height, filledWith: 0)
-        for y in stride(from: 0, to: coveredRowEvery > 0 ? size.height : 0, by: max(1, coveredRowEvery)) { committed.texture.fill(Rect(x: 0, y: y, width: size.width, height: 1), with: 200) }
-        let stroke = ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: committed.texture,
-                                          tail: tail.texture, bounds: Rect(size: size))
+        // The masks in tiles, as the live stroke's: the committed one over the whole canvas, the
+        // tail (a few pixels in a real stroke) empty.
+        var committed = TiledMask()
+        for y in stride(from: 0, to: coveredRowEvery > 0 ? size.height : 0, by: max(1, coveredRowEvery)) {
+            for key in TileKey.covering(Rect(x: 0, y: y, width: size.width, height: 1)) {
+                committed.writableTile(key).texture.row(y & 63).update(repeating: 200, count: Tile.side)
+            }
+        }
+        let stroke = ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: committed,
+                                          tail: TiledMask(), bounds: Rect(size: size))
         var kernel = ComposeKernel(below: .color(0xFFFF_FFFF), layer: layer, canvas: Rect(size: size), output: out.texture)
         kernel.stroke = coveredRowEvery > 0 ? stroke : nil
         kernel.transform = transform
-        return { [compute, size] in withExtendedLifetime((out, committed, tail)) { kernel.run(over: Rect(size: size), on: compute) } }
+        return { [compute, size] in withExtendedLifetime(out) { kernel.run(over: Rect(size: size), on: compute) } }
     }
 
     /// Copying a canvas's bytes (memcpy.full): the memory's bandwidth, the limit beside compose.full.
@@ -161,4 +166,24 @@ extension Benchmarks {
         }
     }
 
+    /// A frame while panning over 20 layers (`compose.pan.layers20`): each a translucent wash
+    /// over the canvas, the current one in the middle; the view moved, so the whole window is
+    /// recomposed, through the stack view's tiled caches (made where new canvas comes into view).
+    func panFrame(layers: Int) -> () -> Void {
+        let session = Session(size: size, compute: compute)
+        let presenter = OffscreenPresenter(size: size)
+        for i in 0..<layers {
+            if i > 0 { session.handle(.command(.layer(.new(name: nil)))) }
+            let wash = [UInt32](repeating: 0x2000_0000 | UInt32(i * 12) << 16 | 0x80, count: size.area)
+            session.handle(.command(.paste(PastedImage(file: "wash.png", x: 0, y: 0, size: size, pixels: wash))))
+        }
+        session.handle(.command(.layer(.select(layers / 2))))
+        var frame = 0
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: presenter)
+        return {
+            frame += 1
+            session.handle(.view(ViewTransform(scale: 0, x: -(frame % 64) * 8, y: -(frame % 32) * 4)))
+            session.draw(FrameInfo(index: frame, timestamp: 0, targetTimestamp: 0), to: presenter)
+        }
+    }
 }

@@ -35,7 +35,7 @@ struct Benchmarks {
              by: 30, around: Double(size.width / 2), Double(size.height / 2))) }),
          ("memcpy.full", 50, { memcpyFull() }),
          ("compose.stroke", 400, { composeStroke() }), ("compose.stroke.layers1", 400, { composeStroke(layers: 1) }),
-         ("compose.stroke.layers20", 400, { composeStroke(layers: 20) }),
+         ("compose.stroke.layers20", 400, { composeStroke(layers: 20) }), ("compose.pan.layers20", 50, { panFrame(layers: 20) }),
          ("pen.8", 9, { penStroke(size: 8) }), ("pen.32", 9, { penStroke(size: 32) }),
          ("restore.300k", 5, { try restore300k() }), ("parse.300k", 5, { try parse300k() }), ("play.300k", 5, { try play300k() }),
          ("mercurial.frame", 30, { mercurialFrame() }), ("mercurial.stroke", 200, { mercurialStroke() }),

@@ -37,7 +37,8 @@ struct QuicksilverBench: ParsableCommand {
         present at 1920x1080, waiting for completion) and clipboard.transfer (that PNG from one \
         window to another through the X server's CLIPBOARD; .noisy: a canvas of noise, whose PNG \
         of several MB crosses in INCR chunks), compose.stroke.layers1 and .layers20 (compose.stroke's frame in a \
-        document of 1 and of 20 layers, each a translucent wash over the canvas, the stroke on the middle one), and \
+        document of 1 and of 20 layers, each a translucent wash over the canvas, the stroke on the middle one), \
+        compose.pan.layers20 (a frame while panning over those 20 layers: the whole window recomposed), and \
         layers.memory (the resident memory a 3840x2160 document of 40 layers, one with a stroke, adds), \
         document.save and document.open (a 20-layer document saved as OpenRaster and opened from it) \
         beside document.png (the same picture flattened and written as a PNG), ui.panel.select and \

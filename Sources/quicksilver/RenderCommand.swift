@@ -19,6 +19,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write: OUT.png, the picture flattened; OUT.ora, the document with its layers (OpenRaster). Written atomically.")
     var output: String
 
+    @Option(help: "What the PNG shows: frame, the document's frame (its size from the replay; the default), or ink, the exact bounding box of all the paint on the shown layers, inside the frame or beyond it (refused when nothing is painted). PNG only.")
+    var crop: RenderCrop = .frame
+
     @Option(parsing: .unconditional, help: "Worker threads for the compute pass (1…1024; default: all cores). The output is the same for any count.")
     var threads: Int?
 
@@ -26,6 +29,9 @@ struct RenderCommand: ParsableCommand {
         try OptionRanges.threads.check(threads)
         if !DocumentFile.isOpenRaster(output) && !output.lowercased().hasSuffix(".png") {
             throw ValidationError("-o \(output): render writes a PNG (.png) or an OpenRaster document (.ora)")
+        }
+        if crop == .ink, DocumentFile.isOpenRaster(output) {
+            throw ValidationError("--crop ink writes a PNG: an OpenRaster document keeps its frame and every layer whole")
         }
     }
 
@@ -54,7 +60,13 @@ struct RenderCommand: ParsableCommand {
                 throw Exit.failure
             }
         }
-        let shot = session.snapshot()
+        session.settle()
+        let ink = crop == .ink ? session.inkBounds() : nil
+        if let ink, ink.isEmpty {
+            printError("quicksilver: \(replay): --crop ink: nothing is painted, so there is no ink to crop to")
+            throw Exit.failure
+        }
+        let shot = ink.map { session.snapshot(of: $0) } ?? session.snapshot()
         let image = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
         do {
             if DocumentFile.isOpenRaster(output) {
@@ -67,4 +79,12 @@ struct RenderCommand: ParsableCommand {
             throw Exit.failure
         }
     }
+}
+
+/// What `render` writes of the canvas.
+enum RenderCrop: String, ExpressibleByArgument, CaseIterable {
+    /// The document's frame.
+    case frame
+    /// The exact bounding box of the ink, wherever it is.
+    case ink
 }

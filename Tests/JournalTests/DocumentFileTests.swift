@@ -1,9 +1,13 @@
+import Clock
+import Compute
+import Events
 import Files
 import Foundation
 import Geometry
 import Journal
 import Kernels
 import Paint
+import OpenRaster
 import PNGFile
 import Testing
 import TestSupport
@@ -101,5 +105,72 @@ import TestSupport
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         unzip.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Layers reaching past the frame, at negative offsets too (as Krita writes them), are read
+/// whole and saved back whole with their offsets; strokes far beyond the frame are saved on
+/// their layers and read back.
+@Suite struct LayersBeyondTheFrameFileTests {
+    @Test func aLayerAtNegativeOffsetsIsOpenedAndSavedBackWhole() throws {
+        let folder = try ScratchFolder.make("beyond")
+        let path = folder + "/krita.ora", again = folder + "/again.ora"
+        // A 24x16 document; its layer a 40x30 picture at (−10, −7): 10 px left, 7 up, and past
+        // the right and bottom edges. Every pixel opaque and distinct, so that a lost one shows.
+        let width = 40, height = 30
+        let pixels = (0..<(width * height)).map { UInt32(0xFF00_0000) | UInt32($0 * 2_654_435) & 0x00FF_FFFF }
+        let picture = PNGImage(width: width, height: height, pixels: pixels)
+        let doc = ORADocument(size: Size(width: 24, height: 16), layers: [ORALayer(name: "Far", x: -10, y: -7, image: picture)])
+        try OpenRaster.write(doc, merged: PNGImage(width: 24, height: 16, pixels: [UInt32](repeating: 0xFFFF_FFFF, count: 24 * 16)), to: path)
+
+        let read = try DocumentFile.read(ora: path, maxSide: 64).image
+        let layer = try #require(read.layers.first { $0.attributes.name == "Far" })
+        #expect(layer.bounds == Rect(x: -10, y: -7, width: width, height: height), "read whole: \(layer.bounds)")
+        #expect(layer.pixels == pixels, "opaque pixels premultiplied are themselves")
+        #expect(read.visibleSize == Size(width: 24, height: 16), "the frame is the file's w×h")
+
+        // Through a session (as the window opens it) and saved back.
+        let session = Session(size: read.size, compute: ComputeContext(threads: 1))
+        session.load(read)
+        let image = session.documentImage()
+        try DocumentFile.write(image, merged: PNGImage(width: 24, height: 16, pixels: session.snapshot().pixels), to: again)
+        let saved = try OpenRaster.read(from: again, maxSide: 64).decoded()
+        let far = try #require(saved.layers.first { $0.name == "Far" })
+        #expect(far.x == -10 && far.y == -7, "saved at its offsets: \(far.x), \(far.y)")
+        let back = try far.image()
+        #expect(back.width == width && back.height == height && back.pixels == pixels, "every byte back at its place")
+    }
+
+    @Test func farStrokesAreSavedOnTheirLayersAndReadBack() throws {
+        let folder = try ScratchFolder.make("beyond")
+        let path = folder + "/far.ora"
+        let session = Session(size: Size(width: 32, height: 32), compute: ComputeContext(threads: 1))
+        let far = 1 << 20
+        for (layer, x, y) in [(0, -far, 10), (1, 40 + far, -far)] {
+            if layer > 0 { session.handle(.command(.layer(.new(name: "Second")))) }
+            session.handle(.command(.brush(size: 6, color: Color(r: 200, g: 0, b: UInt8(layer * 100)))))
+            session.handle(.pointerDown(StrokeSample(x: Double(x), y: Double(y), pressure: 0.5)))
+            session.handle(.pointerUp(StrokeSample(x: Double(x + 30), y: Double(y + 5), pressure: 0.5)))
+        }
+        session.draw(FrameInfo(index: 0, timestamp: 0, targetTimestamp: 0), to: OffscreenPresenter(size: Size(width: 32, height: 32)))
+        session.settle()
+        let image = session.documentImage()
+        try DocumentFile.write(image, merged: PNGImage(width: 32, height: 32, pixels: session.snapshot().pixels), to: path)
+        let read = try DocumentFile.read(ora: path, maxSide: 64).image
+        // Each painted pixel where it was (the file keeps the painted pixels' bounds, not the tiles').
+        func painted(_ l: DocumentImage.LayerImage) -> [Int: [Int: UInt32]] {
+            var out: [Int: [Int: UInt32]] = [:]
+            for y in l.bounds.ys {
+                for x in l.bounds.xs where l.pixels[(y - l.bounds.minY) * l.bounds.width + x - l.bounds.minX] != 0 {
+                    out[y, default: [:]][x] = l.pixels[(y - l.bounds.minY) * l.bounds.width + x - l.bounds.minX]
+                }
+            }
+            return out
+        }
+        for (i, l) in image.layers.enumerated() {
+            let back = try #require(read.layers.first { $0.attributes.name == l.attributes.name }, "layer \(i)")
+            #expect(!painted(l).isEmpty && painted(back) == painted(l), "layer \(i) at \(l.bounds), read back at \(back.bounds)")
+        }
+        #expect(image.layers[0].bounds.minX < -far + 1 && image.layers[1].bounds.minY < -far + 1)
     }
 }

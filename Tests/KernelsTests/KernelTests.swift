@@ -43,8 +43,8 @@ import Testing
         for (x, v) in [UInt8(255), 128, 0, 255].enumerated() { committed.texture[x, 0] = v }
         for (x, v) in [UInt8(0), 255, 64, 255].enumerated() { tail.texture[x, 1] = v }
         committed.texture[3, 1] = 128 // max(128, 255) = 255: coverage never adds up
-        let stroke = ComposeKernel.Stroke(color: Color(r: 255, g: 0, b: 0, a: 128), committed: committed.texture,
-                                          tail: tail.texture, bounds: Rect(x: 0, y: 0, width: 4, height: 2))
+        let stroke = ComposeKernel.Stroke(color: Color(r: 255, g: 0, b: 0, a: 128), committed: TiledMask(committed.texture),
+                                          tail: TiledMask(tail.texture), bounds: Rect(x: 0, y: 0, width: 4, height: 2))
         // The stroke paints into an empty layer over a white background.
         var k = ComposeKernel(below: .color(0xFFFF_FFFF), layer: TiledTexture(), canvas: canvas.texture.bounds, output: out.texture)
         k.stroke = stroke

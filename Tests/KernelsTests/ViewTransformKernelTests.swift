@@ -77,7 +77,7 @@ import Testing
         let committed = TextureStorage<UInt8>(width: 300, height: 200, filledWith: 0)
         let tail = TextureStorage<UInt8>(width: 300, height: 200, filledWith: 0)
         for x in 40..<260 { committed.texture[x, 100] = 255; committed.texture[x, 101] = 128 }
-        let stroke = ComposeKernel.Stroke(color: Color(r: 255, g: 0, b: 0), committed: committed.texture, tail: tail.texture,
+        let stroke = ComposeKernel.Stroke(color: Color(r: 255, g: 0, b: 0), committed: TiledMask(committed.texture), tail: TiledMask(tail.texture),
                                           bounds: Rect(x: 40, y: 100, width: 220, height: 2))
         let t = ViewTransform(scale: scale, x: 37, y: -23)
         let size = Size(width: 613, height: 411)   // not a multiple of the threadgroup: partial edge groups

@@ -41,8 +41,9 @@ import TestSupport
         var out = [[Double]](repeating: bg, count: w * h)
         for l in image.layers where l.attributes.visible {
             let o = Double(UInt32((l.attributes.opacity * 255).rounded())) / 255
-            for y in l.bounds.ys where y < h {
-                for x in l.bounds.xs where x < w {
+            // Layers have no edges: only what lies on the canvas is in the picture.
+            for y in l.bounds.ys where y >= 0 && y < h {
+                for x in l.bounds.xs where x >= 0 && x < w {
                     let p = l.pixels[(y - l.bounds.minY) * l.bounds.width + x - l.bounds.minX]
                     let a = Double(p >> 24) / 255 * o
                     let c = [p >> 16 & 0xff, p >> 8 & 0xff, p & 0xff].map { Double($0) / 255 * o }
@@ -212,7 +213,7 @@ import TestSupport
         var catchingUp = 0
         if !strokeAtOnce {
             while session.needsDraw { #expect(draw().isEmpty); catchingUp += 1 }
-            #expect(catchingUp == 2, "400 rows, 136 a frame: the first band in the choosing frame, then two: \(catchingUp)")
+            #expect(catchingUp == 2, "7 tile rows, 3 a frame: the first band in the choosing frame, then two: \(catchingUp)")
         }
         for e in try ReplayParser.parse(header + stroke(y: 200, t: 9, color: "#0000ff", size: 40).joined(separator: "\n") + "\n").events {
             session.handle(e.event)
@@ -265,9 +266,11 @@ import TestSupport
         #expect(session.needsDraw, "the rest of the caches still to catch up")
         var catchingUp = 0
         while session.needsDraw { #expect(draw().isEmpty); catchingUp += 1 }
-        // The choosing frame rebuilt rows 0..<136. Left stale: 150x44 above the part, 100x200
-        // beside it, 150x20 below: 29,600 pixels, at 136 rows of 150 (20,400) a frame.
-        #expect(catchingUp == 2, "two more frames: \(catchingUp)")
+        // The caches are rebuilt in tiles, a band of three tile rows (136 rows, rounded up)
+        // across the view a frame: the choosing frame rebuilt tile rows 0...2, the compose the
+        // part's tiles (columns 1...2 of rows 2...5). Left stale: column 0 of rows 3...5 and
+        // row 6: six tiles, one frame.
+        #expect(catchingUp == 1, "one more frame: \(catchingUp)")
         #expect(largestChannelDifference(session.snapshot().pixels, want) <= 2)
     }
 

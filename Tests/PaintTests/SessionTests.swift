@@ -127,8 +127,9 @@ let black: UInt32 = 0xFF00_0000
 
     /// Samples far outside the canvas, up to the largest finite numbers a replay may hold ("far
     /// outside the canvas is fine: it is clipped", docs/journal.md), draw exactly the part of the
-    /// stroke that crosses the canvas and nothing else: the same pixels as the same stroke from
-    /// samples just off the canvas. Straight across, straight down, off along a slope of ½, and
+    /// stroke within `StrokeEngine.strokeReach` of where it started and nothing else: on the
+    /// canvas, the same pixels as the same stroke from samples just off the canvas, or none for
+    /// a stroke that starts 10⁹ px out. Straight across, straight down, off along a slope of ½, and
     /// a pointer glitch: a sample flung far off to the right and back; with the pen (size 10:
     /// radius 5, a dab every 2 px) and the pixel pen.
     ///
@@ -159,9 +160,13 @@ let black: UInt32 = 0xFF00_0000
                 let near = try render(strokeReplay(shape.near, brush: brush))
                 #expect(shape.inked.allSatisfy { near[$0.0, $0.1] == black }, "\(what): the near stroke crosses the canvas")
                 let text = strokeReplay(shape.far, brush: brush)
-                let nextNear = strokeReplay(shape.near, brush: brush) + next
-                for (got, want, after) in [(try render(text), near, ""), (try render(text + next), try render(nextNear), ", then a stroke")] {
-                    if shape.samePhase || pixelPen {
+                // A stroke draws within `StrokeEngine.strokeReach` of where it started: one
+                // starting 10⁹ px out draws nothing on the canvas (and not a line of 10⁹ dabs).
+                let startsFar = shape.far[0].0.magnitude > 1e6 || shape.far[0].1.magnitude > 1e6
+                let nextNear = strokeReplay(startsFar ? [(-50, -50)] : shape.near, brush: brush) + next
+                let nearNow = startsFar ? blank : near
+                for (got, want, after) in [(try render(text), nearNow, ""), (try render(text + next), try render(nextNear), ", then a stroke")] {
+                    if shape.samePhase || pixelPen || startsFar {
                         expectSame(got, want, what + after)
                         continue
                     }

@@ -17,16 +17,18 @@ import TestSupport
     static let size = Size(width: 256, height: 128)
 
     /// Steps of known sizes: a "full" stroke covers all 8 tiles, a "left" one the 4 of the two
-    /// left columns (its round end reaches x = 40 + 75 + 1 < 128). Each after the first replaces
+    /// left columns (its round end reaches x = 70 + 50 + 1 < 128). Both stay within the canvas
+    /// (from x = 52 − 51 on, y = 64 ± 51): the layers have no edges, and a stroke reaching past
+    /// the canvas would make tiles there too. Each after the first replaces
     /// tiles that exist, so its step holds them; the first drew where no tile was and holds none.
     static let strokes: [(name: String, from: Double, to: Double, color: Color, tiles: Int)] = [
-        ("full, opaque", -50, 306, Color(r: 0x20, g: 0x30, b: 0x40), 8),
-        ("full, red", -50, 306, Color(r: 255, g: 0, b: 0, a: 0x60), 8),
-        ("full, green", -50, 306, Color(r: 0, g: 255, b: 0, a: 0x60), 8),
-        ("left, blue", -100, 40, Color(r: 0, g: 0, b: 255, a: 0x60), 4),
-        ("full, yellow", -50, 306, Color(r: 255, g: 255, b: 0, a: 0x60), 8),
-        ("left, cyan", -100, 40, Color(r: 0, g: 255, b: 255, a: 0x60), 4),
-        ("full, magenta", -50, 306, Color(r: 255, g: 0, b: 255, a: 0x60), 8),
+        ("full, opaque", 52, 204, Color(r: 0x20, g: 0x30, b: 0x40), 8),
+        ("full, red", 52, 204, Color(r: 255, g: 0, b: 0, a: 0x60), 8),
+        ("full, green", 52, 204, Color(r: 0, g: 255, b: 0, a: 0x60), 8),
+        ("left, blue", 52, 70, Color(r: 0, g: 0, b: 255, a: 0x60), 4),
+        ("full, yellow", 52, 204, Color(r: 255, g: 255, b: 0, a: 0x60), 8),
+        ("left, cyan", 52, 70, Color(r: 0, g: 255, b: 255, a: 0x60), 4),
+        ("full, magenta", 52, 204, Color(r: 255, g: 0, b: 255, a: 0x60), 8),
     ]
 
     /// Room for 24 tiles. Held after each stroke: 0, 8, 16, 20; then 28, over, so the first two
@@ -48,7 +50,7 @@ import TestSupport
                 Dictionary(uniqueKeysWithValues: session.document.currentLayer.pixels.tiles.map { ($0.key, ObjectIdentifier($0.tile)) })
             }
             let before = identities()
-            session.handle(.command(.brush(kind: .pen, size: 150, color: s.color)))
+            session.handle(.command(.brush(kind: .pen, size: 100, color: s.color)))
             session.handle(.pointerDown(StrokeSample(x: s.from, y: 64, pressure: 0.5)))
             session.handle(.pointerUp(StrokeSample(x: s.to, y: 64, pressure: 0.5)))
             draw()
@@ -82,16 +84,16 @@ import TestSupport
     }
 
     /// The same through a replay's header (`undoMegabytes`, as the window records its
-    /// `--undo-megabytes`): 1 MiB is 64 tiles, a stroke over a 320x256 canvas replaces 20 of
-    /// them, so three of five such steps fit; five undos then stop at the picture after the
+    /// `--undo-megabytes`): 1 MiB is 64 tiles, a stroke over a 320x256 canvas (within it: the
+    /// layers have no edges) replaces 20 of them, so three of five such steps fit; five undos then stop at the picture after the
     /// second stroke, as a render of only the first two draws it.
     @Test func aReplaysUndoMegabytesKeepsThreeOfFiveSteps() throws {
         let header = "{\"quicksilver\": 1, \"width\": 320, \"height\": 256, \"undoMegabytes\": 1}\n"
         let colors = ["#203040", "#ff000060", "#00ff0060", "#0000ff60", "#ffff0060", "#ff00ff60"]
         func strokes(_ n: Int) -> String {
             colors.prefix(n).enumerated().map { i, c in
-                "{\"t\": \(i), \"type\": \"brush\", \"size\": 300, \"color\": \"\(c)\"}\n"
-                    + "{\"t\": \(i), \"type\": \"down\", \"x\": -200, \"y\": 128}\n{\"t\": \(i), \"type\": \"up\", \"x\": 520, \"y\": 128}\n"
+                "{\"t\": \(i), \"type\": \"brush\", \"size\": 250, \"color\": \"\(c)\"}\n"
+                    + "{\"t\": \(i), \"type\": \"down\", \"x\": 130, \"y\": 128}\n{\"t\": \(i), \"type\": \"up\", \"x\": 190, \"y\": 128}\n"
             }.joined()
         }
         let undo = "{\"t\": 10, \"type\": \"undo\"}\n", redo = "{\"t\": 11, \"type\": \"redo\"}\n"
