@@ -113,13 +113,18 @@ public struct ComposeKernel: Sendable {
 
     /// Each pixel of `parts` blended halfway toward the desk: canvas outside the frame.
     private func dim(_ parts: [Rect], on compute: ComputeContext) {
-        let desk = (Self.desk & 0x00FE_FEFE) >> 1
+        let desk = Self.desk & 0x00FF_FFFF
         for part in parts {
             compute.dispatchRows(over: part) { group in
                 let g = group.threadPositions
                 for y in g.ys {
                     let row = output.row(y)
-                    for x in g.xs { row[x] = 0xFF00_0000 | ((row[x] & 0x00FE_FEFE) >> 1 &+ desk) }
+                    // Each channel's mean rounded down, without carries between channels: the
+                    // desk itself stays the desk exactly.
+                    for x in g.xs {
+                        let p = row[x] & 0x00FF_FFFF
+                        row[x] = 0xFF00_0000 | ((p & desk) &+ (((p ^ desk) & 0x00FE_FEFE) >> 1))
+                    }
                 }
             }
         }

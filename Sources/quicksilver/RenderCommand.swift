@@ -3,6 +3,7 @@ import Compute
 import Journal
 import Paint
 import PNGFile
+import ReplayFormat
 
 /// `quicksilver render REPLAY -o OUT.png`: plays a replay through the same session the window
 /// runs, on a virtual 60 Hz clock, and writes the final image.
@@ -19,7 +20,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write: OUT.png, the picture flattened; OUT.ora, the document with its layers (OpenRaster). Written atomically.")
     var output: String
 
-    @Option(help: "What the PNG shows: frame, the document's frame (its size from the replay; the default), or ink, the exact bounding box of all the paint on the shown layers, inside the frame or beyond it (refused when nothing is painted). PNG only.")
+    @Option(help: "What the PNG shows: frame, the document's frame (its size from the replay; the default), or ink, the exact bounding box of all the paint on the shown layers, inside the frame or beyond it (refused when nothing is painted, or when the box is over 16384 px a side). PNG only.")
     var crop: RenderCrop = .frame
 
     @Option(parsing: .unconditional, help: "Worker threads for the compute pass (1…1024; default: all cores). The output is the same for any count.")
@@ -64,6 +65,11 @@ struct RenderCommand: ParsableCommand {
         let ink = crop == .ink ? session.inkBounds() : nil
         if let ink, ink.isEmpty {
             printError("quicksilver: \(replay): --crop ink: nothing is painted, so there is no ink to crop to")
+            throw Exit.failure
+        }
+        if let ink, !Replay.Header.sizes.contains(ink.width) || !Replay.Header.sizes.contains(ink.height) {
+            printError("quicksilver: \(replay): --crop ink: the ink spans \(ink.width)x\(ink.height) px, more than a picture may be "
+                       + "(\(Replay.Header.sizes.upperBound) px a side)")
             throw Exit.failure
         }
         let shot = ink.map { session.snapshot(of: $0) } ?? session.snapshot()

@@ -67,3 +67,40 @@ import Testing
         #expect(ora.status != 0 && ora.stderr.contains("--crop ink writes a PNG"), "\(ora.stderr)")
     }
 }
+
+/// Memory over the endless canvas: what a document scattered far and wide costs is its ink,
+/// not its extent.
+@Suite struct EndlessCanvasMemoryTests {
+    /// 40 layers, each with strokes scattered over ±100,000 px, rendered (the frame, then the
+    /// ink's box would be 200,000 px wide: not asked) within 300 MB of peak resident memory.
+    @Test func fortyLayersScatteredFarAndWideRenderWithin300MB() throws {
+        var lines = ["{\"quicksilver\": 1, \"width\": 640, \"height\": 480}"]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ range: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(seed >> 33) % (2 * range + 1) - range
+        }
+        for layer in 0..<40 {
+            let t = Double(layer)
+            if layer > 0 { lines.append("{\"t\": \(t), \"type\": \"layer\", \"action\": \"new\"}") }
+            lines.append("{\"t\": \(t), \"type\": \"brush\", \"size\": 24, \"color\": \"#\(String(format: "%02x", layer * 6))4080c0\"}")
+            for _ in 0..<6 {
+                let x = next(100_000), y = next(100_000)
+                lines.append("{\"t\": \(t), \"type\": \"down\", \"x\": \(x), \"y\": \(y)}")
+                lines.append("{\"t\": \(t), \"type\": \"move\", \"x\": \(x + 300), \"y\": \(y + 120)}")
+                lines.append("{\"t\": \(t), \"type\": \"up\", \"x\": \(x + 150), \"y\": \(y + 400)}")
+            }
+        }
+        let dir = try temporaryFolder()
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/far.jsonl", atomically: true, encoding: .utf8)
+        let r = try runMeasuringMemory(binary, ["render", dir + "/far.jsonl", "-o", dir + "/far.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.peakRSS > 0 && r.peakRSS <= 300 << 20, "peak \(r.peakRSS >> 20) MB")
+        let png = try PNGImage.read(from: dir + "/far.png")
+        #expect(png.width == 640 && png.height == 480)
+        // Its ink's box, 200,000 px a side, is more than a picture may be: said, nothing written.
+        let ink = try runProgram(binary, ["render", dir + "/far.jsonl", "-o", dir + "/ink.png", "--crop", "ink"])
+        #expect(ink.status != 0 && ink.stderr.contains("--crop ink: the ink spans") && ink.stderr.contains("16384 px a side"), "\(ink.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/ink.png"))
+    }
+}
