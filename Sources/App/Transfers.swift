@@ -5,6 +5,7 @@ import Geometry
 import Input
 import Journal
 import Paint
+import ReplayFormat
 import PNGFile
 
 /// What goes out of the window and comes into it as a picture: the document saved to its file
@@ -95,6 +96,9 @@ struct Transfers {
         let name = FilePath.baseName(of: path)
         let merged = picture(session)
         let ora = DocumentFile.isOpenRaster(path)
+        if ora, let why = session.layersTooWideToWrite(maxSide: Replay.Header.sizes.upperBound) {
+            return "not saved: \(why)"
+        }
         let document = ora ? session.documentImage() : nil
         let flattened = !ora && session.document.layers.count > 1
         let (console, revision) = (console, names.revision)

@@ -25,6 +25,9 @@ extension Journal {
         bytesSinceSnapshot = 0
         generation += 1
         session.settle()
+        // Paint too wide for a snapshot stays in the journal's events (nothing is lost; the
+        // journal is longer until the paint fits again).
+        guard session.layersTooWideToWrite(maxSide: Replay.Header.sizes.upperBound) == nil else { return }
         let image = session.documentImage()
         var header = firstHeader
         header.size = image.size

@@ -2,6 +2,26 @@ import Compute
 import Geometry
 
 extension Session {
+    /// Why the layers cannot be written one picture a layer that this program reads back (a
+    /// saved .ora, a journal's snapshot), nil when they can: a layer's paint reaching over
+    /// `maxSide` px a side (strokes far apart on one layer of the endless canvas), or all of
+    /// them over `DocumentLimits.pixelBytes`. Checked before anything is copied, so a drawing
+    /// too wide for a file is said, never allocated (a layer 10⁵ px wide would be 40 GB).
+    public func layersTooWideToWrite(maxSide: Int) -> String? {
+        var bytes = 0
+        for layer in document.layers {
+            let b = layer.bounds
+            if b.width > maxSide || b.height > maxSide {
+                return "layer \"\(layer.name)\" spans \(b.width)x\(b.height) px, more than a saved layer may be (\(maxSide) px a side)"
+            }
+            bytes += b.width * b.height * 4
+        }
+        guard bytes <= DocumentLimits.pixelBytes else {
+            return "the layers hold \(bytes >> 20) MiB, more than a saved document may be (\(DocumentLimits.pixelBytes >> 20) MiB)"
+        }
+        return nil
+    }
+
     /// The exact bounds of the ink: the pixels of the shown layers that are not transparent,
     /// inside the frame or not (empty when there are none). Call after `settle()`.
     public func inkBounds() -> Rect {

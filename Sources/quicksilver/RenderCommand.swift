@@ -72,6 +72,10 @@ struct RenderCommand: ParsableCommand {
                        + "(\(Replay.Header.sizes.upperBound) px a side)")
             throw Exit.failure
         }
+        if DocumentFile.isOpenRaster(output), let why = session.layersTooWideToWrite(maxSide: Replay.Header.sizes.upperBound) {
+            printError("quicksilver: \(replay): cannot write \(output): \(why)")
+            throw Exit.failure
+        }
         let shot = ink.map { session.snapshot(of: $0) } ?? session.snapshot()
         let image = PNGImage(width: shot.width, height: shot.height, pixels: shot.pixels)
         do {

@@ -66,6 +66,26 @@ import Testing
         let (ora, _) = try render(replay(movedBy: 0, 0), to: "out.ora")
         #expect(ora.status != 0 && ora.stderr.contains("--crop ink writes a PNG"), "\(ora.stderr)")
     }
+
+    /// Strokes 40,000 px apart on one layer make a layer no saved file may hold (16384 px a
+    /// side, what this program reads back): `render -o x.ora` says so in one line and writes
+    /// nothing, rather than allocate the 40,000-px-wide picture of the layer; a PNG of the
+    /// frame is still written.
+    @Test func layersTooWideForAFileAreRefusedNotAllocated() throws {
+        let text = ["{\"quicksilver\": 1, \"width\": 64, \"height\": 64}",
+                    "{\"t\": 0, \"type\": \"down\", \"x\": 10, \"y\": 10}", "{\"t\": 0.1, \"type\": \"up\", \"x\": 20, \"y\": 20}",
+                    "{\"t\": 1, \"type\": \"down\", \"x\": 40010, \"y\": 10}", "{\"t\": 1.1, \"type\": \"up\", \"x\": 40020, \"y\": 20}"]
+            .joined(separator: "\n") + "\n"
+        let (ora, out) = try render(text, [], to: "out.ora")
+        #expect(ora.status != 0, "\(ora.stderr)")
+        #expect(ora.stderr.contains("cannot write") && ora.stderr.contains("layer \"Layer 1\" spans 40") && ora.stderr.contains("16384 px a side"),
+                "\(ora.stderr)")
+        #expect(ora.stderr.split(separator: "\n").count == 1, "one line: \(ora.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out), "nothing written")
+        let (png, pngOut) = try render(text, [])
+        #expect(png.status == 0, "\(png.stderr)")
+        #expect(try PNGImage.read(from: pngOut).width == 64)
+    }
 }
 
 /// Memory over the endless canvas: what a document scattered far and wide costs is its ink,
