@@ -115,18 +115,7 @@ extension ComposeKernel {
         let x0 = span.lowerBound * level, width = span.count * level
         let rows = UnsafeMutablePointer<UInt32>.allocate(capacity: width * level)
         defer { rows.deallocate() }
-        let cx0 = max(canvas.minX, x0), cx1 = min(canvas.maxX, x0 + width)
-        for k in 0..<level {
-            let row = rows + k * width, cy = ly * level + k
-            if cy >= canvas.minY, cy < canvas.maxY, cx0 < cx1 {
-                if x0 < cx0 { row.update(repeating: Self.desk, count: cx0 - x0) }
-                composeRow(cy, xs: cx0..<cx1, into: row - x0)
-                if cx1 < x0 + width { (row + (cx1 - x0)).update(repeating: Self.desk, count: x0 + width - cx1) }
-            } else {
-                row.update(repeating: Self.desk, count: width)
-            }
-        }
-        Self.averageBlocks(rows, width: width, f: level, into: dst + span.lowerBound, count: span.count)
+        composeAveraged(x0: x0, y0: ly * level, width: width, f: level, scratch: rows, into: dst + span.lowerBound)
     }
 
     /// The level pixels of row `ly` that samples inside the parallelogram `corners` (in order

@@ -258,23 +258,28 @@ public struct ComposeKernel: Sendable {
             let bx0 = (g.minX - ox) * f, width = g.width * f
             let rows = UnsafeMutablePointer<UInt32>.allocate(capacity: width * f)
             defer { rows.deallocate() }
-            let cx0 = max(bounds.minX, bx0), cx1 = min(bounds.maxX, bx0 + width)
             for y in g.ys {
-                let by0 = (y - oy) * f
-                for k in 0..<f {
-                    let row = rows + k * width
-                    let cy = by0 + k
-                    if cy >= bounds.minY, cy < bounds.maxY, cx0 < cx1 {
-                        if bx0 < cx0 { row.update(repeating: Self.desk, count: cx0 - bx0) }
-                        composeRow(cy, xs: cx0..<cx1, into: row - bx0)
-                        if cx1 < bx0 + width { (row + (cx1 - bx0)).update(repeating: Self.desk, count: bx0 + width - cx1) }
-                    } else {
-                        row.update(repeating: Self.desk, count: width)
-                    }
-                }
-                Self.averageBlocks(rows, width: width, f: f, into: output.row(y) + g.minX, count: g.width)
+                composeAveraged(x0: bx0, y0: (y - oy) * f, width: width, f: f, scratch: rows, into: output.row(y) + g.minX)
             }
         }
+    }
+
+    /// The `f` canvas rows from `y0` over `x0 ..< x0 + width` composed into `rows` (`f` rows of
+    /// `width`), desk off the canvas, then each f×f block's mean into `dst` (`width / f`
+    /// pixels): an output row of a view below 100 %.
+    func composeAveraged(x0: Int, y0: Int, width: Int, f: Int, scratch rows: UnsafeMutablePointer<UInt32>, into dst: UnsafeMutablePointer<UInt32>) {
+        let cx0 = max(canvas.minX, x0), cx1 = min(canvas.maxX, x0 + width)
+        for k in 0..<f {
+            let row = rows + k * width, cy = y0 + k
+            if cy >= canvas.minY, cy < canvas.maxY, cx0 < cx1 {
+                if x0 < cx0 { row.update(repeating: Self.desk, count: cx0 - x0) }
+                composeRow(cy, xs: cx0..<cx1, into: row - x0)
+                if cx1 < x0 + width { (row + (cx1 - x0)).update(repeating: Self.desk, count: x0 + width - cx1) }
+            } else {
+                row.update(repeating: Self.desk, count: width)
+            }
+        }
+        Self.averageBlocks(rows, width: width, f: f, into: dst, count: width / f)
     }
 
     /// Each output pixel the rounded mean of an f×f block of `rows` (f rows of `width`), per
