@@ -107,7 +107,7 @@ extension ComposeKernel {
             let inside = span.clamped(to: canvas.minX..<max(canvas.minX, canvas.maxX))
             guard !inside.isEmpty else { return (dst + span.lowerBound).update(repeating: Self.desk, count: span.count) }
             (dst + span.lowerBound).update(repeating: Self.desk, count: inside.lowerBound - span.lowerBound)
-            composeRow(ly, xs: inside, into: dst)
+            composeShownRow(ly, xs: inside, into: dst)
             (dst + inside.upperBound).update(repeating: Self.desk, count: span.upperBound - inside.upperBound)
             return
         }

@@ -73,6 +73,9 @@ public struct ComposeKernel: Sendable {
     /// The document's frame, when the output shows it: canvas outside it is dimmed (blended
     /// halfway toward the desk), so that paint beyond the frame shows, on the desk.
     public var frame: Rect?
+    /// For a turned view, whose frame's window rect is only its bounding box: the canvas beyond
+    /// the frame composed row by row beside it (`composeShownRow`), then sampled.
+    public var beyond: Beyond?
     public var output: Texture<UInt32>
     /// Where the canvas sits in the output: zoomed and moved. Output pixels that show no canvas
     /// are the desk.
@@ -113,19 +116,10 @@ public struct ComposeKernel: Sendable {
 
     /// Each pixel of `parts` blended halfway toward the desk: canvas outside the frame.
     private func dim(_ parts: [Rect], on compute: ComputeContext) {
-        let desk = Self.desk & 0x00FF_FFFF
         for part in parts {
             compute.dispatchRows(over: part) { group in
                 let g = group.threadPositions
-                for y in g.ys {
-                    let row = output.row(y)
-                    // Each channel's mean rounded down, without carries between channels: the
-                    // desk itself stays the desk exactly.
-                    for x in g.xs {
-                        let p = row[x] & 0x00FF_FFFF
-                        row[x] = 0xFF00_0000 | ((p & desk) &+ (((p ^ desk) & 0x00FE_FEFE) >> 1))
-                    }
-                }
+                for y in g.ys { Self.dim(output.row(y), xs: g.xs) }
             }
         }
     }
@@ -273,7 +267,7 @@ public struct ComposeKernel: Sendable {
             let row = rows + k * width, cy = y0 + k
             if cy >= canvas.minY, cy < canvas.maxY, cx0 < cx1 {
                 if x0 < cx0 { row.update(repeating: Self.desk, count: cx0 - x0) }
-                composeRow(cy, xs: cx0..<cx1, into: row - x0)
+                composeShownRow(cy, xs: cx0..<cx1, into: row - x0)
                 if cx1 < x0 + width { (row + (cx1 - x0)).update(repeating: Self.desk, count: x0 + width - cx1) }
             } else {
                 row.update(repeating: Self.desk, count: width)

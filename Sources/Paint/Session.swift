@@ -327,14 +327,17 @@ public final class Session {
     /// canvas at 100 % in the top-left corner by default), the canvas outside the frame dimmed
     /// when `showingFrame` (the window's). The stack must be in sync.
     public func compose(_ region: Rect, into target: Texture<UInt32>, transform: ViewTransform = .identity, showingFrame: Bool = false) {
-        // A turned frame's window rect is only its bounding box: a turned view shows the frame
-        // cut out on the desk, without the paint beyond it (an upright one shows that, dimmed).
+        // A turned frame's window rect is only its bounding box: a turned view cuts the frame
+        // out of each canvas row instead (`ComposeKernel.Beyond`).
         let turned = showingFrame && transform.isTurned
         let inside = showingFrame && !turned ? region.intersection(transform.windowRect(covering: document.bounds)) : region
         stack.complete(document, within: transform.canvasRect(shownIn: inside), on: compute)
         let stroke = strokes.overlay
         var kernel = stack.kernel(document, stroke: stroke, invert: view.invert, output: target, transform: transform)
-        if turned { kernel.canvas = document.bounds }
+        if turned {
+            kernel.beyond = ComposeKernel.Beyond(kernel: stack.outsideKernel(document, stroke: stroke, output: target, transform: transform),
+                                                 frame: document.bounds)
+        }
         kernel.run(over: inside, on: compute)
         guard showingFrame, !turned else { return }
         for part in region.subtracting(inside) {

@@ -49,6 +49,30 @@ import Testing
         }
     }
 
+    /// A turned view cuts the frame out of each canvas row: canvas inside it as composed, beyond
+    /// it what `beyond` composes (the layers over the desk in the window), each channel halved
+    /// toward the desk's, rounded down.
+    @Test func aTurnedViewDimsTheCanvasBeyondTheFrameRowByRow() {
+        let c = canvas(4, 3)
+        let out = TextureStorage<UInt32>(width: 3, height: 4, filledWith: 0)
+        var k = ComposeKernel(below: .texture(c.texture), layer: TiledTexture(), canvas: c.texture.bounds, output: out.texture)
+        k.transform = ViewTransform(zoom: 1, angle: 90, x: 3, y: 0)
+        k.beyond = ComposeKernel.Beyond(kernel: k, frame: Rect(x: 0, y: 0, width: 2, height: 3))
+        k.run(over: Rect(size: Size(width: 3, height: 4)), on: ComputeContext(threads: 1))
+        func halfway(_ p: UInt32) -> UInt32 {
+            (0..<3).reduce(0xFF00_0000) { v, i in
+                let s = UInt32(8 * i)
+                return v | ((((p >> s) & 0xFF) + ((desk >> s) & 0xFF)) / 2) << s
+            }
+        }
+        for wy in 0..<4 {
+            for wx in 0..<3 {
+                let (cx, cy) = (wy, 2 - wx), p = c.texture[cx, cy]
+                #expect(out.texture[wx, wy] == (cx < 2 ? p : halfway(p)), "window \(wx),\(wy): canvas \(cx),\(cy)")
+            }
+        }
+    }
+
     @Test func aQuarterTurnAt100PercentIsExactThoughBilinear() {
         let c = canvas(4, 3)
         // Turned 90° clockwise, the canvas's corner at window (3, 0): window (wx, wy) shows
