@@ -90,11 +90,6 @@ extension Field.Kind {
                     return refusal(.unknownValue, "\(label()) must be \(Field.listed(values, .or)), got \(JSON.quoted(s))")
                 }
             }
-        case (.numberChoice(let values), .number(let v)):
-            guard v.isFinite else { return refusal(.outOfRange, "\(label()) must be a finite number") }
-            guard values.contains(v) else {
-                return refusal(.unknownValue, "\(label()) must be one of \(values.map(Replay.number).joined(separator: ", ")), got \(Replay.number(v))")
-            }
         case (.flags(let words), .flags(let present)):
             guard present.allSatisfy(words.contains) else { return refusal(.unknownValue, "\(label()) may hold only \(Self.and(words))") }
         case (.object(let fields), .record(let record)):
@@ -122,7 +117,7 @@ extension Field.Kind {
     /// What a value of this kind is, for a message about one that is not: "a number".
     var expected: String {
         switch self {
-        case .number, .numberChoice: "a number"
+        case .number: "a number"
         case .integer, .version: "an integer"
         case .bool: "true or false"
         case .string, .choice, .color: "a string"

@@ -35,8 +35,6 @@ public struct Field: Sendable, Equatable {
         case color(alpha: Bool)
         /// One of these strings; `refused` words a string that is not one of them.
         case choice([String], refused: Refusal)
-        /// One of these numbers (the view's zooms).
-        case numberChoice([Double])
         /// An array of some of these strings (a repeat reads as one), written in this order.
         case flags([String])
         /// An object of these fields.
@@ -116,7 +114,7 @@ public struct Field: Sendable, Equatable {
     /// A field's value: what the parser reads and the writer writes, between the line's JSON
     /// and the Swift value (`LineShape`'s `read` and `write`).
     public enum Value: Sendable, Equatable {
-        /// `number` and `numberChoice`.
+        /// `number`.
         case number(Double)
         /// `integer` and `version`.
         case integer(Int)

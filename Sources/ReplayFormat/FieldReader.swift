@@ -59,7 +59,7 @@ struct FieldReader {
         func wrongType(_ got: String) -> ReplayError { at(refusal(.wrongType, "\(label()) must be \(kind.expected), got \(got)")) }
         let value: Field.Value
         switch kind {
-        case .number, .numberChoice:
+        case .number:
             guard case .number(let d, _) = json else { throw wrongType(json.kindName) }
             value = .number(d)
         case .integer, .version:

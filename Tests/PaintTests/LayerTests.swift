@@ -274,21 +274,6 @@ import TestSupport
         #expect(largestChannelDifference(session.snapshot().pixels, want) <= 2)
     }
 
-    /// The stale part of a cache less a region composed: whatever is left, in pieces.
-    @Test func aStaleAreaGivesUpWhatIsTakenWithinARegion() {
-        var stale = StaleArea()
-        stale.set(Rect(x: 0, y: 0, width: 100, height: 100))
-        #expect(stale.take(within: Rect(x: 40, y: 40, width: 100, height: 20)) == [Rect(x: 40, y: 40, width: 60, height: 20)])
-        let pieces: [Rect] = [Rect(x: 0, y: 0, width: 100, height: 40), Rect(x: 0, y: 60, width: 100, height: 40), Rect(x: 0, y: 40, width: 40, height: 20)]
-        #expect(stale.rects == pieces)
-        let stillStale = stale.rects.map(\.area).reduce(0, +)
-        #expect(stillStale == 100 * 100 - 60 * 20)
-        #expect(stale.take(pixels: 100 * 45) == [Rect(x: 0, y: 0, width: 100, height: 40), Rect(x: 0, y: 60, width: 100, height: 5)])
-        let left = stale.rects.map(\.area).reduce(0, +)
-        #expect(left == 100 * 100 - 60 * 20 - 4500)
-        #expect(stale.take(within: Rect(x: 500, y: 500, width: 5, height: 5)).isEmpty)
-    }
-
     /// An undo selects the layer it changes: the view, built for the layer current before,
     /// must follow (three layers, so both caches are in use).
     @Test func anUndoThatChangesTheCurrentLayerIsShownRight() throws {

@@ -35,7 +35,6 @@ private func limits(of kind: Field.Kind) -> [Field.Value] {
         let opaque = [Color.black, .white, Color(r: 0x12, g: 0xab, b: 0xff)]
         return (opaque + (alpha ? [Color(r: 1, g: 2, b: 3, a: 0), Color(r: 255, g: 255, b: 255, a: 254)] : [])).map { .color($0) }
     case .choice(let values, _): return values.map { .string($0) }
-    case .numberChoice(let values): return values.map { .number($0) }
     case .flags(let words): return [.flags([]), .flags(words)] + words.map { .flags([$0]) }
     case .object(let fields):
         return records(fields, needsOneOf: false).map { .record($0) }
@@ -236,7 +235,6 @@ private func beyond(_ kind: Field.Kind) -> [Field.Value] {
         }
     case .color(let alpha): return alpha ? [.integer(1)] : [.color(Color(r: 1, g: 2, b: 3, a: 4)), .integer(1)]
     case .choice: return [.string("not one of them")]
-    case .numberChoice(let values): return [.number((values.max() ?? 0) * 3 + 1)]
     case .flags(let words): return [.flags(words + ["alt"])]
     case .object, .anyObject: return [.integer(1)]
     case .array(let element, let count, _, _):
