@@ -52,6 +52,17 @@ public final class BrushEngine {
         return mypaint_brush_get_base_value(brush, mypaint_brush_setting_from_cname(name))
     }
 
+    /// Moves the brush's position (its states x, y, actual_x and actual_y) by `dx`, `dy`: the
+    /// coordinates it is played in start elsewhere. Exact for the moves `BrushPlayer` makes
+    /// (multiples of 2¹⁵ px, toward zero). libmypaint's private `skip_last_x`/`_y` stay, so a
+    /// brush with tracking noise ends a skip at once after a move, as after a jump.
+    public func move(dx: Float, dy: Float) {
+        for (state, d) in [(MYPAINT_BRUSH_STATE_X, dx), (MYPAINT_BRUSH_STATE_Y, dy), (MYPAINT_BRUSH_STATE_ACTUAL_X, dx),
+                           (MYPAINT_BRUSH_STATE_ACTUAL_Y, dy)] {
+            mypaint_brush_set_state(brush, state, mypaint_brush_get_state(brush, state) + d)
+        }
+    }
+
     /// One `stroke_to`: moves the brush to the event's position over `dtime` seconds, drawing the
     /// dabs between on `bridge`'s surface (not inside an atomic section of its own: the caller
     /// opens and closes one).

@@ -44,6 +44,16 @@ public final class BrushPlayer {
     private var strokeOpen = false
     /// Strokes ended on the surface so far (`DabSurface.endStroke` calls).
     public private(set) var strokesEnded = 0
+    /// Where the coordinates libmypaint is given start on the canvas (nil until the first
+    /// event). libmypaint keeps positions in `Float`, whose step is 1/16 px at 10⁶ px and 128 px
+    /// at 2³⁰, so a brush is played near zero: from the multiple of `originStep` nearest its
+    /// first event, moved (with the brush's state and the surface's origin) to the one nearest
+    /// an event more than `originStep` away that comes with no stroke open. Every decision
+    /// depends only on where events are relative to each other, so a replay moved by a
+    /// multiple of `originStep` paints the same pixels, moved; near (0, 0), as libmypaint's own
+    /// tests paint, the origin is (0, 0) and nothing changes.
+    public private(set) var origin: (x: Int, y: Int)?
+    public static let originStep = 1 << 15
 
     public init(settings: BrushSettings, color: Color, surface: DabSurface, legacy: Bool = false, path: String = "brush") throws(BrushError) {
         engine = try BrushEngine(settings: settings, legacy: legacy, path: path)
@@ -55,7 +65,9 @@ public final class BrushPlayer {
     @discardableResult public func play(_ e: BrushEvent) -> Rect {
         let dtime = previousT.map { e.t - $0 } ?? Self.firstDtime
         previousT = e.t
-        let input = BrushInput(x: Float(e.x), y: Float(e.y), pressure: Float(e.pressure), xtilt: Float(e.xtilt), ytilt: Float(e.ytilt),
+        if !strokeOpen { follow(e) }
+        let o = origin ?? (0, 0)
+        let input = BrushInput(x: Float(e.x - Double(o.x)), y: Float(e.y - Double(o.y)), pressure: Float(e.pressure), xtilt: Float(e.xtilt), ytilt: Float(e.ytilt),
                                viewZoom: viewZoom, viewRotation: viewRotation)
         mypaint_surface_begin_atomic(bridge.surface1)
         engine.strokeTo(input, dtime: dtime, on: bridge)
@@ -78,6 +90,24 @@ public final class BrushPlayer {
             strokeOpen = false
         }
         return damage
+    }
+
+    /// Moves the origin to the multiple of `originStep` nearest `e` when it is the first event,
+    /// or more than `originStep` away from the origin.
+    private func follow(_ e: BrushEvent) {
+        let step = Double(Self.originStep), limit = Double(Int32.max)
+        guard e.x.isFinite, e.y.isFinite else { return }
+        let nearest = (x: Int(min(max((e.x / step).rounded(), -limit), limit)) * Self.originStep,
+                       y: Int(min(max((e.y / step).rounded(), -limit), limit)) * Self.originStep)
+        guard let o = origin else {
+            origin = nearest
+            bridge.setOrigin(nearest)
+            return
+        }
+        guard abs(e.x - Double(o.x)) > step || abs(e.y - Double(o.y)) > step else { return }
+        engine.move(dx: Float(o.x - nearest.x), dy: Float(o.y - nearest.y))
+        origin = nearest
+        bridge.setOrigin(nearest)
     }
 
     /// Ends a stroke left open (the events ended with the pen down).

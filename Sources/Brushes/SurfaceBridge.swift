@@ -72,15 +72,23 @@ public final class SurfaceBridge {
         didSet { mirrors = Array(symmetry.copies.dropFirst()) }
     }
     private var mirrors: [Symmetry.Copy] = []
+    /// Where the surface's coordinates start on the canvas (the symmetry's axes are the canvas's).
+    private var origin = (x: 0.0, y: 0.0)
+
+    /// The brush's coordinates start at `o` on the canvas from now on (`DabSurface.setOrigin`).
+    func setOrigin(_ o: (x: Int, y: Int)) {
+        origin = (Double(o.x), Double(o.y))
+        surface.setOrigin(x: o.x, y: o.y)
+    }
 
     /// Draws `dab` and its copies; true when any of them changed something.
     private func draw(_ dab: Dab) -> Bool {
         var drew = surface.draw(dab)
         for m in mirrors {
             var copy = dab
-            let p = m.apply(Double(dab.x), Double(dab.y))
-            copy.x = Float(p.x)
-            copy.y = Float(p.y)
+            let p = m.apply(Double(dab.x) + origin.x, Double(dab.y) + origin.y)
+            copy.x = Float(p.x - origin.x)
+            copy.y = Float(p.y - origin.y)
             copy.angle = Float(m.angle(Double(dab.angle)))
             drew = surface.draw(copy) || drew
         }

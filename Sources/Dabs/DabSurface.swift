@@ -26,6 +26,10 @@ public protocol DabSurface: AnyObject {
     func endAtomic() -> Rect
     /// The stroke is over: its paint becomes the layer's.
     func endStroke()
+    /// Dabs and colour reads from now on are at (`x`, `y`) plus their own position, `x` and `y`
+    /// multiples of 64: a brush far out on the canvas works near zero, where a `Float` position
+    /// is exact enough (its step is 1/16 px at 10⁶ and 128 px at 2³⁰). Called between strokes.
+    func setOrigin(x: Int, y: Int)
 }
 
 /// The depth a stroke is painted at (docs/brushes.md has the measurements that chose `perStroke`).

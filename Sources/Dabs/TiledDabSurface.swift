@@ -19,6 +19,9 @@ import Kernels
 /// dab kernel in 16x16 threadgroups over the tiles its dabs touch, each dab in order, on the
 /// workers when it is costly enough to be worth waking them, else on the calling thread. The same
 /// dabs give the same bytes for any number of threads and any batching.
+///
+/// Dabs and colour reads come in the surface's own coordinates, which start at `origin` on the
+/// layer (`setOrigin`); damage, `lastStroke` and `strokeTile` speak the layer's.
 public final class TiledDabSurface: DabSurface {
     /// The layer's pixels, as they stand after the last stroke ended.
     public private(set) var pixels: TiledTexture
@@ -54,7 +57,7 @@ public final class TiledDabSurface: DabSurface {
 
     public func beginAtomic() {}
 
-    /// Dabs beyond this distance from the origin, or not finite, are dropped.
+    /// Dabs beyond this distance from the surface's origin, or not finite, are dropped.
     static let reach: Float = 1e8
 
     @discardableResult public func draw(_ dab: Dab) -> Bool {
@@ -66,8 +69,8 @@ public final class TiledDabSurface: DabSurface {
                            angle: dab.angle.isFinite ? dab.angle : 0)
         let paint = DabPaint(r: dab.r, g: dab.g, b: dab.b, opaque: opaque, alphaEraser: dab.alphaEraser, lockAlpha: dab.lockAlpha,
                              colorize: dab.colorize, posterize: dab.posterize, posterizeLevels: dab.posterizeLevels, paint: dab.paint)
-        let b = mask.bounds
-        let rect = Rect(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY)
+        let b = mask.bounds, o = origin
+        let rect = Rect(minX: b.minX &+ o.x, minY: b.minY &+ o.y, maxX: b.maxX &+ o.x, maxY: b.maxY &+ o.y)
         damage = damage.union(rect)
         if paint.paints { batch.append(DabStamp(mask: mask, paint: paint)) }
         return true
@@ -83,7 +86,7 @@ public final class TiledDabSurface: DabSurface {
         return DabSampler.sample(x: x, y: y, radius: radius, paint: paint, random: &random) { tx, ty in
             let key = TileKey(x: tx, y: ty)
             if let t = working[key] { return UnsafePointer(t.values) }
-            guard pixels[key] != nil else { return UnsafePointer(working.empty) }
+            guard pixels[working.layerKey(key)] != nil else { return UnsafePointer(working.empty) }
             return UnsafePointer(working.promote(key, from: pixels).values)
         }
     }
@@ -104,6 +107,7 @@ public final class TiledDabSurface: DabSurface {
         for (key, t) in working.tiles.sorted(by: { $0.key < $1.key }) where t.changed {
             let tile = Tile.unset()
             t.store(into: tile)
+            let key = working.layerKey(key)
             lastStroke.append((key, pixels[key]))
             let blank = UnsafeBufferPointer(start: tile.texture.base, count: 64 * 64).allSatisfy { $0 == 0 }
             pixels[key] = blank ? nil : tile
@@ -126,10 +130,20 @@ public final class TiledDabSurface: DabSurface {
     /// bits, in a new tile); nil where the stroke has not painted. For showing a stroke live.
     public func strokeTile(_ key: TileKey) -> Tile? {
         flush()
-        guard let t = working[key], t.changed else { return nil }
+        guard let t = working[working.localKey(key)], t.changed else { return nil }
         let tile = Tile.unset()
         t.store(into: tile)
         return tile
+    }
+
+    /// Where the surface's (0, 0) lies on the layer, in pixels (multiples of 64).
+    public var origin: (x: Int, y: Int) { (working.origin.x << 6, working.origin.y << 6) }
+
+    /// Dabs and colour reads from now on are at `x`, `y` (rounded down to multiples of 64) plus
+    /// their own position: what was drawn before stays where it was drawn.
+    public func setOrigin(x: Int, y: Int) {
+        flush()
+        working.move(origin: TileKey(containing: x, y))
     }
 
     // MARK: laying the dabs
@@ -150,8 +164,7 @@ public final class TiledDabSurface: DabSurface {
         var i = 0
         for y in rect.ys {
             for x in rect.xs {
-                let key = TileKey(containing: x, y)
-                if let t = working[key] {
+                if let t = working[working.localKey(TileKey(containing: x, y))] {
                     let p = t.values + ((y & 63) &* 64 &+ (x & 63)) &* 4
                     let a = UInt32(min(p[3], 32768))
                     for c in 0..<3 { out[i + c] = UInt8(Fix15.to8(UInt16(min(UInt32(p[c]) + 32768 - a, 32768)))) }

@@ -31,8 +31,13 @@ final class WorkingTile: @unchecked Sendable {
 
 /// The 15-bit tiles of the stroke being painted, by tile, with the memory of finished strokes'
 /// tiles kept for the next (no allocation per stroke once warm).
+///
+/// They are keyed in the surface's own coordinates, which start at `origin` (in tiles) on the
+/// layer: `layerKey` and `localKey` go between the two.
 struct WorkingTiles {
     private(set) var tiles: [TileKey: WorkingTile] = [:]
+    /// Where the surface's tile (0, 0) lies on the layer.
+    var origin = TileKey(x: 0, y: 0)
     private var spare: [WorkingTile] = []
     /// A transparent tile read where a layer has none (never written).
     let empty: UnsafeMutablePointer<UInt16>
@@ -49,13 +54,28 @@ struct WorkingTiles {
 
     subscript(key: TileKey) -> WorkingTile? { tiles[key] }
 
+    /// The layer's key of the working tile at `key`.
+    func layerKey(_ key: TileKey) -> TileKey { TileKey(x: key.x &+ origin.x, y: key.y &+ origin.y) }
+    /// The working key of the layer's tile at `key`.
+    func localKey(_ key: TileKey) -> TileKey { TileKey(x: key.x &- origin.x, y: key.y &- origin.y) }
+
     /// The working tile at `key`, promoted from `pixels` if the stroke has not touched it yet.
     mutating func promote(_ key: TileKey, from pixels: TiledTexture) -> WorkingTile {
         if let t = tiles[key] { return t }
         let t = spare.popLast() ?? WorkingTile()
-        t.load(from: pixels[key])
+        t.load(from: pixels[layerKey(key)])
         tiles[key] = t
         return t
+    }
+
+    /// The surface's coordinates start at `origin` on the layer from now on: the tiles keep their
+    /// place on the layer.
+    mutating func move(origin new: TileKey) {
+        let dx = new.x &- origin.x, dy = new.y &- origin.y
+        if dx != 0 || dy != 0, !tiles.isEmpty {
+            tiles = Dictionary(uniqueKeysWithValues: tiles.map { (TileKey(x: $0.key.x &- dx, y: $0.key.y &- dy), $0.value) })
+        }
+        origin = new
     }
 
     /// Every working tile back to the spares.

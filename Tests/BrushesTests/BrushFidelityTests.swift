@@ -74,6 +74,7 @@ import Testing
         }
         func endAtomic() -> Rect { .empty }
         func endStroke() {}
+        func setOrigin(x: Int, y: Int) {}
     }
 
     static func smudged(_ events: [BrushEvent], _ settings: BrushSettings) throws -> [Float] {

@@ -39,6 +39,9 @@ import Testing
             return dabs.isEmpty ? .empty : Rect(x: 0, y: 0, width: 1, height: 1)
         }
         func endStroke() { calls.append("stroke") }
+        /// The origins set, in order (not among `calls`: they are between sections).
+        var origins: [(x: Int, y: Int)] = []
+        func setOrigin(x: Int, y: Int) { origins.append((x, y)) }
     }
 
     static let settings = try! BrushSettings.parse(Array(#"""
@@ -74,6 +77,37 @@ import Testing
                               BrushEvent(t: 0.02, x: 6, y: 0, pressure: 1)],
                              settings: Self.settings, color: .black, on: surface)
         #expect(surface.calls.last == "stroke")
+    }
+
+    /// libmypaint's positions are `Float`s (a step of 128 px at 2³⁰), so a brush far out is
+    /// played near zero: a charcoal's strokes 2³⁰ px away reach the surface as the same dabs as
+    /// near (0, 0), with the surface's origin at 2³⁰; a stroke begun more than 2¹⁵ px from the
+    /// origin moves it, and its dabs stay near zero.
+    @Test func aBrushFarOutIsPlayedNearZero() throws {
+        let settings = try BrushLibrary.installed(environment: ["HOME": "/nonexistent"]).settings(named: "classic/charcoal")
+        func strokes(_ dx: Double, _ dy: Double) -> [BrushEvent] {
+            (0..<40).map { (i: Int) -> BrushEvent in
+                let along = 7.25 * Double(i % 20), down = 31.5 * Double(i / 20)
+                return BrushEvent(t: 0.01 * Double(i), x: dx + 300 + along, y: dy + 200 + down, pressure: i % 20 == 19 ? 0 : 0.8)
+            }
+        }
+        let near = Recorder(), far = Recorder()
+        try BrushPlayer.play(strokes(0, 0), settings: settings, color: .black, on: near)
+        try BrushPlayer.play(strokes(Double(1 << 30), -Double(1 << 30)), settings: settings, color: .black, on: far)
+        #expect(!near.dabs.isEmpty && far.dabs == near.dabs, "\(far.dabs.count) dabs far, \(near.dabs.count) near")
+        #expect(near.origins.map { [$0.x, $0.y] } == [[0, 0]])
+        #expect(far.origins.map { [$0.x, $0.y] } == [[1 << 30, -(1 << 30)]])
+
+        let surface = Recorder()
+        let player = try BrushPlayer(settings: settings, color: .black, surface: surface)
+        for e in strokes(0, 0) + strokes(100_000, 0).map({ BrushEvent(t: $0.t + 1, x: $0.x, y: $0.y, pressure: $0.pressure) }) {
+            player.play(e)
+        }
+        #expect(surface.origins.map { [$0.x, $0.y] } == [[0, 0], [3 * 32768, 0]])
+        let painted = surface.dabs.filter { $0.opaque > 0 }
+        // (Dabs of opacity 0 are handed over too, on the way from the last stroke's end.)
+        let farthest = painted.map { max(abs($0.x), abs($0.y)) }.max() ?? 0
+        #expect(!painted.isEmpty && farthest < 20_000, "every dab that paints is near zero: \(farthest)")
     }
 
     /// The first interface (mypaint_brush_stroke_to) reaches the surface too, without pigment.

@@ -45,6 +45,30 @@ import Testing
         _ = surface.endAtomic()
     }
 
+    /// With its origin far out, dabs and colour reads are at the origin plus their position:
+    /// the damage, the stroke's tiles and `strokeTile` speak the layer's coordinates, and what
+    /// was painted before stays where it was.
+    @Test func anOriginFarOut() {
+        let surface = TiledDabSurface(compute: Self.compute(1))
+        surface.beginAtomic()
+        surface.draw(Dab(x: 10.5, y: 20.5, radius: 4, r: 0, g: 0, b: 1))
+        _ = surface.endAtomic()
+        surface.endStroke()
+        let far = 1 << 30
+        surface.setOrigin(x: far, y: -far + 64)
+        #expect(surface.origin == (far, -far + 64))
+        surface.beginAtomic()
+        #expect(surface.sampleColor(x: 10.5, y: -43.5, radius: 2, paint: -1).a == 0, "nothing there yet")
+        surface.draw(Dab(x: 10.5, y: 20.5, radius: 4, r: 1, g: 0, b: 0))
+        #expect(surface.endAtomic() == Rect(minX: far + 5, minY: -far + 64 + 15, maxX: far + 16, maxY: -far + 64 + 26))
+        #expect(surface.strokeTile(TileKey(containing: far + 10, -far + 84)) != nil)
+        #expect(surface.sampleColor(x: 10.5, y: 20.5, radius: 2, paint: -1).r > 0.99)
+        surface.endStroke()
+        #expect(surface.pixels[far + 10, -far + 84] == 0xffff_0000)
+        #expect(surface.pixels[10, 20] == 0xff00_00ff, "the first stroke stays where it was painted")
+        #expect(surface.lastStroke.map(\.key) == [TileKey(containing: far, -far + 64)])
+    }
+
     /// Negative coordinates and dabs across tile corners land where they should, and a stroke
     /// that erases a tile to nothing leaves no tile behind.
     @Test func tilesWithoutEdges() {

@@ -22,6 +22,11 @@ import Testing
         stroke(2, [(60, 0), (70, 130)])
         lines.append("{\"t\": 3, \"type\": \"brush\", \"kind\": \"pixel\", \"size\": 3, \"color\": \"#00a000\"}")
         stroke(3, [(-80, -40), (-20, -35)])
+        // MyPaint brushes: libmypaint plays them near zero wherever they are (BrushPlayer.origin).
+        lines.append("{\"t\": 4, \"type\": \"brush\", \"kind\": \"mypaint\", \"name\": \"classic/charcoal\", \"color\": \"#602010\"}")
+        stroke(4, [(0, 110), (50, 40.5), (100, -20), (190, 70)], pressure: 0.8)
+        lines.append("{\"t\": 5, \"type\": \"brush\", \"kind\": \"mypaint\", \"name\": \"classic/smudge\", \"color\": \"#ffffff\"}")
+        stroke(5, [(20, 40), (70, 60), (120, 80)], pressure: 0.9)
         return lines.joined(separator: "\n") + "\n"
     }
 
