@@ -70,7 +70,11 @@ extension PointerRouter {
         case .resetView: return [.session(.view(.identity), at: t)]
         case .turn(let degrees):
             let (cx, cy) = centre(c)
-            return [.session(.view(c.view.turned(by: degrees, around: cx, cy)), at: t)]
+            let kept = turnPivot.flatMap { $0.view == c.view ? (x: $0.x, y: $0.y) : nil }
+            let pivot = kept ?? c.view.canvasPoint(x: cx, y: cy)
+            let view = c.view.turned(by: degrees, around: cx, cy, pivot: pivot)
+            turnPivot = TurnPivot(view: view, x: pivot.x, y: pivot.y)
+            return [.session(.view(view), at: t)]
         case .mirrorView: return [.session(.view(c.view.mirrored(about: c.window.width / 2)), at: t)]
         case .pickColor:
             guard mode == .idle else { return [] }

@@ -76,6 +76,14 @@ public struct PointerRouter: Sendable, Equatable {
     var lastWidgetPress: PointerSample?
     /// The symmetry `y` last turned off, which it turns on again.
     var symmetryTurnedOff: Symmetry?
+    /// The canvas point the last turning key turned about, and the view it made: the next key
+    /// turns about the same point while the view is still that one (not moved, zoomed or
+    /// turned otherwise since), so that turns do not drift.
+    var turnPivot: TurnPivot?
+    struct TurnPivot: Equatable, Sendable {
+        var view: ViewTransform
+        var x: Double, y: Double
+    }
 
     /// A double-click: the second press within this many seconds of the first…
     static let doubleClickSeconds = 0.4

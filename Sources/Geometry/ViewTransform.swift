@@ -226,10 +226,17 @@ public struct ViewTransform: Hashable, Sendable, CustomStringConvertible {
 
     /// The same view turned by `degrees` (clockwise on screen) about window point (wx, wy).
     public func turned(by degrees: Double, around wx: Double, _ wy: Double) -> ViewTransform {
-        let (cx, cy) = canvasPoint(x: wx, y: wy)
+        turned(by: degrees, around: wx, wy, pivot: canvasPoint(x: wx, y: wy))
+    }
+
+    /// The same view turned by `degrees` about window point (wx, wy), with canvas point `pivot`
+    /// placed there (to the nearest whole window pixel). Turns that keep one pivot do not drift:
+    /// the canvas point the view shows at (wx, wy) after a turn is up to ½ px off the pivot, and
+    /// turning about that one instead would add the error up, turn after turn.
+    public func turned(by degrees: Double, around wx: Double, _ wy: Double, pivot: (x: Double, y: Double)) -> ViewTransform {
         var v = self
         v.angle = Self.normalised(angle + degrees)
-        return v.placing(cx, cy, at: wx, wy)
+        return v.placing(pivot.x, pivot.y, at: wx, wy)
     }
 
     /// The same view at angle `degrees`, turned about window point (wx, wy).

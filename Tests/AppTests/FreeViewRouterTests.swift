@@ -39,6 +39,28 @@ import UI
         #expect(views(r.route(.key(KeyPress("]", time: 0)), c)).isEmpty, "] alone still sizes the brush")
     }
 
+    /// Twenty-four turns of 15° come back to the view they started from, and after every turn
+    /// the canvas point first at the centre is within ½ px of it: the pivot is kept, not taken
+    /// again from each whole-pixel view (which drifted up to ½ px a turn).
+    @Test func turnsKeepTheirPivotAndDoNotDrift() {
+        var r = PointerRouter()
+        let start = ViewTransform(zoom: 1.5, x: 31, y: -12)
+        let pivot = start.canvasPoint(x: 400, y: 300)
+        var view = start, worst = 0.0
+        for _ in 0..<24 {
+            guard let next = views(r.route(.key(KeyPress("]", mods: .control, time: 0)), context(view: view))).first else { break }
+            view = next
+            let shown = view.windowPoint(x: pivot.x, y: pivot.y)
+            worst = max(worst, abs(shown.x - 400), abs(shown.y - 300))
+        }
+        #expect(worst <= 0.5, "the pivot strayed \(worst) px from the centre")
+        #expect(view == start, "a full turn: \(view) against \(start)")
+        // A view moved in between starts afresh from what it shows at the centre.
+        let moved = view.moved(by: 7, 3)
+        let turned = views(r.route(.key(KeyPress("[", mods: .control, time: 0)), context(view: moved)))
+        #expect(turned == [moved.turned(by: -15, around: 400, 300)])
+    }
+
     @Test func hMirrorsTheViewAndMStaysTheMercurialBrush() {
         var r = PointerRouter()
         let c = context()
