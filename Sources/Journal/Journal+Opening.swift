@@ -50,11 +50,11 @@ extension Journal {
         var names: [String] { [snapshot, history, opened].compactMap { $0 } }
     }
 
-    /// The lines after a header that set a session's state as it is: the brush, the shown
-    /// size, the view, its filters and the symmetry where they are not the defaults, and the
-    /// document's file where one is known.
+    /// The lines after a header that set a session's state as it is: the brush, the frame, the
+    /// view, its filters and the symmetry where they are not the defaults, and the document's
+    /// file where one is known.
     static func stateLines(of session: Session, brush: Brush?, header: Replay.Header, document: DocumentNote? = nil) -> [String] {
-        var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.document.visibleSize).dropFirst())
+        var lines = Array(Replay.openingLines(header, brush: brush, frame: session.document.frame).dropFirst())
         var events: [SessionEvent] = []
         let view = session.view
         if view.invert { events.append(.command(.invert(true))) }
@@ -107,8 +107,10 @@ extension Journal {
                     try put(bytes, at: folder + "/" + name, linking: opening.links[Opening.snapshotRole])
                 case .document(let image, let merged):
                     name = base + ".snapshot-" + tag + ".ora"
+                    // In the canvas's own coordinates (the frame's place is in the opening lines),
+                    // so the events after it land where they did.
                     try DocumentFile.write(image, merged: PNGImage(width: merged.width, height: merged.height, pixels: merged.pixels),
-                                           to: folder + "/" + name)
+                                           to: folder + "/" + name, canvas: Rect(size: image.size))
                 }
                 written.append(name)
                 header.snapshot = name

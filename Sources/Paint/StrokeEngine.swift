@@ -21,7 +21,8 @@ final class StrokeEngine {
     /// Embosses (hemisphere images) made so far.
     private(set) var embossesMade = 0
     private let seed: Int64
-    private var size: Size
+    /// The mercurial brush's buffers' size (`Document.storageSize`).
+    private(set) var size: Size
     /// Samples were added to the live pen stroke since its tail was last drawn.
     private var tailIsStale = false
     /// Where the pen is predicted to be (shown in the window only).

@@ -96,7 +96,7 @@ struct TimelapseCommand: ParsableCommand {
             stopIfSignalled()
             switch moment {
             case .opening:
-                canvas = session.document.visibleSize
+                canvas = session.document.frame.size
                 // Frames too large for the video are said at once, not after a whole playing.
                 if !toFolder, let ext = VideoEncoder.format(of: output), let refusal = VideoEncoder.refusal(of: sizeOfFrames(for: canvas), format: ext) {
                     printError(refusal)
