@@ -1,5 +1,6 @@
 import Dispatch
 import Files
+import Geometry
 import Paint
 import ReplayFormat
 
@@ -33,7 +34,9 @@ extension Journal {
         header.size = image.size
         // The snapshot holds the document now: the picture opened is not named any more.
         header.opened = nil
-        let opening = Opening(header: header, snapshot: .document(image, merged: session.snapshot()),
+        // The snapshot's stack is the canvas at 0,0 of the header's size, its merged image too
+        // (the frame may be elsewhere, or smaller: the opening lines put it back).
+        let opening = Opening(header: header, snapshot: .document(image, merged: session.snapshot(of: Rect(size: image.size))),
                               history: .capture(session.historyCapture()),
                               lines: Self.stateLines(of: session, brush: session.brush, header: header, document: document))
         let baked = pastedFiles
