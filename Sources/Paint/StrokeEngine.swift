@@ -91,7 +91,8 @@ final class StrokeEngine {
     var mercurialCounts: (samples: Int, batches: Int) { (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0) }
 
     /// The mercurial brush draws only within this (the frame): its buffers are dense, the
-    /// frame's size. Every other stroke reaches the whole plane.
+    /// frame's size, their corner at the frame's when its stroke begins. Every other stroke
+    /// reaches the whole plane.
     var clip: Rect
 
     /// How far from where it started a pen stroke draws, each way: beyond a hand's reach at
@@ -109,6 +110,9 @@ final class StrokeEngine {
         return Rect.covering(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r).intersection(.plane)
     }
 
+    /// The canvas rectangle the mercurial brush's buffers hold during its stroke.
+    private func buffers(_ m: MercurialBrush) -> Rect { Rect(size: size).moved(by: m.origin.x, m.origin.y) }
+
     /// The frame grew (a replay's `resize`): the mercurial brush's buffers grow with it.
     func grow(to size: Size) {
         self.size = size
@@ -118,7 +122,7 @@ final class StrokeEngine {
     /// The mercurial brush's frame of samples sprayed into its dense mask, then copied into the
     /// stroke's tiles.
     private func runMercurial(_ m: MercurialBrush, on compute: ComputeContext) -> Rect {
-        let d = m.runFrame(into: layer.frameMask(size: size), clip: clip.intersection(Rect(size: size)), on: compute)
+        let d = m.runFrame(into: layer.frameMask(size: size), clip: clip.intersection(buffers(m)), on: compute)
         layer.absorbFrameMask(d)
         return d
     }
@@ -176,7 +180,9 @@ final class StrokeEngine {
         if brush.tip.kind == .mercurial {
             let m = mercurialBuffers ?? MercurialBrush(size: size, seed: seed)
             mercurialBuffers = m
-            m.begin(s, brush: brush)
+            // The dense buffers hold the frame, wherever it lies, for the whole stroke.
+            m.begin(s, brush: brush, origin: (clip.minX, clip.minY))
+            layer.frameOrigin = m.origin
             live = .mercurial(m)
             return .empty
         }
@@ -229,14 +235,14 @@ final class StrokeEngine {
         switch live {
         case .mercurial(let m):
             var d = runMercurial(m, on: compute)
-            let bounds = layer.bounds.intersection(Rect(size: size))
+            let bounds = layer.bounds.intersection(buffers(m))
             if bounds.isEmpty {
                 d = d.union(layer.bounds)
                 layer.reset()
                 live = .none
             } else {
                 // Lit as the brush was when the stroke started.
-                live = .embossing(EmbossJob(coverage: layer.frameMask(size: size), bounds: bounds, color: m.brush.color,
+                live = .embossing(EmbossJob(coverage: layer.frameMask(size: size), origin: m.origin, bounds: bounds, color: m.brush.color,
                                             radius: Emboss.radius(forBrushSize: m.brush.tip.size), shading: m.brush.shading, kept: emboss))
             }
             m.reset()

@@ -95,4 +95,33 @@ import Testing
         let shot = session.snapshot()
         #expect(shot.pixels == session.snapshot(of: Rect(x: -50, y: -30, width: 64, height: 48)).pixels)
     }
+
+    /// The mercurial brush's dense buffers follow the frame: a frame moved left and up holds the
+    /// same stroke in the same pixels (its particles, blur and emboss are the canvas's), and it
+    /// paints where the frame now is, past the canvas's old corner.
+    @Test func theMercurialBrushPaintsWithinAMovedFrame() {
+        func mercurial(_ session: Session, _ points: [(Double, Double)]) {
+            var events: [SessionEvent] = [.command(.brush(kind: .mercurial, size: 16))]
+            for (i, p) in points.enumerated() {
+                let s = StrokeSample(x: p.0, y: p.1, pressure: 0.6)
+                events.append(i == 0 ? .pointerDown(s) : i == points.count - 1 ? .pointerUp(s) : .pointerMove(s))
+            }
+            play(session, events)
+        }
+        let stroke = [(70.0, 60.0), (76, 61), (83, 63), (90, 62)]
+        let still = Session(size: Size(width: 160, height: 120), compute: ComputeContext(threads: 2))
+        let moved = Session(size: Size(width: 160, height: 120), compute: ComputeContext(threads: 2))
+        play(moved, [.reframe(Rect(x: -40, y: -30, width: 200, height: 150))])
+        mercurial(still, stroke)
+        mercurial(moved, stroke)
+        let painted = still.documentImage().layers[0]
+        #expect(painted.bounds.area > 100, "it painted: \(painted.bounds)")
+        #expect(moved.documentImage().layers[0] == painted, "the same pixels, the buffers' corner elsewhere")
+
+        // Beyond the canvas's old corner, within the moved frame: painted, and only within it.
+        mercurial(moved, [(-10, -5), (-4, -3), (2, -1)])
+        let ink = moved.inkBounds()
+        #expect(ink.minX < -10 && ink.minY < -5, "painted left of and above 0,0: \(ink)")
+        #expect(ink.minX >= -40 && ink.minY >= -30, "within the frame: \(ink)")
+    }
 }
