@@ -14,6 +14,8 @@ final class MercurialBrush {
     private var scaffold: TextureStorage<UInt8>
     /// The canvas point at the buffers' pixel (0, 0): the frame's corner when the stroke began.
     private(set) var origin = (x: 0, y: 0)
+    /// The canvas rectangle its buffers hold, for the whole stroke (the frame, wherever it lies).
+    var held: Rect { scaffold.texture.bounds.moved(by: origin.x, origin.y) }
     /// Where the scaffold was written, in canvas coordinates.
     private var scaffoldBounds = Rect.empty
     /// This frame's samples, in order, and the force (pressure) of the newest one.

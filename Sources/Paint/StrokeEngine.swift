@@ -91,8 +91,7 @@ final class StrokeEngine {
     var mercurialCounts: (samples: Int, batches: Int) { (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0) }
 
     /// The mercurial brush draws only within this (the frame): its buffers are dense, the
-    /// frame's size, their corner at the frame's when its stroke begins. Every other stroke
-    /// reaches the whole plane.
+    /// frame's size, at its corner (`MercurialBrush.origin`). Other strokes reach the plane.
     var clip: Rect
 
     /// How far from where it started a pen stroke draws, each way: beyond a hand's reach at
@@ -110,9 +109,6 @@ final class StrokeEngine {
         return Rect.covering(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r).intersection(.plane)
     }
 
-    /// The canvas rectangle the mercurial brush's buffers hold during its stroke.
-    private func buffers(_ m: MercurialBrush) -> Rect { Rect(size: size).moved(by: m.origin.x, m.origin.y) }
-
     /// The frame grew (a replay's `resize`): the mercurial brush's buffers grow with it.
     func grow(to size: Size) {
         self.size = size
@@ -122,7 +118,7 @@ final class StrokeEngine {
     /// The mercurial brush's frame of samples sprayed into its dense mask, then copied into the
     /// stroke's tiles.
     private func runMercurial(_ m: MercurialBrush, on compute: ComputeContext) -> Rect {
-        let d = m.runFrame(into: layer.frameMask(size: size), clip: clip.intersection(buffers(m)), on: compute)
+        let d = m.runFrame(into: layer.frameMask(size: size), clip: clip.intersection(m.held), on: compute)
         layer.absorbFrameMask(d)
         return d
     }
@@ -180,7 +176,6 @@ final class StrokeEngine {
         if brush.tip.kind == .mercurial {
             let m = mercurialBuffers ?? MercurialBrush(size: size, seed: seed)
             mercurialBuffers = m
-            // The dense buffers hold the frame, wherever it lies, for the whole stroke.
             m.begin(s, brush: brush, origin: (clip.minX, clip.minY))
             layer.frameOrigin = m.origin
             live = .mercurial(m)
@@ -235,7 +230,7 @@ final class StrokeEngine {
         switch live {
         case .mercurial(let m):
             var d = runMercurial(m, on: compute)
-            let bounds = layer.bounds.intersection(buffers(m))
+            let bounds = layer.bounds.intersection(m.held)
             if bounds.isEmpty {
                 d = d.union(layer.bounds)
                 layer.reset()
