@@ -19,6 +19,15 @@ extension Journal {
             /// A file's bytes as they were (the snapshot of the session continued), and its extension.
             case file([UInt8], ext: String)
         }
+
+        /// `session`'s layers as a snapshot: its stack the canvas at 0,0 of the layers' storage
+        /// size, its merged image too (the frame may lie elsewhere, or be smaller: the opening
+        /// lines put it back). Call after `settle()`.
+        static func snapshot(of session: Session) -> Snapshot {
+            let image = session.documentImage()
+            return .document(image, merged: session.snapshot(of: Rect(size: image.size)))
+        }
+
         enum History {
             /// The document's undo history, as taken on the frame loop: made into an image and
             /// encoded as a `HistoryFile` on the queue.
@@ -107,8 +116,8 @@ extension Journal {
                     try put(bytes, at: folder + "/" + name, linking: opening.links[Opening.snapshotRole])
                 case .document(let image, let merged):
                     name = base + ".snapshot-" + tag + ".ora"
-                    // In the canvas's own coordinates (the frame's place is in the opening lines),
-                    // so the events after it land where they did.
+                    // In the canvas's own coordinates (the frame's place is in the opening lines,
+                    // `Opening.snapshot(of:)`), so the events after it land where they did.
                     try DocumentFile.write(image, merged: PNGImage(width: merged.width, height: merged.height, pixels: merged.pixels),
                                            to: folder + "/" + name, canvas: Rect(size: image.size))
                 }

@@ -48,6 +48,23 @@ import TestSupport
         #expect(w.journal.close() == nil)
     }
 
+    /// A journal or recording begun on a session whose frame was moved (a window restored, say)
+    /// starts from a snapshot of it, and opens with the frame where it is: here smaller than the
+    /// largest frame it had, which the snapshot's stack keeps.
+    @Test func aJournalBegunOnAMovedFrameKeepsIt() throws {
+        let w = try fitted("frame-new-journal")
+        w.command(.frame(.set(Rect(x: -30, y: -20, width: 100, height: 80))))
+        let session = w.session, path = FilePath.folder(of: w.path) + "/second.jsonl"
+        let second = try Journal(path: path, kind: .recording, session: session, header: Replay.Header(size: session.document.frame.size))
+        second.flushNow()
+        let loaded = try Playback.load(path, reading: .recovering, compute: ComputeContext(threads: 1))
+        #expect(loaded.stoppedAt == nil && loaded.historyLost == nil)
+        #expect(loaded.session.document.frame == session.document.frame)
+        expectSamePixels(loaded.session.snapshot().pixels, session.snapshot().pixels, width: session.document.frame.width, "the same picture")
+        #expect(second.close() == nil)
+        #expect(w.journal.close() == nil)
+    }
+
     @Test func anOpenRasterFileOfAFittedFrameIsTheFrameElsewhere() throws {
         let w = try fitted("frame-ora")
         let session = w.session, frame = session.document.frame
