@@ -117,6 +117,9 @@ public enum KeyMap {
             [(Chord(.tab), .toggleTools), (Chord(.tab, .shift), .toggleTools)]),
         KeyBinding("s", "stabilizer: off → 1/3 → 2/3 → full → off (the pen follows a steadied path)", [(c("s"), .nextStabilizer)]),
         KeyBinding("i", "invert view on / off (exports capture it)", [(c("i"), .command(.invert(nil)))]),
+        KeyBinding("f", "fit the frame to the ink: the frame (what exports, render, the clipboard, a saved .ora and the thumbnails "
+            + "show) becomes the bounding box of the paint on the shown layers, inside it or beyond; one undo step",
+            [(c("f"), .command(.frame(.fit)))]),
         KeyBinding("o", "pulsing background on / off (the Image Performer's white → hue → black breathing)",
             [(c("o"), .command(.pulse(on: nil)))]),
         KeyBinding("1 … 9", "palette: black, white, red, orange, yellow, green, blue, purple, grey",
@@ -165,7 +168,7 @@ public enum KeyMap {
         KeyBinding("Shift+Space+drag", "turn the view freely about the window's centre"),
         KeyBinding("h", "mirror the view left to right about the window's centre, or back (the canvas is not changed)",
             [(c("h"), .mirrorView)]),
-        KeyBinding("0", "100 %, upright, unmirrored, the canvas's top-left corner in the window's top-left corner (the keypad's 0 too)",
+        KeyBinding("0", "100 %, upright, unmirrored, the frame's top-left corner in the window's top-left corner (the keypad's 0 too)",
             [(c("0"), .resetView), (Chord(.keypad("0")), .resetView)]),
         KeyBinding("middle drag, Space+drag", "pan: the canvas moves with the hand, pixel for pixel at every zoom"),
         KeyBinding("wheel, Shift+wheel", "pan up and down, left and right (64 px a click)"),

@@ -28,21 +28,21 @@ struct LayerRows {
 
     /// By layer key, for the layers of the last rows made.
     private var kept: [Int: Miniature] = [:]
-    /// The canvas's size and the scale they were made at (another makes them all again).
-    private var keptFor: (canvas: Size, scale: Double)?
+    /// The frame and the scale they were made at (another makes them all again).
+    private var keptFor: (frame: Rect, scale: Double)?
 
     /// The document's rows: each layer's thumbnail made where it may have changed, each group's
     /// composed from what it holds.
     mutating func panel(_ d: Document, scale: Double, visibleRows: Int) -> LayerPanel {
         let keys = d.layers.map { ObjectIdentifier($0).hashValue }
-        if let k = keptFor, k.canvas != d.visibleSize || k.scale != scale { kept = [:] }
-        keptFor = (d.visibleSize, scale)
+        if let k = keptFor, k.frame != d.frame || k.scale != scale { kept = [:] }
+        keptFor = (d.frame, scale)
         var made: [Int: Miniature] = [:]
         for (index, layer) in d.layers.enumerated() where !layer.isGroup {
             if let old = kept[keys[index]], old.layer === layer, old.revision == layer.revision {
                 made[keys[index]] = old
             } else {
-                made[keys[index]] = Self.miniature(layer, canvas: d.visibleSize, scale: scale)
+                made[keys[index]] = Self.miniature(layer, frame: d.frame, scale: scale)
             }
         }
         kept = made
@@ -67,7 +67,7 @@ struct LayerRows {
         for y in 0..<th {
             for o in contents { ComposeKernel.blend(o, row: y, xs: 0..<tw, onto: composed.texture.row(y)) }
         }
-        let inside = Self.picture(canvas: d.visibleSize, tw: tw, th: th)
+        let inside = Self.picture(canvas: d.frame.size, tw: tw, th: th)
         var thumb = [UInt32](repeating: Self.desk, count: tw * th)
         for ty in 0..<th {
             for tx in 0..<tw where inside(tx, ty) {
@@ -112,9 +112,10 @@ struct LayerRows {
         return 0xFF00_0000 | channel(r) << 16 | channel(g) << 8 | channel(b)
     }
 
-    /// The layer fitted into a thumbnail, centred, over a checker, the desk's grey around it;
-    /// and its average.
-    private static func miniature(_ layer: Layer, canvas: Size, scale: Double) -> Miniature {
+    /// The layer within `frame` fitted into a thumbnail, centred, over a checker, the desk's grey
+    /// around it; and its average.
+    private static func miniature(_ layer: Layer, frame: Rect, scale: Double) -> Miniature {
+        let canvas = frame.size
         let (tw, th) = LayerPanel.thumbnailSize(scale: scale)
         let (step, ox, oy) = fit(canvas: canvas, tw: tw, th: th), inside = picture(canvas: canvas, tw: tw, th: th)
         let n = samples, sub = step / Double(n)
@@ -125,9 +126,9 @@ struct LayerRows {
                 let x0 = (Double(tx) - ox) * step, y0 = (Double(ty) - oy) * step
                 var sum = (r: 0, g: 0, b: 0, a: 0)
                 for j in 0..<n {
-                    let cy = min(max(Int(y0 + (Double(j) + 0.5) * sub), 0), canvas.height - 1)
+                    let cy = frame.minY + min(max(Int(y0 + (Double(j) + 0.5) * sub), 0), canvas.height - 1)
                     for i in 0..<n {
-                        let p = layer.pixels[min(max(Int(x0 + (Double(i) + 0.5) * sub), 0), canvas.width - 1), cy]
+                        let p = layer.pixels[frame.minX + min(max(Int(x0 + (Double(i) + 0.5) * sub), 0), canvas.width - 1), cy]
                         sum.a += Int(p >> 24); sum.r += Int((p >> 16) & 0xFF); sum.g += Int((p >> 8) & 0xFF); sum.b += Int(p & 0xFF)
                     }
                 }

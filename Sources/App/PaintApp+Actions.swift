@@ -20,7 +20,7 @@ extension PaintApp {
         return PointerRouter.Context(brush: session.upcomingBrush, view: session.upcomingView, window: window.size, playing: play != nil,
                                      names: transfers.names, refusal: refusal, pager: widgets?.pager,
                                      layerName: session.document.currentLayer.attributes.name, chooser: chooserState,
-                                     symmetry: session.upcomingSymmetry, canvas: session.document.visibleSize,
+                                     symmetry: session.upcomingSymmetry, frame: session.document.frame,
                                      symmetryHandle: widgets?.hidden == false ? widgets?.symmetry?.guide.map { ($0.x, $0.y) } : nil,
                                      scroller: { x, y in widgets?.scroller(at: x, y) }, hit: { x, y in
             widgets?.hit(x, y) ?? .canvas

@@ -253,9 +253,7 @@ public final class PaintApp: FrameLoopDelegate {
     func record(_ played: [SessionEvent], inFrame index: Int, _ loop: FrameLoop, stamped: SampleTimes? = nil) {
         if logs.record(played, inFrame: index, stamped: stamped) { logs.strokeEnded(now: loop.now, session: session) }
         if played.contains(where: { if case .command(.layer) = $0 { true } else { $0.changesThePicture } }) { widgets?.layers?.needsRows = true }
-        if session.document.layers.count >= LayerOp.maxLayers, played.contains(where: { if case .command(.layer(.new)) = $0 { true } else { false } }) {
-            statusLine.message = "\(LayerOp.maxLayers) layers: the most a document holds (Insert makes no more)"
-        }
+        sayWhatCommandsDid(played)
         if played.contains(where: \.changesThePicture) {
             if !transfers.names.edited { statusLine.isStale = true }
             transfers.names.changed()

@@ -67,7 +67,7 @@ extension PointerRouter {
             return [.session(.command(.brush(size: step < 0 ? max(sizes.lowerBound, size / 2) : min(sizes.upperBound, size * 2))), at: t)]
         case .nextStabilizer: return [.session(.command(.brush(stabilizer: c.brush.nextStabilizer)), at: t)]
         case .zoom(let steps): return [.session(.view(zoomed(c.view, by: steps, key.x, key.y)), at: t)]
-        case .resetView: return [.session(.view(.identity), at: t)]
+        case .resetView: return [.session(.view(.showing(corner: c.frame)), at: t)]
         case .turn(let degrees):
             let (cx, cy) = centre(c)
             let kept = turnPivot.flatMap { $0.view == c.view ? (x: $0.x, y: $0.y) : nil }
@@ -127,8 +127,8 @@ extension PointerRouter {
     /// The symmetry a symmetry key makes of the one the queued events leave.
     mutating func symmetry(_ what: SymmetryKey, _ key: KeyPress, _ c: Context) -> Symmetry {
         var s = c.symmetry
-        // Never placed: its axes through the canvas's middle.
-        if s == .off { (s.x, s.y) = (Double(c.canvas.width) / 2, Double(c.canvas.height) / 2) }
+        // Never placed: its axes through the frame's middle.
+        if s == .off { (s.x, s.y) = (Double(c.frame.minX + c.frame.maxX) / 2, Double(c.frame.minY + c.frame.maxY) / 2) }
         switch what {
         case .toggle:
             if s.isOn {

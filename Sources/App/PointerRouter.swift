@@ -116,20 +116,20 @@ public struct PointerRouter: Sendable, Equatable {
         public var chooser: ChooserState
         /// The open widget the page keys turn (the key help), if one is.
         public var pager: WidgetID?
-        /// Mirror painting as the queued events will leave it, and the canvas's size (where its
-        /// axes first go).
+        /// Mirror painting as the queued events will leave it, and the document's frame (its
+        /// axes first go through the middle).
         public var symmetry: Symmetry
-        public var canvas: Size
+        public var frame: Rect
         /// Where the symmetry's centre handle is shown, in window pixels (nil: not shown).
         public var symmetryHandle: (x: Double, y: Double)?
         public init(brush: Brush = Brush(), view: ViewTransform = .identity, window: Size = Size(width: 800, height: 600), playing: Bool = false, names: DocumentNames = DocumentNames(),
                     refusal: String? = nil, pager: WidgetID? = nil, layerName: String = "", chooser: ChooserState = .absent,
-                    symmetry: Symmetry = .off, canvas: Size = Size(width: 0, height: 0), symmetryHandle: (x: Double, y: Double)? = nil,
+                    symmetry: Symmetry = .off, frame: Rect = .empty, symmetryHandle: (x: Double, y: Double)? = nil,
                     scroller: @escaping (Double, Double) -> WidgetID? = { _, _ in nil },
                     hit: @escaping (Double, Double) -> Widgets.Target = { _, _ in .canvas },
                     renamesAt: @escaping (Double, Double) -> Bool = { _, _ in false }) {
             self.brush = brush; self.view = view; self.window = window; self.hit = hit; self.playing = playing; self.names = names; self.refusal = refusal
-            self.symmetry = symmetry; self.canvas = canvas; self.symmetryHandle = symmetryHandle
+            self.symmetry = symmetry; self.frame = frame; self.symmetryHandle = symmetryHandle
             self.scroller = scroller
             self.pager = pager
             self.layerName = layerName; self.renamesAt = renamesAt; self.chooser = chooser

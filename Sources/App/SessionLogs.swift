@@ -86,7 +86,7 @@ struct SessionLogs {
             journal?.record(timed)
             switch event {
             case .pointerUp, .command: ended = true
-            case .pointerDown, .pointerMove, .resize, .view: break
+            case .pointerDown, .pointerMove, .resize, .reframe, .view: break
             }
         }
         return ended

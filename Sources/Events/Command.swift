@@ -31,6 +31,9 @@ public enum Command: Sendable, Equatable {
     case paste(PastedImage)
     /// A change to the stack of layers.
     case layer(LayerOp)
+    /// A change to the frame, the part of the endless canvas that exports, `render`, the
+    /// clipboard and thumbnails show (one undo step).
+    case frame(FrameOp)
     /// The session closed cleanly (a journal's last line). Changes nothing.
     case exit
     /// The window's document is kept in `file` (absolute): saved there, or opened from it, and
@@ -81,6 +84,16 @@ public enum LayerOp: Sendable, Equatable {
     /// mode): the session plays it as the absolute operation it is then, and that is what a
     /// replay records, never this.
     case step(LayerStep)
+}
+
+/// What can be done to the frame. Each is one undo step; none changes a pixel of the layers.
+public enum FrameOp: Sendable, Equatable {
+    /// The frame fitted to the ink: the bounding box of the shown layers' painted pixels,
+    /// wherever they lie. Nothing painted, or the ink wider or taller than a frame may be
+    /// (`DocumentLimits.frameSides`): nothing changes.
+    case fit
+    /// The frame at this rectangle of the canvas (each side within `DocumentLimits.frameSides`).
+    case set(Rect)
 }
 
 /// The layer keys' relative changes.

@@ -13,6 +13,10 @@ public enum SessionEvent: Sendable, Equatable {
     /// The visible canvas changed size (recordings from before the canvas kept its size: the
     /// window's size then was the canvas's).
     case resize(Size)
+    /// The frame put at this rectangle of the canvas outright, not an undo step: what a
+    /// journal's opening says of a frame moved from the canvas's corner (a `resize` line with
+    /// `x` and `y`). Undoable changes to the frame are commands (`Command.frame`).
+    case reframe(Rect)
     /// The window's view of the canvas changed (zoom and pan). Changes no pixel of the canvas.
     case view(ViewTransform)
 
@@ -22,7 +26,7 @@ public enum SessionEvent: Sendable, Equatable {
         case .pointerDown(var s): s.t = t; return .pointerDown(s)
         case .pointerMove(var s): s.t = t; return .pointerMove(s)
         case .pointerUp(var s): s.t = t; return .pointerUp(s)
-        case .command, .resize, .view: return self
+        case .command, .resize, .reframe, .view: return self
         }
     }
 
@@ -30,7 +34,7 @@ public enum SessionEvent: Sendable, Equatable {
     public var sampleTime: Double? {
         switch self {
         case .pointerDown(let s), .pointerMove(let s), .pointerUp(let s): s.t
-        case .command, .resize, .view: nil
+        case .command, .resize, .reframe, .view: nil
         }
     }
 
@@ -41,12 +45,12 @@ public enum SessionEvent: Sendable, Equatable {
         case .pointerDown, .pointerMove, .pointerUp: true
         case .command(let c):
             switch c {
-            case .undo, .redo, .clear, .paste: true
+            case .undo, .redo, .clear, .paste, .frame: true
             // Choosing the current layer changes nothing drawn.
             case .layer(let op): if case .select = op { false } else { true }
             case .brush, .mypaint, .shading, .symmetry, .channel, .invert, .pulse, .exit, .continued, .document: false
             }
-        case .resize, .view: false
+        case .resize, .reframe, .view: false
         }
     }
 }

@@ -75,7 +75,13 @@ public enum ReplayTarget: FuzzTarget {
     private static func play(_ replay: Replay) {
         let small = 512 * 512
         guard replay.header.size.area <= small, replay.events.count <= 5000,
-              !replay.events.contains(where: { if case .resize(let s) = $0.event { s.area > small } else { false } })
+              !replay.events.contains(where: { e in
+                  switch e.event {
+                  case .resize(let s): s.area > small
+                  case .reframe(let r), .command(.frame(.set(let r))): r.area > small
+                  default: false
+                  }
+              })
         else { return }
         let session = Session(size: replay.header.size, background: replay.header.background, seed: replay.header.seed,
                               compute: ComputeContext(threads: 1), historyBytes: replay.header.undoBytes)

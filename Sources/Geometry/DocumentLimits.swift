@@ -12,6 +12,10 @@
 /// worst, whatever the file claims. The window's own copy of the layers (its tiles) is the
 /// session's, beside these.
 public enum DocumentLimits {
+    /// A frame's width and height (the part of the canvas a document exports), in pixels: what
+    /// a replay's header, `resize` and `frame` take, and what fitting the frame to the ink may make.
+    public static let frameSides = 1...16384
+
     /// Layers in a document. A new layer past it is not made (the window says so); a replay's
     /// `select` index and a file's layer count are checked against it. A file this program wrote
     /// holds one more: the background, saved as its bottom layer.

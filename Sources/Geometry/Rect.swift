@@ -44,6 +44,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     @inlinable public func insetBy(_ d: Int) -> Rect {
         Rect(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d)
     }
+    /// The same rectangle moved by (`dx`, `dy`).
+    @inlinable public func moved(by dx: Int, _ dy: Int) -> Rect { Rect(minX: minX + dx, minY: minY + dy, maxX: maxX + dx, maxY: maxY + dy) }
     @inlinable public func contains(x: Int, y: Int) -> Bool { x >= minX && x < maxX && y >= minY && y < maxY }
 
     /// The smallest integer rectangle holding the real-valued box, clamped so that absurd

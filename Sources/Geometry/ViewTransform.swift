@@ -50,10 +50,20 @@ public struct ViewTransform: Hashable, Sendable, CustomStringConvertible {
 
     /// The view a session opens with: 100 % when the canvas fits the window, else the largest
     /// zoom out (1/2, 1/4, 1/8) that shows it whole; the canvas's corner at the window's.
-    public static func opening(canvas: Size, window: Size) -> ViewTransform {
+    public static func opening(canvas: Size, window: Size) -> ViewTransform { opening(frame: Rect(size: canvas), window: window) }
+
+    /// The view a session opens with on a document whose frame is `frame`: as
+    /// `opening(canvas:window:)`, the frame's corner at the window's.
+    public static func opening(frame: Rect, window: Size) -> ViewTransform {
         var scale = 0
-        while scale > scales.lowerBound, canvas.width > window.width << -scale || canvas.height > window.height << -scale { scale -= 1 }
-        return ViewTransform(scale: scale, x: 0, y: 0)
+        while scale > scales.lowerBound, frame.width > window.width << -scale || frame.height > window.height << -scale { scale -= 1 }
+        return showing(corner: frame, scale: scale)
+    }
+
+    /// Upright, unmirrored, at 2^`scale`, `rect`'s corner at the window's (to the pixel).
+    public static func showing(corner rect: Rect, scale: Int = 0) -> ViewTransform {
+        let zoom = ViewTransform(scale: scale, x: 0, y: 0).zoom
+        return ViewTransform(scale: scale, x: -Int((Double(rect.minX) * zoom).rounded(.down)), y: -Int((Double(rect.minY) * zoom).rounded(.down)))
     }
 
     /// log₂ of the zoom, to the nearest whole number.

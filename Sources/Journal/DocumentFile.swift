@@ -156,9 +156,15 @@ public enum DocumentFile {
 
     /// Writes `image` as OpenRaster, with `merged` (what it shows) as its merged image and
     /// thumbnail. `replacing` false never overwrites a file (returns false instead).
+    ///
+    /// The file's canvas is `canvas`, by default the image's frame: its size is the stack's, and
+    /// each layer lies at its offset from the frame's corner, so MyPaint, Krita and GIMP open
+    /// the frame as their canvas (paint beyond it at negative offsets or past its size, as Krita
+    /// writes it). Opening the file again makes its corner 0,0.
     @discardableResult
-    public static func write(_ image: DocumentImage, merged: PNGImage, to path: String, replacing: Bool = true) throws(FileError) -> Bool {
-        let size = image.size
+    public static func write(_ image: DocumentImage, merged: PNGImage, to path: String, replacing: Bool = true,
+                             canvas: Rect? = nil) throws(FileError) -> Bool {
+        let canvas = canvas ?? image.frame, size = canvas.size
         let bg = UInt32(image.background.r) << 16 | UInt32(image.background.g) << 8 | UInt32(image.background.b)
         var layers = [ORALayer(name: "Background", x: 0, y: 0, opacity: 1, visible: true, compositeOp: BlendMode.normal.rawValue,
                                image: PNGImage(width: size.width, height: size.height, pixels: Array(repeating: 0xFF00_0000 | bg, count: size.area)),
@@ -176,7 +182,7 @@ public enum DocumentFile {
                                              compositeOp: l.attributes.mode.rawValue, extraAttributes: extra))
                 continue
             }
-            var layer = ORALayer(name: l.attributes.name, x: empty ? 0 : l.bounds.minX, y: empty ? 0 : l.bounds.minY,
+            var layer = ORALayer(name: l.attributes.name, x: empty ? 0 : l.bounds.minX - canvas.minX, y: empty ? 0 : l.bounds.minY - canvas.minY,
                                    opacity: l.attributes.opacity, visible: l.attributes.visible, compositeOp: l.attributes.mode.rawValue,
                                    image: picture, extraAttributes: extra)
             layer.depth = l.attributes.depth

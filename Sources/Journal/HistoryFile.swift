@@ -11,7 +11,8 @@ import Paint
 ///
 /// The format, all integers little-endian (`u32`, `u64`; `i64` two's complement):
 ///
-///     "QSHISTRY"  u32 version (1, or 2 where a layer is a group or in one)  u64 the file's length
+///     "QSHISTRY"  u32 version (1; 2 where a layer is a group or in one; 3 where a step moves the
+///         frame, its attributes as version 2's)  u64 the file's length
 ///     u32 layers of the stack, each: u32 tiles that exist, each its key (in order)
 ///     u32 layers only the history holds, each: attributes, u32 tiles, each: key, tile
 ///     u32 undo steps (oldest first), steps; u32 redo steps (the last redone first), steps
@@ -21,7 +22,7 @@ import Paint
 ///     step: u32 current layer to go back to, u32 changes, each: u8 kind, then
 ///         1 tiles: u32 layer, u32 count, each: key, tile or none
 ///         2 inserted, 3 removed: u32 layer, u32 at    4 moved: u32 from, u32 to
-///         5 attributes: u32 layer, attributes
+///         5 attributes: u32 layer, attributes    6 frame (version 3): i64 x, i64 y, u32 width, u32 height
 ///     attributes: string name, u8 visible, u64 opacity (IEEE 754 bits), string blend mode
 ///         (`svg:…`), u32 extra attributes, each: string name, string value; version 2 then
 ///         u8 group (0 none, 1 pass-through, 2 isolated), u32 depth
@@ -41,13 +42,16 @@ public enum HistoryFile {
     }
 
     enum TileKind: UInt8 { case none = 0, blank = 1, deflated = 2, stored = 3 }
-    enum ChangeKind: UInt8 { case tiles = 1, inserted = 2, removed = 3, moved = 4, attributes = 5 }
+    enum ChangeKind: UInt8 { case tiles = 1, inserted = 2, removed = 3, moved = 4, attributes = 5, frame = 6 }
 
     static let magic = Array("QSHISTRY".utf8)
     static let version = 1
     /// The version that keeps groups: written only where a layer is a group or in one, so that a
     /// history without them is the bytes it always was.
     static let groupsVersion = 2
+    /// The version that keeps the frame's moves (its attributes as `groupsVersion`'s): written
+    /// only where a step moves the frame.
+    static let frameVersion = 3
     /// The columns and rows a tile may have: far beyond any canvas (2³⁰ pixels each way).
     static let keys = -(1 << 24)...(1 << 24)
     /// The extension of a history file's name.
@@ -58,8 +62,8 @@ public enum HistoryFile {
         var w = HistoryBytesWriter()
         defer { w.finish() }
         w.append(magic)
-        let groups = usesGroups(image)
-        w.u32(groups ? groupsVersion : version)
+        let frames = movesTheFrame(image), groups = frames || usesGroups(image)
+        w.u32(frames ? frameVersion : groups ? groupsVersion : version)
         w.u64(0)  // the length, set at the end
         w.u32(image.stackTiles.count)
         for set in image.stackTiles {
@@ -114,8 +118,19 @@ public enum HistoryFile {
                 w.u8(ChangeKind.attributes.rawValue)
                 w.u32(layer)
                 attributes(a, groups: groups, &w)
+            case .frame(let r):
+                w.u8(ChangeKind.frame.rawValue)
+                w.i64(r.minX)
+                w.i64(r.minY)
+                w.u32(r.width)
+                w.u32(r.height)
             }
         }
+    }
+
+    /// Whether any step moves the frame.
+    private static func movesTheFrame(_ image: HistoryImage) -> Bool {
+        (image.undo + image.redo).contains { step in step.changes.contains { if case .frame = $0 { true } else { false } } }
     }
 
     /// Whether any layer the image names is a group or in one.
@@ -163,10 +178,10 @@ public enum HistoryFile {
         var head = HistoryBytesReader(bytes, from: magic.count, to: headerBytes, memoryLimit: 0)
         defer { head.finish() }
         let version = try head.u32(), length = try head.u64()
-        guard version == Self.version || version == Self.groupsVersion else {
-            throw Failure(message: "version \(version) (this program reads versions \(Self.version) and \(Self.groupsVersion))")
+        guard (Self.version...Self.frameVersion).contains(version) else {
+            throw Failure(message: "version \(version) (this program reads versions \(Self.version) to \(Self.frameVersion))")
         }
-        let groups = version == Self.groupsVersion
+        let groups = version >= Self.groupsVersion, frames = version >= Self.frameVersion
         guard length == UInt64(bytes.count) else {
             throw Failure(message: length > UInt64(bytes.count) ? "cut short: \(bytes.count) of \(length) bytes" : "\(bytes.count) bytes where it says \(length)")
         }
@@ -200,7 +215,7 @@ public enum HistoryFile {
         var lists: [[HistoryImage.Step]] = []
         for _ in 0..<2 {
             var steps: [HistoryImage.Step] = []
-            for _ in 0..<(try r.u32()) { steps.append(try step(&r, groups: groups)) }
+            for _ in 0..<(try r.u32()) { steps.append(try step(&r, groups: groups, frames: frames)) }
             lists.append(steps)
         }
         let counted = try r.i64(), nextNumber = try r.i64()
@@ -208,7 +223,7 @@ public enum HistoryFile {
         return HistoryImage(stackTiles: stackTiles, layers: layers, undo: lists[0], redo: lists[1], bytes: counted, nextNumber: nextNumber)
     }
 
-    private static func step(_ r: inout HistoryBytesReader, groups: Bool) throws(Failure) -> HistoryImage.Step {
+    private static func step(_ r: inout HistoryBytesReader, groups: Bool, frames: Bool) throws(Failure) -> HistoryImage.Step {
         let current = try r.u32()
         var changes: [HistoryImage.Change] = []
         for _ in 0..<(try r.u32()) {
@@ -226,6 +241,12 @@ public enum HistoryFile {
             case .removed: changes.append(.removed(layer: try r.u32(), at: try r.u32()))
             case .moved: changes.append(.moved(from: try r.u32(), to: try r.u32()))
             case .attributes: changes.append(.attributes(layer: try r.u32(), try attributes(&r, groups: groups)))
+            case .frame:
+                guard frames else { throw Failure(message: "damaged (a frame's move in a version \(Self.groupsVersion) file)") }
+                let x = try r.i64(), y = try r.i64(), width = try r.u32(), height = try r.u32()
+                // Checked against the plane by `HistoryImage.check`; kept from overflowing here.
+                guard abs(x) <= 1 << 40, abs(y) <= 1 << 40 else { throw Failure(message: "damaged (a frame far off the canvas)") }
+                changes.append(.frame(Rect(x: x, y: y, width: width, height: height)))
             }
         }
         return HistoryImage.Step(changes: changes, current: current)

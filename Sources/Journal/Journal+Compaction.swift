@@ -28,12 +28,11 @@ extension Journal {
         // Paint too wide for a snapshot stays in the journal's events (nothing is lost; the
         // journal is longer until the paint fits again).
         guard session.layersTooWideToWrite(maxSide: Replay.Header.sizes.upperBound) == nil else { return }
-        let image = session.documentImage()
         var header = firstHeader
-        header.size = image.size
+        header.size = session.document.storageSize
         // The snapshot holds the document now: the picture opened is not named any more.
         header.opened = nil
-        let opening = Opening(header: header, snapshot: .document(image, merged: session.snapshot()),
+        let opening = Opening(header: header, snapshot: Opening.snapshot(of: session),
                               history: .capture(session.historyCapture()),
                               lines: Self.stateLines(of: session, brush: session.brush, header: header, document: document))
         let baked = pastedFiles

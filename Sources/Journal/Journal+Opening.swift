@@ -19,6 +19,15 @@ extension Journal {
             /// A file's bytes as they were (the snapshot of the session continued), and its extension.
             case file([UInt8], ext: String)
         }
+
+        /// `session`'s layers as a snapshot: its stack the canvas at 0,0 of the layers' storage
+        /// size, its merged image too (the frame may lie elsewhere, or be smaller: the opening
+        /// lines put it back). Call after `settle()`.
+        static func snapshot(of session: Session) -> Snapshot {
+            let image = session.documentImage()
+            return .document(image, merged: session.snapshot(of: Rect(size: image.size)))
+        }
+
         enum History {
             /// The document's undo history, as taken on the frame loop: made into an image and
             /// encoded as a `HistoryFile` on the queue.
@@ -50,11 +59,11 @@ extension Journal {
         var names: [String] { [snapshot, history, opened].compactMap { $0 } }
     }
 
-    /// The lines after a header that set a session's state as it is: the brush, the shown
-    /// size, the view, its filters and the symmetry where they are not the defaults, and the
-    /// document's file where one is known.
+    /// The lines after a header that set a session's state as it is: the brush, the frame, the
+    /// view, its filters and the symmetry where they are not the defaults, and the document's
+    /// file where one is known.
     static func stateLines(of session: Session, brush: Brush?, header: Replay.Header, document: DocumentNote? = nil) -> [String] {
-        var lines = Array(Replay.openingLines(header, brush: brush, visibleSize: session.document.visibleSize).dropFirst())
+        var lines = Array(Replay.openingLines(header, brush: brush, frame: session.document.frame).dropFirst())
         var events: [SessionEvent] = []
         let view = session.view
         if view.invert { events.append(.command(.invert(true))) }
@@ -107,8 +116,10 @@ extension Journal {
                     try put(bytes, at: folder + "/" + name, linking: opening.links[Opening.snapshotRole])
                 case .document(let image, let merged):
                     name = base + ".snapshot-" + tag + ".ora"
+                    // In the canvas's own coordinates (the frame's place is in the opening lines,
+                    // `Opening.snapshot(of:)`), so the events after it land where they did.
                     try DocumentFile.write(image, merged: PNGImage(width: merged.width, height: merged.height, pixels: merged.pixels),
-                                           to: folder + "/" + name)
+                                           to: folder + "/" + name, canvas: Rect(size: image.size))
                 }
                 written.append(name)
                 header.snapshot = name

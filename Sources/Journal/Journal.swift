@@ -175,7 +175,7 @@ public final class Journal: @unchecked Sendable {
             // A session with undo steps already (none opened from a picture has any) writes
             // them beside a snapshot, which their layers refer to, even of a blank canvas.
             let history = session.historyImage()
-            opening = Opening(header: header, snapshot: session.hasPaint || !history.isEmpty ? .document(session.documentImage(), merged: session.snapshot()) : nil,
+            opening = Opening(header: header, snapshot: session.hasPaint || !history.isEmpty ? Opening.snapshot(of: session) : nil,
                               history: history.isEmpty ? nil : .image(history))
             let brush: Brush? = if case .recording = kind, session.brush == Brush() { nil } else { session.brush }
             opening.lines = Self.stateLines(of: session, brush: brush, header: header)

@@ -55,14 +55,16 @@ public struct ScaffoldKernel: Sendable {
 
     /// Runs one batch: for each slot i up to the first −1, every particle writes 255 at
     /// (x + Int(sin(a)·r), y + Int(cos(a)·r)) with a = rand(seed + i, x, y)·2π and
-    /// r = rand(seed + i, y, x)·radius. Points outside `clip` are dropped (the original had no
-    /// bounds check). Returns the rectangle written.
+    /// r = rand(seed + i, y, x)·radius, in canvas coordinates, the scaffold's pixel (0, 0)
+    /// being canvas `origin` (so a particle lands where it would with the scaffold anywhere).
+    /// Points outside `clip` (canvas) are dropped (the original had no bounds check). Returns the
+    /// rectangle written, in canvas coordinates.
     ///
     /// One thread per particle, dispatched like any kernel; every write is the same value, so
     /// the result does not depend on the thread count or order.
-    public func run(_ batch: SampleBatch, radius: Float, into scaffold: Texture<UInt8>, clip: Rect,
+    public func run(_ batch: SampleBatch, radius: Float, into scaffold: Texture<UInt8>, origin: (x: Int, y: Int) = (0, 0), clip: Rect,
                     on compute: ComputeContext) -> Rect {
-        let bounds = clip.intersection(scaffold.bounds)
+        let bounds = clip.intersection(scaffold.bounds.moved(by: origin.x, origin.y))
         let slots = batch.filledSlots
         guard slots > 0, !bounds.isEmpty else { return .empty }
         let seeds = self.seeds
@@ -75,7 +77,7 @@ public struct ScaffoldKernel: Sendable {
                     let angle = MercurialRandom.rand(seed &+ Int32(i), x, y) * 2 * Float.pi
                     let r = MercurialRandom.rand(seed &+ Int32(i), y, x) * radius
                     let px = Int(x) + Int(sin(angle) * r), py = Int(y) + Int(cos(angle) * r)
-                    if bounds.contains(x: px, y: py) { scaffold[px, py] = 255 }
+                    if bounds.contains(x: px, y: py) { scaffold[px - origin.x, py - origin.y] = 255 }
                 }
             }
         }

@@ -21,7 +21,7 @@ extension Document {
                 for change in step.changes {
                     let named: Layer? = switch change {
                     case .tiles(let layer, _, _), .inserted(let layer, _), .removed(let layer, _), .attributes(let layer, _): layer
-                    case .moved: nil
+                    case .moved, .frame: nil
                     }
                     guard let layer = named, case let key = ObjectIdentifier(layer), key != last else { continue }
                     last = key
@@ -59,6 +59,7 @@ extension Document {
                 case .removed(let layer, let at): .removed(all[layer], at: at)
                 case .moved(let from, let to): .moved(from: from, to: to)
                 case .attributes(let layer, let old): .attributes(all[layer], old)
+                case .frame(let old): .frame(old)
                 }
             }, current: s.current)
         }
@@ -109,6 +110,7 @@ extension HistoryImage {
                 case .removed(let layer, let at): .removed(layer: id(layer), at: at)
                 case .moved(let from, let to): .moved(from: from, to: to)
                 case .attributes(let layer, let old): .attributes(layer: id(layer), old)
+                case .frame(let old): .frame(old)
                 }
             }, current: step.current)
         }
@@ -128,7 +130,7 @@ extension HistoryImage {
         let layers = max(snapshot?.layers.count ?? 1, 1)
         let current = min(max(snapshot?.current ?? 0, 0), layers - 1)
         var storage = size
-        for s in [snapshot?.size, snapshot?.visibleSize].compactMap({ $0 }) {
+        for s in [snapshot?.size, snapshot?.frame.size].compactMap({ $0 }) {
             storage = Size(width: max(storage.width, s.width), height: max(storage.height, s.height))
         }
         try check(stackLayers: layers, current: current, storage: storage)
@@ -169,6 +171,9 @@ extension HistoryImage {
                     guard (0..<layerCount).contains(layer) else { throw Mismatch("a step names layer \(layer), of \(layerCount)") }
                     try Self.check(a)
                 case .moved: break
+                case .frame(let r):
+                    guard DocumentLimits.frameSides.contains(r.width), DocumentLimits.frameSides.contains(r.height),
+                          r.intersection(.plane) == r else { throw Mismatch("a step puts the frame off the canvas") }
                 }
             }
         }
@@ -187,7 +192,7 @@ extension HistoryImage {
     /// What `Document.revert` does to the stack, checked.
     private static func revert(_ change: Change, _ stack: inout [Int]) throws(Mismatch) {
         switch change {
-        case .tiles, .attributes: break
+        case .tiles, .attributes, .frame: break
         case .inserted(let layer, let at):
             guard stack.indices.contains(at), stack[at] == layer else { throw Mismatch("a step removes a layer that is not where it was inserted") }
             stack.remove(at: at)

@@ -131,7 +131,7 @@ extension Document {
     /// A picture (straight alpha) source-over onto the current layer, its top-left corner at its
     /// (x, y), as one undo step.
     func paste(_ picture: PastedImage) {
-        let covered = picture.bounds.intersection(bounds)
+        let covered = picture.bounds.intersection(frame)
         guard !covered.isEmpty, picture.pixels.count == picture.size.area, !currentLayer.isGroup else { return }
         let layer = currentLayer
         let (change, _) = beginPixels(of: layer, in: covered)

@@ -13,9 +13,12 @@ public final class Document {
     public internal(set) var layers: [Layer]
     /// The index of the layer that is painted on.
     public internal(set) var current = 0
-    /// The size of every layer's storage; the shown size (`visibleSize`) is at most that.
+    /// The largest frame size the document has had: what the mercurial brush's dense buffers
+    /// hold (the layers themselves have no edges).
     public private(set) var storageSize: Size
-    public private(set) var visibleSize: Size
+    /// The frame: the rectangle of the endless canvas that exports, `render`, the clipboard and
+    /// the thumbnails show, anywhere on the plane (at 0,0 until moved). Paint outside it is kept.
+    public private(set) var frame: Rect
     /// Attributes of an opened file's image this program does not use, kept for saving.
     public internal(set) var extraAttributes: [ExtraAttribute] = []
     let history: History
@@ -31,13 +34,12 @@ public final class Document {
     public init(size: Size, background: Color, historyBytes: Int) {
         self.background = Color(r: background.r, g: background.g, b: background.b)
         storageSize = size
-        visibleSize = size
+        frame = Rect(size: size)
         history = History(byteLimit: historyBytes)
         layers = [Layer(attributes: LayerAttributes(name: "Layer 1"))]
     }
 
     public var currentLayer: Layer { layers[current] }
-    public var bounds: Rect { Rect(size: visibleSize) }
 
     /// Takes the damage reported since the last call.
     func takeDamage() -> (pixels: [ObjectIdentifier: Rect], restacked: Bool) {
@@ -113,12 +115,17 @@ public final class Document {
         record([.tiles(layer, keys: held.map(\.key), tiles: held.map(\.tile))])
     }
 
-    /// Shows `size` pixels (a replay's `resize`); the layers' storage only ever grows.
-    /// Returns true when it grew.
+    /// Makes the frame `size` pixels, its corner kept (a replay's `resize`), or puts it at
+    /// `rect` outright (`reframe`); not an undo step. The mercurial buffers' size only ever
+    /// grows: returns true when it grew.
     @discardableResult
-    func resize(to size: Size) -> Bool {
-        visibleSize = size
+    func resize(to size: Size) -> Bool { reframe(Rect(x: frame.minX, y: frame.minY, width: size.width, height: size.height)) }
+
+    @discardableResult
+    func reframe(_ rect: Rect) -> Bool {
+        frame = rect
         restacked = true
+        let size = rect.size
         guard size.width > storageSize.width || size.height > storageSize.height else { return false }
         storageSize = Size(width: max(size.width, storageSize.width), height: max(size.height, storageSize.height))
         return true
@@ -156,6 +163,20 @@ public final class Document {
             layer.attributes = old
             restacked = true
             return .attributes(layer, now)
+        case .frame(let old):
+            let now = frame
+            reframe(old)
+            return .frame(now)
         }
+    }
+}
+
+extension Document {
+    /// Puts the frame at `rect`, as one undo step (the step's current layer is today's: a move
+    /// of the frame changes no layer).
+    func moveFrame(to rect: Rect) {
+        let old = frame
+        reframe(rect)
+        record([.frame(old)])
     }
 }

@@ -17,9 +17,10 @@ public struct DocumentImage: Sendable, Equatable {
         }
     }
 
-    /// The layers' storage size, and the part shown.
+    /// The largest frame size the document has had (`Document.storageSize`).
     public var size: Size
-    public var visibleSize: Size
+    /// The frame (`Document.frame`): `size` at 0,0 unless said otherwise.
+    public var frame: Rect
     public var background: Color
     /// Bottom first.
     public var layers: [LayerImage]
@@ -28,14 +29,14 @@ public struct DocumentImage: Sendable, Equatable {
     /// resolution, say), kept for saving.
     public var extra: [ExtraAttribute] = []
 
-    public init(size: Size, visibleSize: Size? = nil, background: Color, layers: [LayerImage], current: Int) {
-        self.size = size; self.visibleSize = visibleSize ?? size; self.background = background
+    public init(size: Size, frame: Rect? = nil, background: Color, layers: [LayerImage], current: Int) {
+        self.size = size; self.frame = frame ?? Rect(size: size); self.background = background
         self.layers = layers; self.current = current
     }
 
     init(_ document: Document) {
         size = document.storageSize
-        visibleSize = document.visibleSize
+        frame = document.frame
         background = document.background
         current = document.current
         extra = document.extraAttributes
@@ -70,7 +71,7 @@ public struct DocumentImage: Sendable, Equatable {
         if document.layers.isEmpty { document.layers = [Layer(attributes: LayerAttributes(name: "Layer 1"))] }
         document.current = min(max(current, 0), document.layers.count - 1)
         document.extraAttributes = extra
-        document.resize(to: visibleSize)
+        document.reframe(frame)
         document.restacked = true
     }
 

@@ -22,14 +22,14 @@ final class EmbossJob: @unchecked Sendable {
     /// tinted by `color`, rounded over `radius` px: with `kept` if it was made for that shading,
     /// else with an emboss made there too (its hemisphere image costs milliseconds, kept from
     /// the frame loop).
-    init(coverage: Texture<UInt8>, bounds: Rect, color: Color, radius: Float, shading: Shading, kept: Emboss?) {
+    init(coverage: Texture<UInt8>, origin: (x: Int, y: Int) = (0, 0), bounds: Rect, color: Color, radius: Float, shading: Shading, kept: Emboss?) {
         margin = Emboss.margin(radius: radius)
         self.bounds = bounds
         self.color = color
         mask = TextureStorage(width: bounds.width + 2 * margin, height: bounds.height + 2 * margin, filledWith: 0)
         shaded = TextureStorage(width: mask.width, height: mask.height, filledWith: 0)
         for y in bounds.ys {
-            (mask.texture.row(y - bounds.minY + margin) + margin).update(from: coverage.row(y) + bounds.minX, count: bounds.width)
+            (mask.texture.row(y - bounds.minY + margin) + margin).update(from: coverage.row(y - origin.y) + bounds.minX - origin.x, count: bounds.width)
         }
         let (mask, shaded) = (self.mask, self.shaded)
         let reused = kept.flatMap { $0.shading == shading ? $0 : nil }

@@ -22,13 +22,15 @@ final class History {
         case moved(from: Int, to: Int)
         /// The layer's attributes were these.
         case attributes(Layer, LayerAttributes)
+        /// The frame was this.
+        case frame(Rect)
 
         /// Memory the change holds.
         var bytes: Int {
             switch self {
             case .tiles(_, _, let tiles): tiles.reduce(0) { $0 + ($1 == nil ? 0 : Tile.bytes) }
             case .inserted(let layer, _), .removed(let layer, _): layer.pixels.count * Tile.bytes
-            case .moved, .attributes: 0
+            case .moved, .attributes, .frame: 0
             }
         }
     }

@@ -26,6 +26,8 @@ public struct HistoryImage: Sendable {
         case moved(from: Int, to: Int)
         /// The layer's attributes were these.
         case attributes(layer: Int, LayerAttributes)
+        /// The frame was this.
+        case frame(Rect)
     }
 
     /// One undo or redo step: its changes in the order they were made, and the current layer

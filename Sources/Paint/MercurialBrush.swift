@@ -12,6 +12,11 @@ final class MercurialBrush {
     private let kernel: ScaffoldKernel
     private let blur = GaussianBlur(sigma: 3)
     private var scaffold: TextureStorage<UInt8>
+    /// The canvas point at the buffers' pixel (0, 0): the frame's corner when the stroke began.
+    private(set) var origin = (x: 0, y: 0)
+    /// The canvas rectangle its buffers hold, for the whole stroke (the frame, wherever it lies).
+    var held: Rect { scaffold.texture.bounds.moved(by: origin.x, origin.y) }
+    /// Where the scaffold was written, in canvas coordinates.
     private var scaffoldBounds = Rect.empty
     /// This frame's samples, in order, and the force (pressure) of the newest one.
     private var samples: [(x: Int32, y: Int32)] = []
@@ -29,8 +34,10 @@ final class MercurialBrush {
     /// Samples sent to the scaffold kernel so far.
     private(set) var samplesRun = 0
 
-    func begin(_ p: StrokePoint, brush: Brush) {
+    /// A stroke begins at `p`, the buffers' corner at canvas `origin`.
+    func begin(_ p: StrokePoint, brush: Brush, origin: (x: Int, y: Int)) {
         self.brush = brush
+        self.origin = origin
         add(p)
     }
 
@@ -41,13 +48,14 @@ final class MercurialBrush {
     }
 
     /// Runs this frame's batches and recomputes the live look where the scaffold changed,
-    /// writing 0/255 coverage into `mask`. Returns the damaged rectangle.
+    /// writing 0/255 coverage into `mask` (its pixel (0, 0) at `origin`, as the scaffold's).
+    /// `clip` and the damaged rectangle returned are in canvas coordinates.
     func runFrame(into mask: Texture<UInt8>, clip: Rect, on compute: ComputeContext) -> Rect {
         guard !samples.isEmpty else { return .empty }
         let radius = Float(Double(brush.tip.size) * force)
         var written = Rect.empty
         for batch in SampleBatch.batches(of: samples) {
-            written = written.union(kernel.run(batch, radius: radius, into: scaffold.texture, clip: clip, on: compute))
+            written = written.union(kernel.run(batch, radius: radius, into: scaffold.texture, origin: origin, clip: clip, on: compute))
             batchesRun += 1
         }
         samplesRun += samples.count
@@ -55,13 +63,13 @@ final class MercurialBrush {
         guard !written.isEmpty else { return .empty }
         scaffoldBounds = scaffoldBounds.union(written)
         // The blur reaches `radius` pixels: everything that far from a new particle may change.
-        let region = written.insetBy(-blur.radius).intersection(clip)
-        return blur.runThresholded(scaffold.texture, over: region, into: mask, on: compute)
+        let region = written.insetBy(-blur.radius).intersection(clip).moved(by: -origin.x, -origin.y)
+        return blur.runThresholded(scaffold.texture, over: region, into: mask, on: compute).moved(by: origin.x, origin.y)
     }
 
     /// Clears the scaffold for the next stroke.
     func reset() {
-        scaffold.texture.fill(scaffoldBounds, with: 0)
+        scaffold.texture.fill(scaffoldBounds.moved(by: -origin.x, -origin.y), with: 0)
         scaffoldBounds = .empty
         samples.removeAll()
     }

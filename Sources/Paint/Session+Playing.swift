@@ -45,9 +45,12 @@ extension Session {
         case .command(let command):
             run(command)
         case .resize(let size):
-            if document.resize(to: size) { strokes.grow(to: document.storageSize) }
-            strokes.clip = document.bounds
+            document.resize(to: size)
+            followFrame()
             view.windowIsStale = true
+        case .reframe(let rect):
+            document.reframe(rect)
+            followFrame()
         case .view(let transform):
             view.transform = transform
             view.windowIsStale = true
@@ -64,11 +67,13 @@ extension Session {
             // Made anew, in its colour (else the brush's); the choice kept with its settings.
             brush.apply(command)
             if case .success(let made) = strokes.choose(choice, color: brush.color, compute: compute) { brush.mypaint = made }
-        case .undo, .redo, .clear, .paste, .layer:
-            // Each of these changes the layers: a live stroke ends first, as one step of its own.
+        case .undo, .redo, .clear, .paste, .layer, .frame:
+            // Each of these changes the layers or the frame: a live stroke ends first, as one
+            // step of its own (a frame fitted to the ink takes in the stroke's).
             endStroke(at: nil)
             settle()
             change(command)
+            followFrame()
         case .symmetry(let s):
             symmetry = s
         case .exit, .document:
@@ -90,6 +95,7 @@ extension Session {
         case .clear: document.clearCurrentLayer()
         case .paste(let picture): document.paste(picture)
         case .layer(let op): document.apply(op, on: compute)
+        case .frame(let op): frameChange = apply(op)
         default: break
         }
     }

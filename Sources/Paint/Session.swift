@@ -43,6 +43,9 @@ public final class Session {
     var damage: Rect
     /// How the window shows the session.
     public internal(set) var view = View()
+    /// What the last frame command played did (`Command.frame`), for the window to say; nil
+    /// before any.
+    public internal(set) var frameChange: FrameChange?
 
     /// What a frame did: the events it played, in order (what the window records and journals),
     /// and the rectangle it presented (empty when nothing changed).
@@ -76,9 +79,8 @@ public final class Session {
     /// Starts the document from saved layers (a snapshot, an opened file). Call before any event.
     public func load(_ image: DocumentImage) {
         image.load(into: document)
-        strokes.grow(to: document.storageSize)
-        strokes.clip = document.bounds
-        damage = document.bounds
+        followFrame()
+        damage = document.frame
         view.windowIsStale = true
     }
 
@@ -248,7 +250,7 @@ public final class Session {
     private func finishFrame(_ frame: FrameInfo, to presenter: Presenter) -> Rect {
         damage = damage.union(strokes.runFrame(on: compute))
         // While pulsing, every frame redraws the whole canvas.
-        if view.pulseFrame(frame.index) { damage = document.bounds }
+        if view.pulseFrame(frame.index) { damage = document.frame }
         applyPrediction()
         return present(to: presenter)
     }
@@ -321,7 +323,7 @@ public final class Session {
     /// new image of the canvas's size: the same bytes the window presents at 100 %, for export
     /// and `quicksilver render`. A predicted tail is the window's alone: the picture has none.
     /// Call `settle()` first.
-    public func snapshot() -> Snapshot { snapshot(of: document.bounds) }
+    public func snapshot() -> Snapshot { snapshot(of: document.frame) }
 
     /// Composes `region` (of `target`) of what the session shows, seen through `transform` (the
     /// canvas at 100 % in the top-left corner by default), the canvas outside the frame dimmed
@@ -330,13 +332,13 @@ public final class Session {
         // A turned frame's window rect is only its bounding box: a turned view cuts the frame
         // out of each canvas row instead (`ComposeKernel.Beyond`).
         let turned = showingFrame && transform.isTurned
-        let inside = showingFrame && !turned ? region.intersection(transform.windowRect(covering: document.bounds)) : region
+        let inside = showingFrame && !turned ? region.intersection(transform.windowRect(covering: document.frame)) : region
         stack.complete(document, within: transform.canvasRect(shownIn: inside), on: compute)
         let stroke = strokes.overlay
         var kernel = stack.kernel(document, stroke: stroke, invert: view.invert, output: target, transform: transform)
         if turned {
             kernel.beyond = ComposeKernel.Beyond(kernel: stack.outsideKernel(document, stroke: stroke, output: target, transform: transform),
-                                                 frame: document.bounds)
+                                                 frame: document.frame)
         }
         kernel.run(over: inside, on: compute)
         guard showingFrame, !turned else { return }

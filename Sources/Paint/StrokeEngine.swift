@@ -21,7 +21,8 @@ final class StrokeEngine {
     /// Embosses (hemisphere images) made so far.
     private(set) var embossesMade = 0
     private let seed: Int64
-    private var size: Size
+    /// The mercurial brush's buffers' size (`Document.storageSize`).
+    private(set) var size: Size
     /// Samples were added to the live pen stroke since its tail was last drawn.
     private var tailIsStale = false
     /// Where the pen is predicted to be (shown in the window only).
@@ -90,7 +91,7 @@ final class StrokeEngine {
     var mercurialCounts: (samples: Int, batches: Int) { (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0) }
 
     /// The mercurial brush draws only within this (the frame): its buffers are dense, the
-    /// frame's size. Every other stroke reaches the whole plane.
+    /// frame's size, at its corner (`MercurialBrush.origin`). Other strokes reach the plane.
     var clip: Rect
 
     /// How far from where it started a pen stroke draws, each way: beyond a hand's reach at
@@ -117,7 +118,7 @@ final class StrokeEngine {
     /// The mercurial brush's frame of samples sprayed into its dense mask, then copied into the
     /// stroke's tiles.
     private func runMercurial(_ m: MercurialBrush, on compute: ComputeContext) -> Rect {
-        let d = m.runFrame(into: layer.frameMask(size: size), clip: clip.intersection(Rect(size: size)), on: compute)
+        let d = m.runFrame(into: layer.frameMask(size: size), clip: clip.intersection(m.held), on: compute)
         layer.absorbFrameMask(d)
         return d
     }
@@ -175,7 +176,8 @@ final class StrokeEngine {
         if brush.tip.kind == .mercurial {
             let m = mercurialBuffers ?? MercurialBrush(size: size, seed: seed)
             mercurialBuffers = m
-            m.begin(s, brush: brush)
+            m.begin(s, brush: brush, origin: (clip.minX, clip.minY))
+            layer.frameOrigin = m.origin
             live = .mercurial(m)
             return .empty
         }
@@ -228,14 +230,14 @@ final class StrokeEngine {
         switch live {
         case .mercurial(let m):
             var d = runMercurial(m, on: compute)
-            let bounds = layer.bounds.intersection(Rect(size: size))
+            let bounds = layer.bounds.intersection(m.held)
             if bounds.isEmpty {
                 d = d.union(layer.bounds)
                 layer.reset()
                 live = .none
             } else {
                 // Lit as the brush was when the stroke started.
-                live = .embossing(EmbossJob(coverage: layer.frameMask(size: size), bounds: bounds, color: m.brush.color,
+                live = .embossing(EmbossJob(coverage: layer.frameMask(size: size), origin: m.origin, bounds: bounds, color: m.brush.color,
                                             radius: Emboss.radius(forBrushSize: m.brush.tip.size), shading: m.brush.shading, kept: emboss))
             }
             m.reset()

@@ -40,14 +40,19 @@ final class StrokeLayer {
         return new.texture
     }
 
-    /// Copies `damage` of the frame mask into the committed tiles (the mercurial brush drew it).
+    /// The canvas point at the frame mask's pixel (0, 0) (the mercurial brush's `origin`).
+    var frameOrigin = (x: 0, y: 0)
+
+    /// Copies `damage` (canvas) of the frame mask into the committed tiles (the mercurial brush
+    /// drew it).
     func absorbFrameMask(_ damage: Rect) {
         guard let frame = frameStorage?.texture else { return }
-        let r = damage.intersection(frame.bounds)
+        let (ox, oy) = frameOrigin
+        let r = damage.intersection(frame.bounds.moved(by: ox, oy))
         for key in TileKey.covering(r) {
             let part = key.rect.intersection(r), tile = committed.writableTile(key)
             for y in part.ys {
-                (tile.texture.row(y & 63) + (part.minX & 63)).update(from: frame.row(y) + part.minX, count: part.width)
+                (tile.texture.row(y & 63) + (part.minX & 63)).update(from: frame.row(y - oy) + part.minX - ox, count: part.width)
             }
         }
         didCommit(r)
@@ -135,7 +140,7 @@ final class StrokeLayer {
 
     /// Forgets the stroke: both masks empty.
     func reset() {
-        if let frame = frameStorage?.texture { frame.fill(committedBounds.intersection(frame.bounds), with: 0) }
+        if let frame = frameStorage?.texture { frame.fill(committedBounds.moved(by: -frameOrigin.x, -frameOrigin.y), with: 0) }
         committed = TiledMask()
         tail = TiledMask()
         committedBounds = .empty

@@ -21,7 +21,7 @@ public struct Replay: Sendable {
     public var events: [TimedEvent]
 
     public struct Header: Sendable, Equatable {
-        public static let sizes = 1...16384
+        public static let sizes = DocumentLimits.frameSides
 
         /// A canvas size written `WxH` (as the command line takes it), each side within `sizes`.
         public static func size(parsing text: String) -> Size? {
@@ -109,12 +109,16 @@ extension Replay {
     }
 
     /// The lines a replay or journal of a session begins with: the header, then, at t = 0, the
-    /// brush (if given) and the canvas's shown size where it is not the stored one (a session
-    /// continued from another, or a compacted journal).
-    public static func openingLines(_ header: Header, brush: Brush?, visibleSize: Size) -> [String] {
+    /// brush (if given) and the frame where it is not the header's size at 0,0 (a session
+    /// continued from another, a compacted journal, a frame moved): its size, or where it lies.
+    public static func openingLines(_ header: Header, brush: Brush?, frame: Rect) -> [String] {
         var lines = [line(for: header)]
         if let brush { lines += Self.lines(for: brush, t: 0) }
-        if visibleSize != header.size { lines.append(line(for: TimedEvent(t: 0, event: .resize(visibleSize)))) }
+        if frame.minX != 0 || frame.minY != 0 {
+            lines.append(line(for: TimedEvent(t: 0, event: .reframe(frame))))
+        } else if frame.size != header.size {
+            lines.append(line(for: TimedEvent(t: 0, event: .resize(frame.size))))
+        }
         return lines
     }
 

@@ -217,15 +217,40 @@ public enum ReplayTable {
             guard case .view(let v) = e else { return nil }
             return ["zoom": .number(v.zoom), "x": .integer(v.x), "y": .integer(v.y), "angle": .number(v.angle), "mirror": .bool(v.mirror)]
         }),
+        // The frame's size, its corner kept; with `x` and `y`, the frame put there outright (a
+        // journal's opening, for a frame moved from the canvas's corner).
         EventShape("resize", [
             Field("width", .integer(Replay.Header.sizes), .required(.missing)),
             Field("height", .integer(Replay.Header.sizes), .required(.missing)),
-        ], read: { r in
+            Field("x", .integer(offsets), .optional),
+            Field("y", .integer(offsets), .optional),
+        ], check: { r in
+            (r["x"] == nil) == (r["y"] == nil) ? nil : refusal(.missingField, "\"x\" and \"y\" go together (the frame's corner)")
+        }, read: { r in
             guard let width = r.integer("width"), let height = r.integer("height") else { return nil }
+            if let x = r.integer("x"), let y = r.integer("y") { return .reframe(Rect(x: x, y: y, width: width, height: height)) }
             return .resize(Size(width: width, height: height))
         }, write: { e in
-            if case .resize(let size) = e { ["width": .integer(size.width), "height": .integer(size.height)] } else { nil }
+            switch e {
+            case .resize(let size): ["width": .integer(size.width), "height": .integer(size.height)]
+            case .reframe(let r): ["width": .integer(r.width), "height": .integer(r.height), "x": .integer(r.minX), "y": .integer(r.minY)]
+            default: nil
+            }
         }),
+        // The frame fitted to the ink, or set to a rectangle: one undo step each.
+        frame("fit", read: { _ in .fit }) { op in op == .fit ? [:] : nil },
+        frame("set", [
+            Field("x", .integer(offsets), .required(.needs())),
+            Field("y", .integer(offsets), .required(.needs())),
+            Field("width", .integer(Replay.Header.sizes), .required(.needs())),
+            Field("height", .integer(Replay.Header.sizes), .required(.needs())),
+        ], read: { r in
+            guard let x = r.integer("x"), let y = r.integer("y"), let width = r.integer("width"), let height = r.integer("height") else { return nil }
+            return .set(Rect(x: x, y: y, width: width, height: height))
+        }) { op in
+            guard case .set(let r) = op else { return nil }
+            return ["x": .integer(r.minX), "y": .integer(r.minY), "width": .integer(r.width), "height": .integer(r.height)]
+        },
         command("document", [
             Field("file", .string(.path), .required(.needs(hint: " (the document's file, absolute)"))),
             Field("edited", .bool, .defaulted(.bool(false))),
@@ -336,6 +361,14 @@ extension ReplayTable {
                               read: @escaping @Sendable (Record) -> LayerOp?, write: @escaping @Sendable (LayerOp) -> Record?) -> EventShape {
         EventShape("layer", action: action, fields, rules: rules, read: { read($0).map { .command(.layer($0)) } }, write: { e in
             if case .command(.layer(let op)) = e { write(op) } else { nil }
+        })
+    }
+
+    /// A `frame` event's shape for one action.
+    private static func frame(_ action: String, _ fields: [Field] = [],
+                              read: @escaping @Sendable (Record) -> FrameOp?, write: @escaping @Sendable (FrameOp) -> Record?) -> EventShape {
+        EventShape("frame", action: action, fields, read: { read($0).map { .command(.frame($0)) } }, write: { e in
+            if case .command(.frame(let op)) = e { write(op) } else { nil }
         })
     }
 

@@ -20,7 +20,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write: OUT.png, the picture flattened; OUT.ora, the document with its layers (OpenRaster). Written atomically.")
     var output: String
 
-    @Option(help: "What the PNG shows: frame, the document's frame (its size from the replay; the default), or ink, the exact bounding box of all the paint on the shown layers, inside the frame or beyond it (refused when nothing is painted, or when the box is over 16384 px a side). PNG only.")
+    @Option(help: "What the PNG shows: frame, the document's frame (the replay's size at 0,0, unless its resize or frame lines move it; the default), or ink, the exact bounding box of all the paint on the shown layers, inside the frame or beyond it (refused when nothing is painted, or when the box is over 16384 px a side). PNG only.")
     var crop: RenderCrop = .frame
 
     @Option(parsing: .unconditional, help: "Worker threads for the compute pass (1…1024; default: all cores). The output is the same for any count.")

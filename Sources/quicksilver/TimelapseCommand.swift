@@ -89,22 +89,26 @@ struct TimelapseCommand: ParsableCommand {
         func sizeOfFrames(for canvas: Size) -> Size {
             size?.size ?? (toFolder ? canvas : Size(width: (canvas.width + 1) & ~1, height: (canvas.height + 1) & ~1))
         }
-        // First pass: which frames draw, and the canvas's size.
+        // First pass: which frames draw, and the frame the session ends with.
         var played: [Int] = []
-        var canvas = Size(width: 0, height: 0)
-        _ = try play(compute) { moment, session in
+        func refuseTooLarge(_ canvas: Size) {
+            if !toFolder, let ext = VideoEncoder.format(of: output), let refusal = VideoEncoder.refusal(of: sizeOfFrames(for: canvas), format: ext) {
+                printError(refusal)
+                Foundation.exit(Exit.failure.rawValue)
+            }
+        }
+        let end = try play(compute) { moment, session in
             stopIfSignalled()
             switch moment {
-            case .opening:
-                canvas = session.document.visibleSize
-                // Frames too large for the video are said at once, not after a whole playing.
-                if !toFolder, let ext = VideoEncoder.format(of: output), let refusal = VideoEncoder.refusal(of: sizeOfFrames(for: canvas), format: ext) {
-                    printError(refusal)
-                    Foundation.exit(Exit.failure.rawValue)
-                }
+            // Frames too large for the video are said at once, not after a whole playing.
+            case .opening: refuseTooLarge(session.document.frame.size)
             case .frame(let f): played.append(f)
             }
         }
+        // Every picture shows the frame the session ends with (what `render` writes), wherever
+        // the frame was before it was fitted or moved.
+        let shown = end.document.frame, canvas = shown.size
+        refuseTooLarge(canvas)
         let length: TimelapsePlan.Length = seconds.map { .seconds($0) } ?? speed.map { .speed($0) } ?? .automatic
         if let speed, case let drawing = TimelapsePlan.drawingSeconds(playedFrames: played), drawing / speed > Self.longestSeconds {
             // The least speed that fits, rounded up to two significant digits.
@@ -136,7 +140,7 @@ struct TimelapseCommand: ParsableCommand {
             guard failure == nil, written < count else { return }
             // A finished stroke's emboss is in its frame however long it took to compute.
             session.settle()
-            let frame = scaler.frame(session.snapshot().pixels)
+            let frame = scaler.frame(session.snapshot(of: shown).pixels)
             do {
                 while written < count {
                     stopIfSignalled()

@@ -181,7 +181,7 @@ struct WindowCommand: ParsableCommand {
 
         let window: X11Window
         do {
-            window = try X11Window(display: display, size: started.session?.document.visibleSize ?? size.size,
+            window = try X11Window(display: display, size: started.session?.document.frame.size ?? size.size,
                                    title: "Quicksilver", fittingScreen: started.session != nil, coreInput: coreInput,
                                    icons: AppIcon.windowIcons())
         } catch {
@@ -192,7 +192,7 @@ struct WindowCommand: ParsableCommand {
         // The canvas keeps its size (the window's at the start, or the picture's or session's):
         // the window is a view onto it.
         let session = started.session ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
-        let header = Replay.Header(size: session.document.visibleSize, seed: session.seed, background: session.document.background,
+        let header = Replay.Header(size: session.document.frame.size, seed: session.seed, background: session.document.background,
                                    undoMegabytes: undoMegabytes)
         // Both files say what the journal and the recording failed to write as soon as it happens.
         let wakeup = Wakeup()
@@ -242,7 +242,7 @@ struct WindowCommand: ParsableCommand {
         let app = PaintApp(window: window, session: session, recorder: recorder, journal: journal, wakeup: wakeup,
                            exporter: exporter, collectStats: stats, signals: signals,
                            startCommands: opening,
-                           view: .opening(canvas: session.document.visibleSize, window: window.size), lowLatency: !noLowLatency,
+                           view: .opening(frame: session.document.frame, window: window.size), lowLatency: !noLowLatency,
                            predictMilliseconds: predictMs, uiScale: uiScale ?? Widgets.scale(forDPI: window.resourceDPI),
                            playing: started.unplayed.map { Playthrough(events: $0, speed: speed) },
                            greeting: greeting(started), document: names, brushes: brushes,

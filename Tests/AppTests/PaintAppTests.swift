@@ -350,7 +350,7 @@ func sample(_ x: Double, _ y: Double, t: Double, _ mods: Modifiers = [], pressur
         h.draw(frame: 2)
         #expect(Array(h.window.presents.dropFirst(before)) == [Rect(x: 0, y: 0, width: 200, height: 120)], "the whole window again")
         h.app.finish(h.loop)
-        #expect(h.session.document.visibleSize == Size(width: 200, height: 120))
+        #expect(h.session.document.frame.size == Size(width: 200, height: 120))
         #expect(try h.recorded().isEmpty, "a window's size is not the picture's")
     }
 

@@ -106,10 +106,10 @@ import TestSupport
             let session = try #require(started.session)
             #expect((started.unplayed != nil) == (speed != nil))
             self.session = session
-            window = FakeWindow(size: session.document.visibleSize)
+            window = FakeWindow(size: session.document.frame.size)
             loop = FrameLoop(hz: 60, clock: clock, fds: [])
             journalPath = folder + "/journal.jsonl"
-            let journal = try Journal(path: journalPath, session: session, header: Replay.Header(size: session.document.visibleSize),
+            let journal = try Journal(path: journalPath, session: session, header: Replay.Header(size: session.document.frame.size),
                                       continuing: started.continuation)
             app = PaintApp(window: window, session: session, journal: journal, exporter: Exporter(folder: folder),
                            console: Console(out: { _ in }, err: { _ in }), startCommands: [.continued], lowLatency: false,

@@ -12,7 +12,7 @@ import Testing
 
     private func press(_ r: inout PointerRouter, _ key: Key, _ mods: Modifiers = [], x: Double = 0, y: Double = 0,
                        symmetry: Symmetry, view: ViewTransform = .identity) -> Symmetry? {
-        let c = PointerRouter.Context(view: view, symmetry: symmetry, canvas: canvas)
+        let c = PointerRouter.Context(view: view, symmetry: symmetry, frame: Rect(size: canvas))
         let actions = r.route(.key(KeyPress(key, mods: mods, time: 0, x: x, y: y)), c)
         for case .session(.command(.symmetry(let s)), _) in actions { return s }
         return nil
@@ -55,7 +55,7 @@ import Testing
         var r = PointerRouter()
         let s = Symmetry(mode: .both, x: 100, y: 50)
         // At 200 %, the canvas's corner at window (10, 20): the centre is at window (210, 120).
-        let c = PointerRouter.Context(view: ViewTransform(scale: 1, x: 10, y: 20), symmetry: s, canvas: canvas, symmetryHandle: (210, 120))
+        let c = PointerRouter.Context(view: ViewTransform(scale: 1, x: 10, y: 20), symmetry: s, frame: Rect(size: canvas), symmetryHandle: (210, 120))
         func sample(_ x: Double, _ y: Double) -> PointerSample { PointerSample(x: x, y: y, time: 0) }
         let pressed = r.route(.pointerDown(sample(214, 117)), c)
         #expect(r.mode == .movingSymmetry)

@@ -122,6 +122,23 @@ import Testing
         #expect(shots.last == final)
     }
 
+    /// A session whose frame is fitted to the ink at the end: every picture shows that frame
+    /// (the ink's box), the last one as `render` draws it.
+    @Test func aFittedFrameIsTheFrameOfEveryPicture() throws {
+        let dir = try temporaryFolder()
+        let replay = dir + "/fit.jsonl"
+        let lines = ["{\"quicksilver\": 1, \"width\": 120, \"height\": 80}", "{\"t\": 0, \"type\": \"brush\", \"size\": 4}",
+                     "{\"t\": 0, \"type\": \"down\", \"x\": -30, \"y\": -20}", "{\"t\": 0.5, \"type\": \"move\", \"x\": 60, \"y\": 40}",
+                     "{\"t\": 1, \"type\": \"up\", \"x\": 170, \"y\": 110}", "{\"t\": 1.5, \"type\": \"frame\", \"action\": \"fit\"}"]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: replay, atomically: true, encoding: .utf8)
+        let r = try runProgram(binary, ["timelapse", replay, "-o", dir + "/frames/", "--seconds", "1", "--fps", "5"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let shots = try frames(in: dir + "/frames"), final = try render(replay, in: dir)
+        #expect(final.width > 200 && final.height > 130, "\(final.width)x\(final.height)")
+        #expect(shots.allSatisfy { $0.width == final.width && $0.height == final.height })
+        #expect(shots.last == final)
+    }
+
     /// Picturing the session mid-play (while strokes are embossed off the frame loop) changes
     /// nothing: the mercurial replay still ends as `render` draws it.
     @Test func theMercurialReplayEndsAsRenderDrawsIt() throws {

@@ -127,7 +127,7 @@ import TestSupport
         let layer = try #require(read.layers.first { $0.attributes.name == "Far" })
         #expect(layer.bounds == Rect(x: -10, y: -7, width: width, height: height), "read whole: \(layer.bounds)")
         #expect(layer.pixels == pixels, "opaque pixels premultiplied are themselves")
-        #expect(read.visibleSize == Size(width: 24, height: 16), "the frame is the file's w×h")
+        #expect(read.frame == Rect(x: 0, y: 0, width: 24, height: 16), "the frame is the file's w×h")
 
         // Through a session (as the window opens it) and saved back.
         let session = Session(size: read.size, compute: ComputeContext(threads: 1))

@@ -36,7 +36,7 @@ import TestSupport
     /// The shown picture by the definition: the background, then each visible layer
     /// source-over at its opacity, in straight 0…1 arithmetic, rounded at the end.
     private func reference(_ image: DocumentImage) -> [UInt32] {
-        let w = image.visibleSize.width, h = image.visibleSize.height
+        let w = image.frame.width, h = image.frame.height
         let bg = [image.background.r, image.background.g, image.background.b].map { Double($0) / 255 }
         var out = [[Double]](repeating: bg, count: w * h)
         for l in image.layers where l.attributes.visible {

@@ -109,7 +109,7 @@ enum WrittenEvents {
         for (i, event) in events.enumerated() { lines.append(Replay.line(for: Replay.TimedEvent(t: times[i % times.count], event: event))) }
         var brush = Brush(tip: BrushTip(kind: .mercurial, size: 300), color: Color(r: 9, g: 8, b: 7, a: 6))
         brush.stabilizer = 2.0 / 3
-        lines += Replay.openingLines(headers[1], brush: brush, visibleSize: Size(width: 3, height: 4))
+        lines += Replay.openingLines(headers[1], brush: brush, frame: Rect(size: Size(width: 3, height: 4)))
         if let warm = Shading(shininess: 0.3, lights: Shading.mercurialPaint.lights.reversed()) { brush.shading = warm }
         lines += Replay.lines(for: brush, t: 2.5)
         lines.append(Replay.exitLine(t: 7.25))
