@@ -68,14 +68,14 @@ import Testing
     /// renders the ink's box by default: byte for byte `render --crop ink` of the same replay
     /// without it. Then undone: the frame again.
     @Test func aFitFrameEventRendersTheInkByDefault() throws {
-        let fit = "{\"t\": 4, \"type\": \"frame\", \"action\": \"fit\"}\n"
+        let fit = "{\"t\": 6, \"type\": \"frame\", \"action\": \"fit\"}\n"
         let (cropped, ink) = try render(replay(movedBy: 0, 0))
         #expect(cropped.status == 0, "\(cropped.stderr)")
         let (fitted, frame) = try render(replay(movedBy: 0, 0) + fit, [])
         #expect(fitted.status == 0, "\(fitted.stderr)")
         let a = try Data(contentsOf: URL(fileURLWithPath: ink)), b = try Data(contentsOf: URL(fileURLWithPath: frame))
         #expect(a == b, "the fitted frame is the ink's box, byte for byte")
-        let (undone, plain) = try render(replay(movedBy: 0, 0) + fit + "{\"t\": 5, \"type\": \"undo\"}\n", [])
+        let (undone, plain) = try render(replay(movedBy: 0, 0) + fit + "{\"t\": 7, \"type\": \"undo\"}\n", [])
         #expect(undone.status == 0, "\(undone.stderr)")
         let png = try PNGImage.read(from: plain)
         #expect(png.width == 160 && png.height == 120, "undone: the replay's frame again")
@@ -84,13 +84,13 @@ import Testing
     /// A frame set outright (`frame set`) is what the picture shows, beyond the old frame too;
     /// its fields are checked as any line's.
     @Test func aFrameSetEventMovesThePicture() throws {
-        let set = "{\"t\": 4, \"type\": \"frame\", \"action\": \"set\", \"x\": -90, \"y\": -50, \"width\": 120, \"height\": 70}\n"
+        let set = "{\"t\": 6, \"type\": \"frame\", \"action\": \"set\", \"x\": -90, \"y\": -50, \"width\": 120, \"height\": 70}\n"
         let (moved, out) = try render(replay(movedBy: 0, 0) + set, [])
         #expect(moved.status == 0, "\(moved.stderr)")
         let png = try PNGImage.read(from: out)
         #expect(png.width == 120 && png.height == 70)
         #expect((0..<png.width).contains { png[$0, 10] != 0xFFF0_E8D0 }, "the pixel pen's line at y −40 is in it")
-        let bad = "{\"t\": 4, \"type\": \"frame\", \"action\": \"set\", \"x\": 0, \"y\": 0, \"width\": 0, \"height\": 70}\n"
+        let bad = "{\"t\": 6, \"type\": \"frame\", \"action\": \"set\", \"x\": 0, \"y\": 0, \"width\": 0, \"height\": 70}\n"
         let (refused, _) = try render(replay(movedBy: 0, 0) + bad, [])
         let line = replay(movedBy: 0, 0).split(separator: "\n").count + 1
         #expect(refused.status == 2 && refused.stderr.contains("r.jsonl:\(line): \"width\" must be in 1…16384, got 0"), "\(refused.stderr)")
