@@ -13,7 +13,7 @@ final class StrokeEngine {
     /// What is being drawn: nothing, a stroke, or a finished mercurial stroke being embossed.
     private(set) var live = LiveStroke.none
     private let layer: StrokeLayer
-    /// The mercurial brush's buffers, made on first use (they are canvas-sized) and kept.
+    /// The mercurial brush's buffers, made on first use and kept (`mercurialSize`).
     private var mercurialBuffers: MercurialBrush?
     /// The emboss of the last mercurial stroke baked, for the next one if its shading is the
     /// same; a job makes a new one (off the frame loop) when it is not.
@@ -21,8 +21,10 @@ final class StrokeEngine {
     /// Embosses (hemisphere images) made so far.
     private(set) var embossesMade = 0
     private let seed: Int64
-    /// The mercurial brush's buffers' size (`Document.storageSize`).
+    /// The largest frame's size (`Document.storageSize`); the mercurial brush's buffers are
+    /// twice it each way, placed around where its stroke begins (`mercurialOrigin`).
     private(set) var size: Size
+    private var mercurialSize: Size { Size(width: 2 * size.width, height: 2 * size.height) }
     /// Samples were added to the live pen stroke since its tail was last drawn.
     private var tailIsStale = false
     /// Where the pen is predicted to be (shown in the window only).
@@ -90,35 +92,19 @@ final class StrokeEngine {
     /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
     var mercurialCounts: (samples: Int, batches: Int) { (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0) }
 
-    /// The mercurial brush draws only within this (the frame): its buffers are dense, the
-    /// frame's size, at its corner (`MercurialBrush.origin`). Other strokes reach the plane.
+    /// The document's frame, as last followed (`Session.followFrame`).
     var clip: Rect
-
-    /// How far from where it started a pen stroke draws, each way: beyond a hand's reach at
-    /// the zooms a painter uses (a 4K window at 1/8 shows 30,720 pixels), and what keeps a
-    /// stray sample flung 10⁹ pixels away from drawing that far (a line of 10⁹ dabs, a
-    /// million tiles).
-    static let strokeReach = 1 << 15
-
-    /// Where a pen stroke starting at `s` draws: `strokeReach` around `s`, on the plane.
-    /// Measured from the stroke's own start, not the frame, so that a stroke moved by whole
-    /// tiles draws the same pixels, moved.
-    static func reach(of s: StrokePoint) -> Rect {
-        let r = Double(strokeReach)
-        guard s.x.isFinite, s.y.isFinite, abs(s.x) < 1e15, abs(s.y) < 1e15 else { return .empty }
-        return Rect.covering(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r).intersection(.plane)
-    }
 
     /// The frame grew (a replay's `resize`): the mercurial brush's buffers grow with it.
     func grow(to size: Size) {
         self.size = size
-        mercurialBuffers?.grow(to: size)
+        mercurialBuffers?.grow(to: mercurialSize)
     }
 
     /// The mercurial brush's frame of samples sprayed into its dense mask, then copied into the
     /// stroke's tiles.
     private func runMercurial(_ m: MercurialBrush, on compute: ComputeContext) -> Rect {
-        let d = m.runFrame(into: layer.frameMask(size: size), clip: clip.intersection(m.held), on: compute)
+        let d = m.runFrame(into: layer.frameMask(size: mercurialSize), clip: m.held, on: compute)
         layer.absorbFrameMask(d)
         return d
     }
@@ -174,9 +160,9 @@ final class StrokeEngine {
     /// placed as dabs).
     func begin(_ s: StrokePoint, brush: Brush, symmetry: Symmetry = .off) -> Rect {
         if brush.tip.kind == .mercurial {
-            let m = mercurialBuffers ?? MercurialBrush(size: size, seed: seed)
+            let m = mercurialBuffers ?? MercurialBrush(size: mercurialSize, seed: seed)
             mercurialBuffers = m
-            m.begin(s, brush: brush, origin: (clip.minX, clip.minY))
+            m.begin(s, brush: brush, origin: mercurialOrigin(of: s))
             layer.frameOrigin = m.origin
             live = .mercurial(m)
             return .empty
@@ -237,7 +223,7 @@ final class StrokeEngine {
                 live = .none
             } else {
                 // Lit as the brush was when the stroke started.
-                live = .embossing(EmbossJob(coverage: layer.frameMask(size: size), origin: m.origin, bounds: bounds, color: m.brush.color,
+                live = .embossing(EmbossJob(coverage: layer.frameMask(size: mercurialSize), origin: m.origin, bounds: bounds, color: m.brush.color,
                                             radius: Emboss.radius(forBrushSize: m.brush.tip.size), shading: m.brush.shading, kept: emboss))
             }
             m.reset()

@@ -96,9 +96,10 @@ import Testing
         #expect(shot.pixels == session.snapshot(of: Rect(x: -50, y: -30, width: 64, height: 48)).pixels)
     }
 
-    /// The mercurial brush's dense buffers follow the frame: a frame moved left and up holds the
-    /// same stroke in the same pixels (its particles, blur and emboss are the canvas's), and it
-    /// paints where the frame now is, past the canvas's old corner.
+    /// The mercurial brush's dense buffers are placed around where its stroke begins: a frame
+    /// moved left and up holds the same stroke in the same pixels (its particles, blur and
+    /// emboss are the canvas's), and it paints past the canvas's old corner, and far beyond
+    /// the frame, as the other brushes do.
     @Test func theMercurialBrushPaintsWithinAMovedFrame() {
         func mercurial(_ session: Session, _ points: [(Double, Double)]) {
             var events: [SessionEvent] = [.command(.brush(kind: .mercurial, size: 16))]
@@ -118,10 +119,20 @@ import Testing
         #expect(painted.bounds.area > 100, "it painted: \(painted.bounds)")
         #expect(moved.documentImage().layers[0] == painted, "the same pixels, the buffers' corner elsewhere")
 
-        // Beyond the canvas's old corner, within the moved frame: painted, and only within it.
+        // Beyond the canvas's old corner, within the moved frame.
         mercurial(moved, [(-10, -5), (-4, -3), (2, -1)])
         let ink = moved.inkBounds()
         #expect(ink.minX < -10 && ink.minY < -5, "painted left of and above 0,0: \(ink)")
-        #expect(ink.minX >= -40 && ink.minY >= -30, "within the frame: \(ink)")
+        // Far beyond the frame, each way: a stroke there paints where it goes, whole.
+        for (dx, dy) in [(100_000.0, 0.0), (-70_000.0, -90_000.0)] {
+            let far = Session(size: Size(width: 160, height: 120), compute: ComputeContext(threads: 2))
+            mercurial(far, stroke.map { ($0.0 + dx, $0.1 + dy) })
+            let layer = far.documentImage().layers[0], box = far.inkBounds()
+            #expect(box.minX > Int(dx) && box.maxX < Int(dx) + 160 && box.minY > Int(dy) && box.maxY < Int(dy) + 120, "\(box)")
+            // Its spray is random (seeded by where the samples are), so its box is about the same.
+            let near = still.inkBounds()
+            #expect(abs(box.width - near.width) <= 6 && abs(box.height - near.height) <= 6, "the whole stroke: \(box) against \(near)")
+            #expect(layer.bounds.area > 100)
+        }
     }
 }
