@@ -88,11 +88,12 @@ public struct ComposeKernel: Sendable {
         self.below = below; self.layer = layer; self.canvas = canvas; self.output = output
     }
 
-    /// Compose streams memory row by row, so its threadgroups are wide: 2048x4 keeps each
+    /// Compose streams memory row by row, so its threadgroups are wide: 512x8 keeps each
     /// group's rows on whole cache lines (no two workers write one line) and spreads the
-    /// per-row set-up (a lookup of each source's tile row) over a whole window's width, while a
-    /// full-window pass still has hundreds of groups to share out.
-    public static let threadsPerThreadgroup = Size(width: 2048, height: 4)
+    /// per-row set-up (a lookup of each source's tile row) over eight tiles, while a group's
+    /// rows stay within few tiles of each source (of 256x16, 512x8, 2048x4 and others tried on
+    /// compose.full, 512x8 was fastest, if within the noise of a shared machine).
+    public static let threadsPerThreadgroup = Size(width: 512, height: 8)
 
     /// Composes `region` of the output across the compute context. Without a transform the
     /// output's pixels are the canvas's own (a region outside the canvas is the desk); with an
