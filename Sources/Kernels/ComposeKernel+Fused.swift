@@ -4,9 +4,11 @@ import Geometry
 /// The common stack in one pass: what lies below (a colour, a texture or tiles), the current
 /// layer in `normal` mode with the live stroke painted into it, at most one `normal` layer or
 /// cache above, and the invert filter, eight pixels at a time in registers, each output pixel
-/// written once. `composeRow` takes it whenever the stack has that shape (the stack view's
-/// caches give it that shape whenever every layer above is `normal`), else the general path,
-/// pass by pass. Every pixel goes through the same integer steps as on the general path
+/// written once. Upright views at 100 % take it whenever the stack has that shape and a live
+/// stroke or a layer above to combine (the stack view's caches give it that shape whenever every
+/// layer above is `normal`), else the general path, pass by pass. (With only the layer over a
+/// colour, the general path's fill and one blend were as fast; the turned view's short spans
+/// lost more to the per-row set-up than the single pass saved: measured, not guessed.) Every pixel goes through the same integer steps as on the general path
 /// (`blendRow`'s stroke blend, then `LayerBlend`'s normal blend), so the bytes are the same; only
 /// the order of the loops differs.
 extension ComposeKernel {
@@ -43,62 +45,125 @@ extension ComposeKernel {
         }
     }
 
+    /// What the fused path reads that is the same for every row: nil when the stack does not
+    /// have its shape.
+    struct FusedPlan {
+        let over: Over?, stroke: Stroke?, paint: StrokePaint?
+        let opacity: UInt32, overOpacity: UInt32, baseColor: UInt32
+    }
+
+    /// The fused path's plan, or nil when the stack does not have its shape or has nothing for
+    /// it to combine beyond the layer.
+    func fusedPlan() -> FusedPlan? {
+        guard levels.isEmpty, above.count <= 1, layer == nil || layerMode == .normal, stroke != nil || !above.isEmpty else { return nil }
+        var over: Over?
+        if let o = above.first {
+            guard o.mode == .normal else { return nil }
+            if case .group = o.pixels { return nil }
+            if min(o.opacity, 255) > 0 { over = o }
+        }
+        let stroke = min(layerOpacity, 255) > 0 && layer != nil ? self.stroke : nil
+        var baseColor: UInt32 = 0
+        switch below {
+        case .color(let c): baseColor = c
+        case .texture: break
+        case .tiles(_, let missing): baseColor = missing
+        }
+        return FusedPlan(over: over, stroke: stroke, paint: stroke.map(StrokePaint.init), opacity: min(layerOpacity, 255),
+                         overOpacity: min(over?.opacity ?? 0, 255), baseColor: baseColor)
+    }
+
+    /// One row's sources for the fused path, read left to right.
+    struct FusedRow {
+        let y: Int
+        var baseRow: UnsafeMutablePointer<UInt32>?, baseReader: TiledTexture.RowReader?
+        var layerReader: TiledTexture.RowReader?
+        var committed: TiledMask.RowReader?, tail: TiledMask.RowReader?
+        var overRow: UnsafeMutablePointer<UInt32>?, overReader: TiledTexture.RowReader?
+        /// Where the stroke and the layer above may have pixels in this row (empty: nowhere).
+        let strokeXs: Range<Int>, overXs: Range<Int>
+    }
+
+    /// Row `y`'s sources under `plan`.
+    func fusedRow(_ y: Int, _ plan: FusedPlan) -> FusedRow {
+        var baseRow: UnsafeMutablePointer<UInt32>?, baseReader: TiledTexture.RowReader?
+        switch below {
+        case .color: break
+        case .texture(let t): baseRow = t.row(y)
+        case .tiles(let t, _): baseReader = t.reader(row: y)
+        }
+        var strokeXs = 0..<0, overXs = 0..<0
+        var committed: TiledMask.RowReader?, tail: TiledMask.RowReader?
+        if let s = plan.stroke, y >= s.bounds.minY, y < s.bounds.maxY {
+            strokeXs = s.bounds.minX..<max(s.bounds.minX, s.bounds.maxX)
+            committed = s.committed.reader(row: y); tail = s.tail.reader(row: y)
+        }
+        var overRow: UnsafeMutablePointer<UInt32>?, overReader: TiledTexture.RowReader?
+        if let o = plan.over, y >= o.bounds.minY, y < o.bounds.maxY {
+            overXs = o.bounds.minX..<max(o.bounds.minX, o.bounds.maxX)
+            switch o.pixels {
+            case .texture(let t): overRow = t.row(y)
+            case .tiles(let t): overReader = t.reader(row: y)
+            case .group: break
+            }
+        }
+        return FusedRow(y: y, baseRow: baseRow, baseReader: baseReader, layerReader: plan.opacity > 0 ? layer?.reader(row: y) : nil,
+                        committed: committed, tail: tail, overRow: overRow, overReader: overReader, strokeXs: strokeXs, overXs: overXs)
+    }
+
     /// Composes row `y` over `xs` into `dst` (indexed by canvas x) in one pass and returns true
     /// when the stack has the fused path's shape; returns false, having written nothing, when not.
     func composeRowFused(_ y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) -> Bool {
-        guard levels.isEmpty, above.count <= 1, layer == nil || layerMode == .normal else { return false }
-        var over: Over?
-        if let o = above.first {
-            guard o.mode == .normal else { return false }
-            if case .group = o.pixels { return false }
-            if min(o.opacity, 255) > 0, y >= o.bounds.minY, y < o.bounds.maxY { over = o }
-        }
-        let layer = min(layerOpacity, 255) > 0 ? self.layer : nil
-        var stroke: Stroke?
-        if layer != nil, let s = self.stroke, y >= s.bounds.minY, y < s.bounds.maxY { stroke = s }
-        let strokeXs = stroke.map { $0.bounds.minX..<max($0.bounds.minX, $0.bounds.maxX) } ?? 0..<0
-        let overXs = over.map { $0.bounds.minX..<max($0.bounds.minX, $0.bounds.maxX) } ?? 0..<0
-        let paint = stroke.map(StrokePaint.init)
+        guard let plan = fusedPlan() else { return false }
+        var row = fusedRow(y, plan)
+        composeFused(&row, xs: xs, plan, into: dst)
+        return true
+    }
 
-        var baseColor: UInt32 = 0, baseRow: UnsafeMutablePointer<UInt32>?, baseReader: TiledTexture.RowReader?
-        switch below {
-        case .color(let c): baseColor = c
-        case .texture(let t): baseRow = t.row(y)
-        case .tiles(let t, let missing): baseReader = t.reader(row: y); baseColor = missing
+    /// Composes the rows `ys` over `xs` of the output in one pass, a tile column at a time (each
+    /// row's 64 pixels of it, then the next column) and returns true when the stack has the
+    /// fused path's shape; returns false, having written nothing, when not. Column by column,
+    /// each tile's rows (and each mask tile's one-line rows) are read one after another, which
+    /// the caches fetch ahead, where row by row every row starts a new page in every tile.
+    func composeFused(rows ys: Range<Int>, xs: Range<Int>) -> Bool {
+        guard let plan = fusedPlan() else { return false }
+        guard !xs.isEmpty, !ys.isEmpty else { return true }
+        var rows = ys.map { fusedRow($0, plan) }
+        var x = xs.lowerBound
+        while x < xs.upperBound {
+            let end = Swift.min(xs.upperBound, (x >> 6 &+ 1) << 6)
+            for i in rows.indices { composeFused(&rows[i], xs: x..<end, plan, into: output.row(rows[i].y)) }
+            x = end
         }
-        var layerReader = layer?.reader(row: y)
-        var committed = stroke?.committed.reader(row: y), tail = stroke?.tail.reader(row: y)
-        var overRow: UnsafeMutablePointer<UInt32>?, overReader: TiledTexture.RowReader?
-        switch over?.pixels {
-        case .texture(let t)?: overRow = t.row(y)
-        case .tiles(let t)?: overReader = t.reader(row: y)
-        default: break
-        }
-        let opacity = min(layerOpacity, 255), overOpacity = min(over?.opacity ?? 0, 255)
+        return true
+    }
 
+    /// `row`'s pixels over `xs` (calls for one row must not go leftward) into `dst` (indexed
+    /// by canvas x).
+    @inline(__always)
+    func composeFused(_ row: inout FusedRow, xs: Range<Int>, _ plan: FusedPlan, into dst: UnsafeMutablePointer<UInt32>) {
         var x = xs.lowerBound
         while x < xs.upperBound {
             let tx = x >> 6, start = tx << 6, offset = x &- start
             // A piece within one tile column that each source covers wholly or not at all.
             var end = Swift.min(xs.upperBound, start &+ 64)
             func cut(_ e: Int) { if e > x, e < end { end = e } }
-            cut(strokeXs.lowerBound); cut(strokeXs.upperBound); cut(overXs.lowerBound); cut(overXs.upperBound)
-            let base = baseRow.map { $0 + x } ?? baseReader?.pointer(column: tx).map { $0 + offset }
-            let l = layerReader?.pointer(column: tx).map { $0 + offset }
+            cut(row.strokeXs.lowerBound); cut(row.strokeXs.upperBound); cut(row.overXs.lowerBound); cut(row.overXs.upperBound)
+            let base = row.baseRow.map { $0 + x } ?? row.baseReader?.pointer(column: tx).map { $0 + offset }
+            let l = row.layerReader?.pointer(column: tx).map { $0 + offset }
             var c: UnsafeMutablePointer<UInt8>?, t: UnsafeMutablePointer<UInt8>?
-            if strokeXs.contains(x) {
-                c = committed?.pointer(column: tx).map { $0 + offset }
-                t = tail?.pointer(column: tx).map { $0 + offset }
+            if row.strokeXs.contains(x) {
+                c = row.committed?.pointer(column: tx).map { $0 + offset }
+                t = row.tail?.pointer(column: tx).map { $0 + offset }
             }
-            let piecePaint = c != nil || t != nil ? paint : nil
+            let piecePaint = c != nil || t != nil ? plan.paint : nil
             var o: UnsafeMutablePointer<UInt32>?
-            if overXs.contains(x) { o = overRow.map { $0 + x } ?? overReader?.pointer(column: tx).map { $0 + offset } }
-            Self.fusedRun(count: end &- x, into: dst + x, base: base, baseColor: baseColor,
-                          layer: l, layerShown: l != nil || piecePaint != nil, opacity: opacity,
-                          committed: c, tail: t, paint: piecePaint, over: o, overOpacity: overOpacity, invert: invert)
+            if row.overXs.contains(x) { o = row.overRow.map { $0 + x } ?? row.overReader?.pointer(column: tx).map { $0 + offset } }
+            Self.fusedRun(count: end &- x, into: dst + x, base: base, baseColor: plan.baseColor,
+                          layer: l, layerShown: l != nil || piecePaint != nil, opacity: plan.opacity,
+                          committed: c, tail: t, paint: piecePaint, over: o, overOpacity: plan.overOpacity, invert: invert)
             x = end
         }
-        return true
     }
 
     /// `count` pixels of the fused path: below (`base`, or `baseColor` where nil), the layer

@@ -93,7 +93,7 @@ public struct ComposeKernel: Sendable {
     /// per-row set-up (a lookup of each source's tile row) over eight tiles, while a group's
     /// rows stay within few tiles of each source (of 256x16, 512x8, 2048x4 and others tried on
     /// compose.full, 512x8 was fastest, if within the noise of a shared machine).
-    public static let threadsPerThreadgroup = Size(width: 512, height: 8)
+    public static let threadsPerThreadgroup = Size(width: 512, height: 32)
 
     /// Composes `region` of the output across the compute context. Without a transform the
     /// output's pixels are the canvas's own (a region outside the canvas is the desk); with an
@@ -129,13 +129,13 @@ public struct ComposeKernel: Sendable {
     /// One threadgroup: `group.threadPositions` is already cut to the grid.
     public func execute(_ group: Threadgroup) {
         let g = group.threadPositions
+        if composeFused(rows: g.ys, xs: g.xs) { return }
         for y in g.ys { composeRow(y, xs: g.xs, into: output.row(y)) }
     }
 
     /// Composes canvas row `y` over `xs` into `dst` (indexed by canvas x), opaque.
     @inline(__always)
     func composeRow(_ y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) {
-        if composeRowFused(y, xs: xs, into: dst) { return }
         switch below {
         case .color(let c): (dst + xs.lowerBound).update(repeating: c, count: xs.count)
         case .texture(let t): (dst + xs.lowerBound).update(from: t.row(y) + xs.lowerBound, count: xs.count)
@@ -241,7 +241,7 @@ public struct ComposeKernel: Sendable {
                     // At 100 % the composed row lands where it shows: no scratch to copy from.
                     let first = cx0 &+ ox, last = cx1 &+ ox
                     (dst + g.minX).update(repeating: Self.desk, count: first &- g.minX)
-                    composeRow(cy, xs: cx0..<cx1, into: dst + ox)
+                    if !composeRowFused(cy, xs: cx0..<cx1, into: dst + ox) { composeRow(cy, xs: cx0..<cx1, into: dst + ox) }
                     (dst + last).update(repeating: Self.desk, count: g.maxX &- last)
                     composedRow = cy
                 } else {

@@ -83,9 +83,13 @@ import Testing
         ComposeKernel.Over(pixels: .tiles(layer(seed: 4)), opacity: opacity, mode: .normal, bounds: Rect(x: 10, y: 20, width: 150, height: 40))
     }
 
-    @Test func layerAloneOverAColour() {
-        let r = Self.compose { _ in }
-        #expect(r.fused == r.general)
+    @Test func layerAndATextureAboveOverAColour() {
+        let above = TextureStorage<UInt32>(width: Self.size.width, height: Self.size.height, filledWith: 0x4020_1008)
+        for x in 0..<Self.size.width { above.texture[x, 30] = 0xFF00_80FF; above.texture[x, 31] = 0 }
+        let r = Self.compose { k in
+            k.above = [ComposeKernel.Over(pixels: .texture(above.texture), opacity: 255, mode: .normal, bounds: Rect(x: 5, y: 2, width: 190, height: 60))]
+        }
+        withExtendedLifetime(above) { #expect(r.fused == r.general) }
     }
 
     @Test func strokeAndLayerAboveOverTiles() {
