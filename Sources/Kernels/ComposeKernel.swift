@@ -88,11 +88,10 @@ public struct ComposeKernel: Sendable {
         self.below = below; self.layer = layer; self.canvas = canvas; self.output = output
     }
 
-    /// Compose streams memory row by row, so its threadgroups are wide: 512x8 keeps each
-    /// group's rows on whole cache lines (no two workers write one line) and spreads the
-    /// per-row set-up (a lookup of each source's tile row) over eight tiles, while a group's
-    /// rows stay within few tiles of each source (of 256x16, 512x8, 2048x4 and others tried on
-    /// compose.full, 512x8 was fastest, if within the noise of a shared machine).
+    /// Compose streams memory along rows, so its threadgroups are wide: 512x32 keeps each
+    /// group's rows on whole cache lines (no two workers write one line), spreads the per-row
+    /// set-up (a lookup of each source's tile row) over eight tiles, and gives the fused path
+    /// (`composeFused(rows:xs:)`, a tile column at a time) 32 rows of each tile to read in a run.
     public static let threadsPerThreadgroup = Size(width: 512, height: 32)
 
     /// Composes `region` of the output across the compute context. Without a transform the
