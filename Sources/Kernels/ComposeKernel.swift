@@ -88,10 +88,11 @@ public struct ComposeKernel: Sendable {
         self.below = below; self.layer = layer; self.canvas = canvas; self.output = output
     }
 
-    /// Compose streams memory row by row, so its threadgroups are wide: 256x16 keeps each
-    /// group's rows on whole cache lines (no two workers write one line) and spreads the
-    /// per-row set-up over 256 pixels instead of 16.
-    public static let threadsPerThreadgroup = Size(width: 256, height: 16)
+    /// Compose streams memory along rows, so its threadgroups are wide: 512x32 keeps each
+    /// group's rows on whole cache lines (no two workers write one line), spreads the per-row
+    /// set-up (a lookup of each source's tile row) over eight tiles, and gives the fused path
+    /// (`composeFused(rows:xs:)`, a tile column at a time) 32 rows of each tile to read in a run.
+    public static let threadsPerThreadgroup = Size(width: 512, height: 32)
 
     /// Composes `region` of the output across the compute context. Without a transform the
     /// output's pixels are the canvas's own (a region outside the canvas is the desk); with an
@@ -127,6 +128,7 @@ public struct ComposeKernel: Sendable {
     /// One threadgroup: `group.threadPositions` is already cut to the grid.
     public func execute(_ group: Threadgroup) {
         let g = group.threadPositions
+        if composeFused(rows: g.ys, xs: g.xs) { return }
         for y in g.ys { composeRow(y, xs: g.xs, into: output.row(y)) }
     }
 
@@ -234,6 +236,13 @@ public struct ComposeKernel: Sendable {
                 if let p = previousY, composedRow == cy {
                     // The same canvas row as the row above: copy it.
                     (dst + g.minX).update(from: output.row(p) + g.minX, count: g.width)
+                } else if s == 0 {
+                    // At 100 % the composed row lands where it shows: no scratch to copy from.
+                    let first = cx0 &+ ox, last = cx1 &+ ox
+                    (dst + g.minX).update(repeating: Self.desk, count: first &- g.minX)
+                    if !composeRowFused(cy, xs: cx0..<cx1, into: dst + ox) { composeRow(cy, xs: cx0..<cx1, into: dst + ox) }
+                    (dst + last).update(repeating: Self.desk, count: g.maxX &- last)
+                    composedRow = cy
                 } else {
                     composeRow(cy, xs: cx0..<cx1, into: scratch - cx0)
                     var x = g.minX
@@ -349,10 +358,8 @@ public struct ComposeKernel: Sendable {
                 x &+= 8
                 continue
             }
-            let c1 = unsafeBitCast(m1, to: SIMD8<UInt8>.self), c2 = unsafeBitCast(m2, to: SIMD8<UInt8>.self)
-            // Coverage doubled into both 16-bit lanes of its pixel: c·257 splits into bytes c, c.
-            let doubled = SIMD8<UInt16>(truncatingIfNeeded: pointwiseMax(c1, c2)) &* 257
-            let coverage = SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(doubled, to: SIMD16<UInt8>.self))
+            // Coverage in both 16-bit lanes of its pixel.
+            let coverage = coverageLanes(byteMax(m1, m2))
             let br = unsafeBitCast(s & low, to: SIMD16<UInt16>.self)
             let ga = unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self)
             let alpha = mul255(a16, coverage), inv = full &- alpha
