@@ -25,18 +25,24 @@ import Testing
 
     static let size = Size(width: 203, height: 70)
 
+    /// Tiles over 256x128 but `missing`, each pixel `value(key, x, y)` (in the tile), in order.
+    static func tiles<P>(missing: TileKey, _ value: (TileKey, Int, Int) -> P) -> Tiles<P> {
+        var t = Tiles<P>()
+        for key in TileKey.covering(Rect(x: 0, y: 0, width: 256, height: 128)) where key != missing {
+            let tile = t.writableTile(key)
+            for y in 0..<64 {
+                for x in 0..<64 { tile.texture[x, y] = value(key, x, y) }
+            }
+        }
+        return t
+    }
+
     /// Tiles over the canvas and a tile beyond: tile (1, 0) opaque, (2, 0) the same with one
     /// translucent pixel, (0, 1) missing, the rest of mixed pixels in runs.
     static func layer(seed: UInt64) -> TiledTexture {
-        var noise = Noise(state: seed), t = TiledTexture()
-        for key in TileKey.covering(Rect(x: 0, y: 0, width: 256, height: 128)) where key != TileKey(x: 0, y: 1) {
-            let tile = t.writableTile(key)
-            for y in 0..<64 {
-                for x in 0..<64 {
-                    let kind = key == TileKey(x: 1, y: 0) || key == TileKey(x: 2, y: 0) ? 0 : (x / 8 + y / 5) % 4
-                    tile.texture[x, y] = noise.pixel(kind)
-                }
-            }
+        var noise = Noise(state: seed)
+        let t = tiles(missing: TileKey(x: 0, y: 1)) { key, x, y in
+            noise.pixel(key == TileKey(x: 1, y: 0) || key == TileKey(x: 2, y: 0) ? 0 : (x / 8 + y / 5) % 4)
         }
         if let opaque = t[TileKey(x: 1, y: 0)], let other = t[TileKey(x: 2, y: 0)] {
             for y in 0..<64 { other.texture.row(y).update(from: opaque.texture.row(y), count: 64) }
@@ -47,17 +53,11 @@ import Testing
 
     /// Coverage in runs: zero stretches, full stretches and noise; tile (1, 0) missing.
     static func mask(seed: UInt64) -> TiledMask {
-        var noise = Noise(state: seed), m = TiledMask()
-        for key in TileKey.covering(Rect(x: 0, y: 0, width: 256, height: 128)) where key != TileKey(x: 1, y: 0) {
-            let tile = m.writableTile(key)
-            for y in 0..<64 {
-                for x in 0..<64 {
-                    let run = (x / 11 + y / 3) % 3
-                    tile.texture[x, y] = run == 0 ? 0 : run == 1 ? 255 : UInt8(truncatingIfNeeded: noise.next())
-                }
-            }
+        var noise = Noise(state: seed)
+        return tiles(missing: TileKey(x: 1, y: 0)) { _, x, y in
+            let run = (x / 11 + y / 3) % 3
+            return run == 0 ? 0 : run == 1 ? 255 : UInt8(truncatingIfNeeded: noise.next())
         }
-        return m
     }
 
     /// The scene composed over an unaligned region on two threads: as given (`fused`) and with
