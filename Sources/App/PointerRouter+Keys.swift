@@ -171,3 +171,11 @@ extension PointerRouter {
         return [.statusChanged, .hideOutline]
     }
 }
+
+extension PointerRouter {
+    /// A turning key's pivot (`turnPivot`): the canvas point, and the view the turn made.
+    struct TurnPivot: Equatable, Sendable {
+        var view: ViewTransform
+        var x: Double, y: Double
+    }
+}

@@ -80,10 +80,6 @@ public struct PointerRouter: Sendable, Equatable {
     /// turns about the same point while the view is still that one (not moved, zoomed or
     /// turned otherwise since), so that turns do not drift.
     var turnPivot: TurnPivot?
-    struct TurnPivot: Equatable, Sendable {
-        var view: ViewTransform
-        var x: Double, y: Double
-    }
 
     /// A double-click: the second press within this many seconds of the first…
     static let doubleClickSeconds = 0.4
