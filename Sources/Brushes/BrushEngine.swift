@@ -22,10 +22,14 @@ public final class BrushEngine {
         // update_states_and_setting_values copies three into the state), so whatever malloc hands
         // mypaint_brush_new would decide the first dabs, and a brush would paint differently from
         // run to run. Zeroed here: malloc fills what it hands out with the complement of
-        // M_PERTURB's byte. Tests/Bench/mypaint-render.c does the same.
-        mallopt(M_PERTURB, 0xff)
-        let made = mypaint_brush_new()
-        mallopt(M_PERTURB, 0)
+        // M_PERTURB's byte. Tests/Bench/mypaint-render.c does the same. The setting is the
+        // process's: two brushes made at once on two threads would each turn it off while the
+        // other allocates, so brushes are made one at a time.
+        let made = Self.oneAtATime.withLock { _ in
+            mallopt(M_PERTURB, 0xff)
+            defer { mallopt(M_PERTURB, 0) }
+            return mypaint_brush_new()
+        }
         guard let brush = made else { throw BrushError(path: path, message: "libmypaint could not make a brush") }
         self.brush = brush
         self.legacy = legacy
