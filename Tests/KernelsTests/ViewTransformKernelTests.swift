@@ -8,11 +8,7 @@ import Testing
     private let desk = ComposeKernel.desk
 
     /// A canvas whose pixel (x, y) is opaque 0xFF00XXYY: every pixel says where it is.
-    private func canvas(_ w: Int, _ h: Int) -> TextureStorage<UInt32> {
-        let s = TextureStorage<UInt32>(width: w, height: h, filledWith: 0)
-        for y in 0..<h { for x in 0..<w { s.texture[x, y] = 0xFF00_0000 | UInt32(x) << 8 | UInt32(y) } }
-        return s
-    }
+    private func canvas(_ w: Int, _ h: Int) -> TextureStorage<UInt32> { .positionCoded(w, h) }
 
     private func compose(_ c: TextureStorage<UInt32>, into size: Size, _ t: ViewTransform, region: Rect? = nil, threads: Int = 1,
                          stroke: ComposeKernel.Stroke? = nil) -> [UInt32] {
