@@ -52,9 +52,9 @@ extension Session {
     /// undo, a fit, a load): the mercurial brush paints within it, and the window shows it
     /// again whole (the desk around it is dimmed, its inside not).
     func followFrame() {
-        guard strokes.clip != document.frame || strokes.size != document.storageSize else { return }
+        guard strokes.frame != document.frame || strokes.size != document.storageSize else { return }
         if strokes.size != document.storageSize { strokes.grow(to: document.storageSize) }
-        strokes.clip = document.frame
+        strokes.frame = document.frame
         view.windowIsStale = true
     }
 }

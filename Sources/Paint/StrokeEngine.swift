@@ -75,7 +75,7 @@ final class StrokeEngine {
         self.size = size
         self.seed = seed
         layer = StrokeLayer()
-        clip = Rect(size: size)
+        frame = Rect(size: size)
     }
 
     /// Whether a stroke is in progress (pointer down). A finished mercurial stroke whose emboss
@@ -92,8 +92,9 @@ final class StrokeEngine {
     /// Mercurial samples sent to the scaffold kernel, and in how many batches of four.
     var mercurialCounts: (samples: Int, batches: Int) { (mercurialBuffers?.samplesRun ?? 0, mercurialBuffers?.batchesRun ?? 0) }
 
-    /// The document's frame, as last followed (`Session.followFrame`).
-    var clip: Rect
+    /// The document's frame as `Session.followFrame` last brought the engine to it (its change
+    /// is what makes the window redraw whole).
+    var frame: Rect
 
     /// The frame grew (a replay's `resize`): the mercurial brush's buffers grow with it.
     func grow(to size: Size) {
