@@ -75,17 +75,6 @@ public struct Symmetry: Sendable, Equatable {
         }
     }
 
-    /// Where a stroke must be walked for any of its copies to land in `clip`: the images of
-    /// `clip` under every copy (the copies form a group, so these are its preimages too), held
-    /// within `clip` grown by its width and height, which holds them all for axes or a centre
-    /// on it. A centre far off it would otherwise have a stroke's line to a sample flung far off
-    /// walked dab by dab all the way.
-    public static func reach(of clip: Rect, copies: [Copy]) -> Rect {
-        let grow = clip.width + clip.height
-        let limit = Rect(minX: clip.minX - grow, minY: clip.minY - grow, maxX: clip.maxX + grow, maxY: clip.maxY + grow)
-        return copies.reduce(clip) { $0.union($1.image(of: clip)) }.intersection(limit)
-    }
-
     /// Every copy a stroke paints, the stroke itself (the identity) first; just the identity
     /// when off. The same list for the same value, so replays draw the same copies in the same
     /// order at any thread count.

@@ -28,7 +28,9 @@ final class StrokeLayer {
 
     var bounds: Rect { committedBounds.union(tailBounds) }
 
-    /// Geometry outside this is not drawn: the whole plane a document may reach.
+    /// Where the stroke itself draws (its builder's clip: `StrokeEngine.reach(of:)`, the
+    /// whole plane by default). Its mirror copies land wherever they map to on the plane, so
+    /// the masks take anything on it.
     var clip: Rect = .plane
 
     /// The dense mask the mercurial brush draws into, `size` at least (made on first use).
@@ -107,8 +109,8 @@ final class StrokeLayer {
         }
         for i in firstSpan..<local.spans.count {
             let s = local.spans[i]
-            let xs = max(s.x0, clip.minX)..<min(s.x1, clip.maxX)
-            guard !xs.isEmpty, s.y >= clip.minY, s.y < clip.maxY else { continue }
+            let xs = max(s.x0, Rect.plane.minX)..<min(s.x1, Rect.plane.maxX)
+            guard !xs.isEmpty, s.y >= Rect.plane.minY, s.y < Rect.plane.maxY else { continue }
             var x = xs.lowerBound
             while x < xs.upperBound {
                 let key = TileKey(containing: x, s.y), end = min(xs.upperBound, (key.x + 1) << 6)
@@ -126,7 +128,7 @@ final class StrokeLayer {
     private func stamp(_ d: StrokeSink.Dab, into mask: inout TiledMask) {
         guard d.x.isFinite, d.y.isFinite, d.radius.isFinite, abs(d.x) < 1e15, abs(d.y) < 1e15 else { return }
         let reach = d.radius + 3
-        let area = Rect.covering(minX: d.x - reach, minY: d.y - reach, maxX: d.x + reach, maxY: d.y + reach).intersection(clip)
+        let area = Rect.covering(minX: d.x - reach, minY: d.y - reach, maxX: d.x + reach, maxY: d.y + reach).intersection(.plane)
         guard !area.isEmpty else { return }
         for ty in (area.minY >> 6)...((area.maxY - 1) >> 6) {
             for tx in (area.minX >> 6)...((area.maxX - 1) >> 6) {

@@ -9,18 +9,18 @@ struct PenWalker {
     /// The last dab's pressure, with its diameter and spacing (a square root saved per dab
     /// while the pressure holds).
     private var sized = (pressure: Double.nan, diameter: 0.0, spacing: 0.0)
-    /// Geometry outside this is not drawn (the sink's clip), as integers and as reals.
+    /// Where the stroke itself draws (the sink's clip), as integers and as reals: the path is
+    /// walked only near it.
     private let clip: Rect
     private let clipMin: SIMD2<Double>, clipMax: SIMD2<Double>
-    /// The copies of each dab beyond the dab itself (mirror painting; none without it).
+    /// The copies of each dab beyond the dab itself (mirror painting; none without it). Each
+    /// dab the clip lets through is placed again under every copy wherever that lands on the
+    /// plane, however far from the clip: the copies are the stroke's exact images, never cut
+    /// where the stroke is not.
     private let mirrors: [Symmetry.Copy]
-    /// Where the path is walked: the clip, and with mirrors every part whose copies may land
-    /// in it (as integers and as reals).
-    private let reach: Rect
-    private let reachLo: SIMD2<Double>, reachHi: SIMD2<Double>
-    /// The real box every dab drawn so far reaches into (its centre ± radius + 1); min > max
-    /// while there are none. Its covering pixels are the union of the dabs' own, since
-    /// rounding outwards is monotonic: one rounding per walk instead of four per dab.
+    /// The real box every dab drawn so far, copies included, reaches into (its centre ± radius
+    /// + 1); min > max while there are none. Its covering pixels are the union of the dabs'
+    /// own, since rounding outwards is monotonic: one rounding per walk instead of four per dab.
     private var reachMin = SIMD2<Double>(repeating: .infinity), reachMax = SIMD2<Double>(repeating: -.infinity)
 
     init(tip: BrushTip, toNextDab: Double, clip: Rect, mirrors: [Symmetry.Copy] = []) {
@@ -31,15 +31,12 @@ struct PenWalker {
         // An empty clip as an inverted box, which no dab and no curve fits in.
         clipMin = clip.isEmpty ? SIMD2(repeating: .infinity) : SIMD2(Double(clip.minX), Double(clip.minY))
         clipMax = clip.isEmpty ? SIMD2(repeating: -.infinity) : SIMD2(Double(clip.maxX), Double(clip.maxY))
-        reach = mirrors.isEmpty ? clip : Symmetry.reach(of: clip, copies: mirrors)
-        reachLo = reach.isEmpty ? SIMD2(repeating: .infinity) : SIMD2(Double(reach.minX), Double(reach.minY))
-        reachHi = reach.isEmpty ? SIMD2(repeating: -.infinity) : SIMD2(Double(reach.maxX), Double(reach.maxY))
     }
 
-    /// The pixels the dabs drawn so far may have changed, within the clip.
+    /// The pixels the dabs drawn so far may have changed, copies included, on the plane.
     var damage: Rect {
         guard reachMin.x <= reachMax.x else { return .empty }
-        return Rect.covering(minX: reachMin.x, minY: reachMin.y, maxX: reachMax.x, maxY: reachMax.y).intersection(clip)
+        return Rect.covering(minX: reachMin.x, minY: reachMin.y, maxX: reachMax.x, maxY: reachMax.y).intersection(.plane)
     }
 
     /// The largest flattening error allowed when a curve is cut into lines, in pixels.
@@ -57,7 +54,7 @@ struct PenWalker {
         // clipping (`Clip.segment` would take each whole): most curves of most strokes.
         let hullMin = SIMD2(min(a.x, c.x, b.x), min(a.y, c.y, b.y)), hullMax = SIMD2(max(a.x, c.x, b.x), max(a.y, c.y, b.y))
         // (A NaN anywhere makes every piece's length NaN, which `line` skips either way.)
-        let clipped = any(hullMin .< reachLo) || any(hullMax .> reachHi)
+        let clipped = any(hullMin .< clipMin) || any(hullMax .> clipMax)
         func point(_ i: Int) -> StrokePoint {
             let t = Double(i) / Double(n), u = 1 - t
             return StrokePoint(x: u * u * a.x + 2 * u * t * c.x + t * t * b.x,
@@ -122,7 +119,7 @@ struct PenWalker {
             // remainder, so a line from 1e9 costs no more than its visible part.
             let margin = tip.diameter(pressure: max(a.pressure, b.pressure)) / 2 + 2
             if length > Self.farLength {
-                guard let (from, to) = Clip.visiblePart(a, b, of: reach, margin: margin) else {
+                guard let (from, to) = Clip.visiblePart(a, b, of: clip, margin: margin) else {
                     skip(length, spacingAt: b)
                     return
                 }
@@ -131,7 +128,7 @@ struct PenWalker {
                 skip(Self.length(to, b), spacingAt: b)
                 return
             }
-            guard let range = Clip.segment(a, b, to: reach, margin: margin) else {
+            guard let range = Clip.segment(a, b, to: clip, margin: margin) else {
                 skip(length, spacingAt: b)
                 return
             }
@@ -169,23 +166,30 @@ struct PenWalker {
         }
         let r = sized.diameter / 2
         toNextDab = sized.spacing
-        place(p.x, p.y, radius: r, into: &sink)
+        guard place(p.x, p.y, radius: r, within: clipMin, clipMax, into: &sink) else { return }
         // Each copy is the same dab moved (a round dab has no angle to turn).
         for m in mirrors {
             let q = m.apply(p.x, p.y)
-            place(q.x, q.y, radius: r, into: &sink)
+            place(q.x, q.y, radius: r, within: Self.planeMin, Self.planeMax, into: &sink)
         }
     }
 
-    private mutating func place(_ x: Double, _ y: Double, radius r: Double, into sink: inout StrokeSink) {
-        // Drawn when the pixels its box covers meet the clip: for whole-pixel clip edges,
-        // ⌊low⌋ < max exactly when low < max, and ⌈high⌉ > min when high > min.
+    /// `Rect.plane` as reals: where a copy may land.
+    private static let planeMin = SIMD2(Double(Rect.plane.minX), Double(Rect.plane.minY))
+    private static let planeMax = SIMD2(Double(Rect.plane.maxX), Double(Rect.plane.maxY))
+
+    /// Places the dab when the pixels its box covers meet the box `lo`…`hi`; says whether it did.
+    @discardableResult
+    private mutating func place(_ x: Double, _ y: Double, radius r: Double, within lo: SIMD2<Double>, _ hi: SIMD2<Double>,
+                                into sink: inout StrokeSink) -> Bool {
+        // For whole-pixel edges, ⌊low⌋ < max exactly when low < max, and ⌈high⌉ > min when high > min.
         let centre = SIMD2(x, y)
         let low = centre - r - 1, high = centre + r + 1
-        guard all(low .< clipMax), all(high .> clipMin) else { return }
+        guard all(low .< hi), all(high .> lo) else { return false }
         sink.dab(x: x, y: y, radius: r)
         reachMin = pointwiseMin(reachMin, low)
         reachMax = pointwiseMax(reachMax, high)
+        return true
     }
 
     /// Advances `distance` along the path without painting, keeping the dab phase.

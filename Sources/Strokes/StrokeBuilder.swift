@@ -44,7 +44,7 @@ public struct StrokeBuilder: Sendable {
             damage = damage.union(PixelPen.stamp(x: cx, y: cy, tip: tip, pressure: start.pressure, into: &sink))
             for m in mirrors {
                 let c = m.cell(cx, cy)
-                damage = damage.union(PixelPen.stamp(x: c.x, y: c.y, tip: tip, pressure: start.pressure, into: &sink))
+                damage = damage.union(Self.underCopy(m, of: &sink) { PixelPen.stamp(x: c.x, y: c.y, tip: tip, pressure: start.pressure, into: &$0) })
             }
         case .mercurial:
             break  // no geometry: the session sprays its particles
@@ -73,8 +73,9 @@ public struct StrokeBuilder: Sendable {
                 // Bresenham's steps depend only on |dx| and |dy|, so a line between mirrored
                 // ends is the mirrored line, pixel for pixel.
                 for m in mirrors {
-                    damage = damage.union(PixelPen.line(from: m.cell(from.x, from.y), to: m.cell(to.x, to.y),
-                                                        pressures: (last.pressure, p.pressure), tip: tip, into: &sink))
+                    damage = damage.union(Self.underCopy(m, of: &sink) {
+                        PixelPen.line(from: m.cell(from.x, from.y), to: m.cell(to.x, to.y), pressures: (last.pressure, p.pressure), tip: tip, into: &$0)
+                    })
                 }
             }
             last = p
@@ -83,6 +84,15 @@ public struct StrokeBuilder: Sendable {
             last = p
             return .empty
         }
+    }
+
+    /// What `draw` adds to `sink` with its clip moved to copy `m`'s image of it (on the plane):
+    /// a pixel-pen copy is drawn wherever the stroke itself is, however far off that lands.
+    private static func underCopy(_ m: Symmetry.Copy, of sink: inout StrokeSink, _ draw: (inout StrokeSink) -> Rect) -> Rect {
+        let own = sink.clip
+        sink.clip = m.image(of: own).intersection(.plane)
+        defer { sink.clip = own }
+        return draw(&sink)
     }
 
     /// Draws the live tail (last committed point → newest sample) without committing it, and on

@@ -1,4 +1,7 @@
+import Compute
 import Foundation
+import Geometry
+import Journal
 import Testing
 import TestSupport
 
@@ -54,6 +57,31 @@ import TestSupport
         let img = try render(header + symmetry("vertical", x: axis, y: 0) + under + brush(kind, size: 6) + stroke)
         #expect(painted(img) > 300, "\(kind) painted")
         expectSymmetric(img, "\(kind) about x = \(axis)") { x, y in (twice - 1 - x, y) }
+    }
+
+    /// The copies are the stroke's exact image however far the axis is: a mirror 2¹⁹ px off
+    /// (the stroke and its copy 2²⁰ apart, where copies were once cut off) shows, in a frame
+    /// moved onto it, the copy that a mirror at x = 100 shows beside the stroke.
+    @Test(arguments: ["pen", "pixel"])
+    func aCopyFarFromItsStrokeIsItsExactImage(kind: String) throws {
+        let far = 1 << 19
+        let near = try render(header + symmetry("vertical", x: 100, y: 0) + brush(kind, size: 6) + stroke)
+        let path = try ScratchFolder.make("far-copy") + "/replay.jsonl"
+        try (header + symmetry("vertical", x: Double(100 + far), y: 0) + brush(kind, size: 6) + stroke).write(toFile: path, atomically: false, encoding: .utf8)
+        let session = try Playback.load(path, compute: ComputeContext(threads: 1), presenter: OffscreenPresenter(size: Size(width: 200, height: 120))).session
+        let shot = session.snapshot(of: Rect(x: 2 * far, y: 0, width: 200, height: 120))
+        func farOff(_ x: Int, _ y: Int) -> UInt32 { shot.pixels[y * shot.width + x] }
+        var copy = 0, differ = 0, strayed = 0
+        for y in 0..<120 {
+            for x in 0..<200 {
+                if x < 100 { strayed += farOff(x, y) == 0xFFFF_FFFF ? 0 : 1; continue }
+                copy += near[x, y] == 0xFFFF_FFFF ? 0 : 1
+                differ += near[x, y] == farOff(x, y) ? 0 : 1
+            }
+        }
+        #expect(copy > 150, "the copy painted \(copy) pixels")
+        #expect(differ == 0, "\(differ) pixels of the far copy differ from the near one's")
+        #expect(strayed == 0, "\(strayed) pixels painted where no copy lands")
     }
 
     @Test(arguments: ["pen", "pixel"])
