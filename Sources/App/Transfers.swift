@@ -96,7 +96,7 @@ struct Transfers {
         let name = FilePath.baseName(of: path)
         let merged = picture(session)
         let ora = DocumentFile.isOpenRaster(path)
-        if ora, let why = session.layersTooWideToWrite(maxSide: Replay.Header.sizes.upperBound) {
+        if ora, let why = session.layersTooLargeToWrite() {
             return "not saved: \(why)"
         }
         let document = ora ? session.documentImage() : nil

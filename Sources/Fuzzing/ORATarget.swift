@@ -77,10 +77,12 @@ public enum ORATarget: FuzzTarget {
             if let long = layer.attributes.extra.first(where: { $0.value.utf8.count > DocumentLimits.attributeBytes }) {
                 return FuzzFinding("layer \(i): attribute \(long.name) of \(long.value.utf8.count) bytes kept")
             }
-            guard layer.pixels.count == layer.bounds.area, layer.bounds.area == 0 || plane.intersection(layer.bounds) == layer.bounds else {
-                return FuzzFinding("layer \(i): \(layer.pixels.count) pixels in bounds \(layer.bounds), off the plane")
+            for piece in layer.pieces {
+                guard piece.pixels.count == piece.bounds.area, !piece.bounds.isEmpty, plane.intersection(piece.bounds) == piece.bounds else {
+                    return FuzzFinding("layer \(i): \(piece.pixels.count) pixels in bounds \(piece.bounds), off the plane")
+                }
+                pixels += piece.pixels.count
             }
-            pixels += layer.pixels.count
         }
         guard pixels * 4 <= budget else { return FuzzFinding("\(pixels * 4) bytes of layers kept, over the budget of \(budget)") }
         if let note = notes.first(where: { !isOneLine($0) }) { return FuzzFinding("a note of more than one line: \(note.debugDescription)") }

@@ -16,6 +16,8 @@ import PNGFile
 public enum DocumentFile {
     /// The attribute that marks the layer holding the background.
     static let backgroundAttribute = "quicksilver:background"
+    /// The attribute that marks a group as one layer saved in pieces (its value: how many).
+    static let piecesAttribute = "quicksilver:pieces"
     /// The XML namespace of this program's own attributes, declared on `<image>`.
     static let namespace = "urn:x-quicksilver:openraster", namespaceAttribute = "xmlns:quicksilver"
     /// The attribute OpenRaster programs mark the current layer with.
@@ -62,29 +64,39 @@ public enum DocumentFile {
             background = color
             layers.removeFirst()
         }
-        guard layers.count <= DocumentLimits.maxLayers else {
-            throw FileError(path: path, message: "\(layers.count) layers, more than the \(DocumentLimits.maxLayers) a document may hold")
+        let pieced = piecedLayers(layers)
+        let entries = layers.count - pieced.values.reduce(0) { $0 + $1.count }
+        guard entries <= DocumentLimits.maxLayers else {
+            throw FileError(path: path, message: "\(entries) layers, more than the \(DocumentLimits.maxLayers) a document may hold")
         }
         let declared = ORADocument(size: doc.size, layers: layers).pixelBytes
         guard declared <= pixelBytes else {
             throw FileError(path: path, message: "too large: its layers would take \(bytesText(declared)) decoded (width × height × 4 bytes each), "
                             + "more than the \(bytesText(pixelBytes)) a document may hold")
         }
+        let inPieces = Set(pieced.values.joined())
         var current = 0
         var images: [DocumentImage.LayerImage] = []
-        images.reserveCapacity(layers.count)
+        var pieces: [DocumentImage.LayerImage.Piece] = []
+        images.reserveCapacity(entries)
         for i in layers.indices {
             let l = layers[i]
             // The PNG's bytes go with the layer read: only the pixels kept are held from here on.
             layers[i].pixels = .image(PNGImage(width: 0, height: 0, pixels: []))
-            if l.extraAttributes.contains(where: { $0.name == selectedAttribute && $0.value == "true" }) { current = i }
+            if l.extraAttributes.contains(where: { $0.name == selectedAttribute && $0.value == "true" }) { current = images.count }
             var attributes = LayerAttributes(name: l.name, visible: l.visible, opacity: l.opacity,
                                              mode: BlendMode(rawValue: l.compositeOp) ?? .normal,
-                                             extra: l.extraAttributes.filter { $0.name != selectedAttribute }.map { ExtraAttribute(name: $0.name, value: $0.value) })
+                                             extra: l.extraAttributes.filter { $0.name != selectedAttribute && $0.name != piecesAttribute }
+                                                 .map { ExtraAttribute(name: $0.name, value: $0.value) })
             attributes.depth = l.depth
+            if pieced[i] != nil {
+                images.append(DocumentImage.LayerImage(attributes: attributes, pieces: pieces))
+                pieces = []
+                continue
+            }
             if case .stack(let isolated) = l.kind {
                 attributes.group = isolated ? .isolated : .passThrough
-                images.append(DocumentImage.LayerImage(attributes: attributes, bounds: Rect(x: 0, y: 0, width: 0, height: 0), pixels: []))
+                images.append(DocumentImage.LayerImage(attributes: attributes, pieces: []))
                 continue
             }
             let picture: PNGImage
@@ -92,7 +104,12 @@ public enum DocumentFile {
             // Read whole, wherever it lies (Krita writes layers at negative offsets): the layers
             // have no edges, and what reaches past the frame is saved back with its offset.
             let (bounds, pixels) = premultipliedAndCropped(picture, at: l.x, l.y, within: .plane)
-            images.append(DocumentImage.LayerImage(attributes: attributes, bounds: bounds, pixels: pixels))
+            let piece = bounds.isEmpty ? [] : [DocumentImage.LayerImage.Piece(bounds: bounds, pixels: pixels)]
+            if inPieces.contains(i) {
+                pieces += piece
+            } else {
+                images.append(DocumentImage.LayerImage(attributes: attributes, pieces: piece))
+            }
         }
         var notes = doc.notes
         let unknown = Set(layers.map(\.compositeOp).filter { BlendMode(rawValue: $0) == nil })
@@ -102,6 +119,29 @@ public enum DocumentFile {
         var image = DocumentImage(size: doc.size, background: background, layers: images, current: current)
         image.extra = doc.attributes.map { ExtraAttribute(name: $0.name, value: $0.value) }
         return (image, notes.map { ORAText.oneLine($0, cut: 400) })
+    }
+
+    /// The groups among `layers` (bottom first) that are one layer saved in pieces, each with
+    /// the indices of its pieces: marked so (`piecesAttribute`, the count), holding exactly that
+    /// many plain layers that do not overlap. Anything else marked so (a file changed by another
+    /// program) is read as the group it is.
+    static func piecedLayers(_ layers: [ORALayer]) -> [Int: Range<Int>] {
+        var out: [Int: Range<Int>] = [:]
+        for (j, stack) in layers.enumerated() where stack.isStack {
+            guard let value = stack.extraAttributes.first(where: { $0.name == piecesAttribute })?.value,
+                  let count = Int(value), count >= 2, count <= j else { continue }
+            let range = (j - count)..<j
+            guard range.allSatisfy({ !layers[$0].isStack && layers[$0].depth == stack.depth + 1 }),
+                  range.lowerBound == 0 || layers[range.lowerBound - 1].depth <= stack.depth else { continue }
+            let rects = range.map { Rect(x: layers[$0].x, y: layers[$0].y, width: layers[$0].size.width, height: layers[$0].size.height) }
+                .sorted { $0.minX < $1.minX }
+            // Sorted by left edge, each needs comparing only with those starting before it ends.
+            let overlap = rects.indices.contains { a in
+                rects[(a + 1)...].prefix { $0.minX < rects[a].maxX }.contains { $0.intersects(rects[a]) }
+            }
+            if !overlap { out[j] = range }
+        }
+        return out
     }
 
     /// `picture`'s pixels, premultiplied, within `canvas` and the bounds of those with any
@@ -170,23 +210,39 @@ public enum DocumentFile {
                                image: PNGImage(width: size.width, height: size.height, pixels: Array(repeating: 0xFF00_0000 | bg, count: size.area)),
                                extraAttributes: [ORAAttribute(backgroundAttribute, "\(image.background)")])]
         for (i, l) in image.layers.enumerated() {
-            // An empty layer is still a layer: one transparent pixel holds its place.
-            let empty = l.bounds.isEmpty
-            let picture = empty ? PNGImage(width: 1, height: 1, pixels: [0])
-                : PNGImage(width: l.bounds.width, height: l.bounds.height, pixels: l.pixels.map(Premultiplied.straight))
             var extra = l.attributes.extra.map { ORAAttribute($0.name, $0.value) }
             if i == image.current { extra.append(ORAAttribute(selectedAttribute, "true")) }
+            let (name, depth, mode) = (l.attributes.name, l.attributes.depth, l.attributes.mode.rawValue)
             if let group = l.attributes.group {
-                layers.append(ORALayer.stack(name: l.attributes.name, isolated: group == .isolated, depth: l.attributes.depth,
-                                             opacity: l.attributes.opacity, visible: l.attributes.visible,
-                                             compositeOp: l.attributes.mode.rawValue, extraAttributes: extra))
+                layers.append(ORALayer.stack(name: name, isolated: group == .isolated, depth: depth, opacity: l.attributes.opacity,
+                                             visible: l.attributes.visible, compositeOp: mode, extraAttributes: extra))
                 continue
             }
-            var layer = ORALayer(name: l.attributes.name, x: empty ? 0 : l.bounds.minX - canvas.minX, y: empty ? 0 : l.bounds.minY - canvas.minY,
-                                   opacity: l.attributes.opacity, visible: l.attributes.visible, compositeOp: l.attributes.mode.rawValue,
-                                   image: picture, extraAttributes: extra)
-            layer.depth = l.attributes.depth
-            layers.append(layer)
+            func picture(_ piece: DocumentImage.LayerImage.Piece?, name: String, depth: Int, opacity: Double, visible: Bool, mode: String,
+                         extra: [ORAAttribute]) -> ORALayer {
+                // An empty layer is still a layer: one transparent pixel holds its place.
+                let png = piece.map { PNGImage(width: $0.bounds.width, height: $0.bounds.height, pixels: $0.pixels.map(Premultiplied.straight)) }
+                var layer = ORALayer(name: name, x: piece.map { $0.bounds.minX - canvas.minX } ?? 0, y: piece.map { $0.bounds.minY - canvas.minY } ?? 0,
+                                     opacity: opacity, visible: visible, compositeOp: mode,
+                                     image: png ?? PNGImage(width: 1, height: 1, pixels: [0]), extraAttributes: extra)
+                layer.depth = depth
+                return layer
+            }
+            guard l.pieces.count > 1 else {
+                layers.append(picture(l.pieces.first, name: name, depth: depth, opacity: l.attributes.opacity, visible: l.attributes.visible,
+                                      mode: mode, extra: extra))
+                continue
+            }
+            // Strokes too far apart for one picture: its pieces in an isolated group with the
+            // layer's name, mode and opacity, which every OpenRaster program composes exactly as
+            // the layer (the pieces, plain and opaque, do not overlap); marked, so that reading
+            // it back makes it the one layer again.
+            for (k, piece) in l.pieces.enumerated() {
+                layers.append(picture(piece, name: "\(name) (piece \(k + 1) of \(l.pieces.count))", depth: depth + 1, opacity: 1, visible: true,
+                                      mode: BlendMode.normal.rawValue, extra: []))
+            }
+            layers.append(ORALayer.stack(name: name, isolated: true, depth: depth, opacity: l.attributes.opacity, visible: l.attributes.visible,
+                                         compositeOp: mode, extraAttributes: extra + [ORAAttribute(piecesAttribute, "\(l.pieces.count)")]))
         }
         var attributes = image.extra.map { ORAAttribute($0.name, $0.value) }
         if !attributes.contains(where: { $0.name == namespaceAttribute }) { attributes.append(ORAAttribute(namespaceAttribute, namespace)) }

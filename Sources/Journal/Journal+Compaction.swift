@@ -25,9 +25,9 @@ extension Journal {
         bytesSinceSnapshot = 0
         generation += 1
         session.settle()
-        // Paint too wide for a snapshot stays in the journal's events (nothing is lost; the
-        // journal is longer until the paint fits again).
-        guard session.layersTooWideToWrite(maxSide: Replay.Header.sizes.upperBound) == nil else { return }
+        // A document too large for a snapshot stays in the journal's events (nothing is lost;
+        // the journal is longer until it fits again).
+        guard session.layersTooLargeToWrite() == nil else { return }
         var header = firstHeader
         header.size = session.document.storageSize
         // The snapshot holds the document now: the picture opened is not named any more.

@@ -28,8 +28,10 @@ enum StackReader {
         var notes: [String]
     }
 
-    /// Offsets beyond this are refused: no picture needs them, and sums of them cannot overflow.
-    static let maxOffset = 1 << 30
+    /// Offsets beyond this are refused: sums of them cannot overflow, and it is twice the
+    /// plane this program paints on (±1.25·2³⁰ px), so any layer of it can lie anywhere from
+    /// any frame.
+    static let maxOffset = 1 << 32
 
     static func read(_ bytes: [UInt8], maxSide: Int, maxLayers: Int = OpenRaster.maxLayers) throws(ORAError) -> Stack {
         let root: XMLReader.Element

@@ -7,14 +7,59 @@ import Kernels
 /// where it has any.
 public struct DocumentImage: Sendable, Equatable {
     public struct LayerImage: Sendable, Equatable {
-        public var attributes: LayerAttributes
-        /// Where the pixels lie, in canvas coordinates.
-        public var bounds: Rect
-        /// `bounds.area` premultiplied pixels, row-major.
-        public var pixels: [UInt32]
-        public init(attributes: LayerAttributes, bounds: Rect, pixels: [UInt32]) {
-            self.attributes = attributes; self.bounds = bounds; self.pixels = pixels
+        /// Part of a layer's pixels.
+        public struct Piece: Sendable, Equatable {
+            /// Where the pixels lie, in canvas coordinates.
+            public var bounds: Rect
+            /// `bounds.area` premultiplied pixels, row-major.
+            public var pixels: [UInt32]
+            public init(bounds: Rect, pixels: [UInt32]) { self.bounds = bounds; self.pixels = pixels }
         }
+
+        public var attributes: LayerAttributes
+        /// The layer's pixels, in pieces that do not overlap (`DocumentImage.pieceRects(of:)`):
+        /// one for a layer whose paint fits a saved picture, one per `pieceSide` square of the
+        /// plane holding paint for one whose strokes lie further apart, none for an empty layer
+        /// or a group.
+        public var pieces: [Piece]
+        /// Where the pixels lie: the pieces' bounds together.
+        public var bounds: Rect { pieces.reduce(Rect.empty) { $0.union($1.bounds) } }
+
+        /// The premultiplied pixel at canvas point (`x`, `y`): 0 where no piece holds one.
+        public subscript(x: Int, y: Int) -> UInt32 {
+            guard let p = pieces.first(where: { $0.bounds.xs.contains(x) && $0.bounds.ys.contains(y) }) else { return 0 }
+            return p.pixels[(y - p.bounds.minY) * p.bounds.width + x - p.bounds.minX]
+        }
+
+        /// A layer of one piece (of none when `bounds` is empty).
+        public init(attributes: LayerAttributes, bounds: Rect, pixels: [UInt32]) {
+            self.init(attributes: attributes, pieces: bounds.isEmpty ? [] : [Piece(bounds: bounds, pixels: pixels)])
+        }
+
+        public init(attributes: LayerAttributes, pieces: [Piece]) {
+            self.attributes = attributes; self.pieces = pieces
+        }
+    }
+
+    /// The side of the squares of the plane a layer too wide for one saved picture is cut
+    /// along: each piece is at most this (256 MiB decoded), whatever its strokes.
+    public static let pieceSide = 8192
+
+    /// Where `layer`'s pieces lie: its painted tiles' bounds when they fit a saved picture
+    /// (`DocumentLimits.frameSides`), else, for each `pieceSide` square (on a grid from 0, 0)
+    /// that holds painted tiles, their bounds within it, rows of squares first.
+    public static func pieceRects(of layer: Layer) -> [Rect] {
+        let bounds = layer.bounds
+        guard !bounds.isEmpty else { return [] }
+        let most = DocumentLimits.frameSides.upperBound
+        guard bounds.width > most || bounds.height > most else { return [bounds] }
+        var squares: [TileKey: Rect] = [:]
+        let shift = pieceSide.trailingZeroBitCount - 6
+        for key in layer.pixels.keys {
+            let square = TileKey(x: key.x >> shift, y: key.y >> shift)
+            squares[square] = (squares[square] ?? .empty).union(key.rect)
+        }
+        return squares.sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// The largest frame size the document has had (`Document.storageSize`).
@@ -41,12 +86,13 @@ public struct DocumentImage: Sendable, Equatable {
         current = document.current
         extra = document.extraAttributes
         layers = document.layers.map { layer in
-            let bounds = layer.bounds
-            var pixels = [UInt32](repeating: 0, count: bounds.area)
-            pixels.withUnsafeMutableBufferPointer { p in
-                for y in bounds.ys { layer.pixels.copy(row: y, xs: bounds.xs, into: p.baseAddress! + (y - bounds.minY) * bounds.width - bounds.minX) }
-            }
-            return LayerImage(attributes: layer.attributes, bounds: bounds, pixels: pixels)
+            LayerImage(attributes: layer.attributes, pieces: Self.pieceRects(of: layer).map { bounds in
+                var pixels = [UInt32](repeating: 0, count: bounds.area)
+                pixels.withUnsafeMutableBufferPointer { p in
+                    for y in bounds.ys { layer.pixels.copy(row: y, xs: bounds.xs, into: p.baseAddress! + (y - bounds.minY) * bounds.width - bounds.minX) }
+                }
+                return LayerImage.Piece(bounds: bounds, pixels: pixels)
+            })
         }
     }
 
@@ -55,15 +101,17 @@ public struct DocumentImage: Sendable, Equatable {
         document.resize(to: size)
         document.layers = layers.map { image in
             let layer = Layer(attributes: image.attributes)
-            let r = image.bounds.intersection(.plane)
-            for key in TileKey.covering(r) {
-                let part = key.rect.intersection(r)
-                let rows = part.ys.map { y in image.pixels[((y - image.bounds.minY) * image.bounds.width + part.minX - image.bounds.minX)...].prefix(part.width) }
-                guard rows.contains(where: { $0.contains { $0 != 0 } }) else { continue }
-                let tile = layer.pixels.writableTile(key), origin = key.rect
-                for (k, row) in rows.enumerated() {
-                    let dst = tile.texture.row(part.minY + k - origin.minY) + (part.minX - origin.minX)
-                    row.withUnsafeBufferPointer { dst.update(from: $0.baseAddress!, count: $0.count) }
+            for piece in image.pieces {
+                let r = piece.bounds.intersection(.plane)
+                for key in TileKey.covering(r) {
+                    let part = key.rect.intersection(r)
+                    let rows = part.ys.map { y in piece.pixels[((y - piece.bounds.minY) * piece.bounds.width + part.minX - piece.bounds.minX)...].prefix(part.width) }
+                    guard rows.contains(where: { $0.contains { $0 != 0 } }) else { continue }
+                    let tile = layer.pixels.writableTile(key), origin = key.rect
+                    for (k, row) in rows.enumerated() {
+                        let dst = tile.texture.row(part.minY + k - origin.minY) + (part.minX - origin.minX)
+                        row.withUnsafeBufferPointer { dst.update(from: $0.baseAddress!, count: $0.count) }
+                    }
                 }
             }
             return layer

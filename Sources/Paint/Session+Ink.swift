@@ -2,22 +2,24 @@ import Compute
 import Geometry
 
 extension Session {
-    /// Why the layers cannot be written one picture a layer that this program reads back (a
-    /// saved .ora, a journal's snapshot), nil when they can: a layer's paint reaching over
-    /// `maxSide` px a side (strokes far apart on one layer of the endless canvas), or all of
-    /// them over `DocumentLimits.pixelBytes`. Checked before anything is copied, so a drawing
-    /// too wide for a file is said, never allocated (a layer 10⁵ px wide would be 40 GB).
-    public func layersTooWideToWrite(maxSide: Int) -> String? {
-        var bytes = 0
+    /// Why the layers cannot be written as a file this program reads back (a saved .ora, a
+    /// journal's snapshot), nil when they can: their pictures over `DocumentLimits.pixelBytes`,
+    /// or, with layers whose strokes lie far apart saved in pieces (`DocumentImage.pieceRects`),
+    /// more pictures than a document may hold. Checked before anything is copied, so a drawing
+    /// too large for a file is said, never allocated.
+    public func layersTooLargeToWrite() -> String? {
+        var bytes = 0, pictures = 0
         for layer in document.layers {
-            let b = layer.bounds
-            if b.width > maxSide || b.height > maxSide {
-                return "layer \"\(layer.name)\" spans \(b.width)x\(b.height) px, more than a saved layer may be (\(maxSide) px a side)"
-            }
-            bytes += b.width * b.height * 4
+            let pieces = DocumentImage.pieceRects(of: layer)
+            bytes += pieces.reduce(0) { $0 + $1.area * 4 }
+            // A layer in pieces is a group of them.
+            pictures += pieces.count > 1 ? pieces.count + 1 : 1
         }
         guard bytes <= DocumentLimits.pixelBytes else {
             return "the layers hold \(bytes >> 20) MiB, more than a saved document may be (\(DocumentLimits.pixelBytes >> 20) MiB)"
+        }
+        guard pictures <= DocumentLimits.maxLayers else {
+            return "the layers' paint lies so far apart that it takes \(pictures) pictures, more than the \(DocumentLimits.maxLayers) a document may hold"
         }
         return nil
     }

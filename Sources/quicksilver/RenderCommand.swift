@@ -72,7 +72,7 @@ struct RenderCommand: ParsableCommand {
                        + "(\(Replay.Header.sizes.upperBound) px a side)")
             throw Exit.failure
         }
-        if DocumentFile.isOpenRaster(output), let why = session.layersTooWideToWrite(maxSide: Replay.Header.sizes.upperBound) {
+        if DocumentFile.isOpenRaster(output), let why = session.layersTooLargeToWrite() {
             printError("quicksilver: \(replay): cannot write \(output): \(why)")
             throw Exit.failure
         }

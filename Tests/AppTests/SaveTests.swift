@@ -28,7 +28,7 @@ import TestSupport
         #expect(h.app.status?.document == "sketch.ora" && h.app.status?.message == "saved sketch.ora")
         let (doc, _) = try DocumentFile.read(ora: path, maxSide: 1024)
         #expect(doc.layers.count == 2 && doc.current == 1)
-        #expect(doc.layers[0].pixels.contains { $0 >> 24 == 0xFF }, "the stroke is on the first layer")
+        #expect(doc.layers[0].pieces.contains { $0.pixels.contains { $0 >> 24 == 0xFF } }, "the stroke is on the first layer")
         // Saved, the next Ctrl+S writes there without asking; a change marks the title again.
         h.step([.pointerDown(sample(30, 110, t: 0.1)), .pointerUp(sample(170, 110, t: 0.11))])
         #expect(h.app.status?.document == "*sketch.ora")

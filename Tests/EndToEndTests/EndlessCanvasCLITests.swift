@@ -104,24 +104,34 @@ import Testing
         #expect(ora.status != 0 && ora.stderr.contains("--crop ink writes a PNG"), "\(ora.stderr)")
     }
 
-    /// Strokes 40,000 px apart on one layer make a layer no saved file may hold (16384 px a
-    /// side, what this program reads back): `render -o x.ora` says so in one line and writes
-    /// nothing, rather than allocate the 40,000-px-wide picture of the layer; a PNG of the
-    /// frame is still written.
-    @Test func layersTooWideForAFileAreRefusedNotAllocated() throws {
-        let text = ["{\"quicksilver\": 1, \"width\": 64, \"height\": 64}",
-                    "{\"t\": 0, \"type\": \"down\", \"x\": 10, \"y\": 10}", "{\"t\": 0.1, \"type\": \"up\", \"x\": 20, \"y\": 20}",
-                    "{\"t\": 1, \"type\": \"down\", \"x\": 40010, \"y\": 10}", "{\"t\": 1.1, \"type\": \"up\", \"x\": 40020, \"y\": 20}"]
-            .joined(separator: "\n") + "\n"
-        let (ora, out) = try render(text, [], to: "out.ora")
-        #expect(ora.status != 0, "\(ora.stderr)")
-        #expect(ora.stderr.contains("cannot write") && ora.stderr.contains("layer \"Layer 1\" spans 40") && ora.stderr.contains("16384 px a side"),
-                "\(ora.stderr)")
-        #expect(ora.stderr.split(separator: "\n").count == 1, "one line: \(ora.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out), "nothing written")
-        let (png, pngOut) = try render(text, [])
-        #expect(png.status == 0, "\(png.stderr)")
-        #expect(try PNGImage.read(from: pngOut).width == 64)
+    /// Strokes 40,000 px apart on one layer are more than one saved picture may be (16384 px
+    /// a side): `render -o x.ora` saves that layer as an isolated group of pieces, each the
+    /// paint of one 8192-px square, marked as one layer; opened again, it is the one layer, and
+    /// the frame over each stroke shows what the replay itself showed there.
+    @Test func strokesFarApartOnOneLayerAreSavedInPiecesAndOpenedWhole() throws {
+        let strokes = ["{\"quicksilver\": 1, \"width\": 64, \"height\": 64}",
+                       "{\"t\": 0, \"type\": \"brush\", \"size\": 9, \"color\": \"#a03020\"}",
+                       "{\"t\": 0, \"type\": \"down\", \"x\": 10, \"y\": 10}", "{\"t\": 0.1, \"type\": \"up\", \"x\": 50, \"y\": 40}",
+                       "{\"t\": 1, \"type\": \"down\", \"x\": 40010, \"y\": 10}", "{\"t\": 1.1, \"type\": \"up\", \"x\": 40040, \"y\": 50}",
+                       "{\"t\": 2, \"type\": \"layer\", \"action\": \"set\", \"opacity\": 0.6, \"mode\": \"svg:multiply\"}"]
+        let (ora, out) = try render(strokes.joined(separator: "\n") + "\n", [], to: "out.ora")
+        #expect(ora.status == 0, "\(ora.stderr)")
+        let folder = (out as NSString).deletingLastPathComponent
+        let unzip = try runProgram("/usr/bin/env", ["python3", "-c", "import zipfile,sys; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('stack.xml').decode())", out])
+        let xml = unzip.stdout
+        #expect(xml.contains("quicksilver:pieces=\"2\"") && xml.contains("isolation=\"isolate\"") && xml.contains("composite-op=\"svg:multiply\""), "\(xml)")
+        #expect(xml.contains("name=\"Layer 1 (piece 2 of 2)\"") && xml.contains("x=\"40"), "\(xml)")
+        for x in [0, 40000] {
+            let frame = "{\"t\": 3, \"type\": \"frame\", \"action\": \"set\", \"x\": \(x), \"y\": 0, \"width\": 64, \"height\": 64}"
+            let (direct, directOut) = try render((strokes + [frame]).joined(separator: "\n") + "\n", [], to: "direct.png")
+            try (["{\"quicksilver\": 1, \"width\": 64, \"height\": 64, \"snapshot\": \"out.ora\"}", frame].joined(separator: "\n") + "\n")
+                .write(toFile: folder + "/opened.jsonl", atomically: true, encoding: .utf8)
+            let opened = try runProgram(binary, ["render", folder + "/opened.jsonl", "-o", folder + "/opened.png"])
+            #expect(direct.status == 0 && opened.status == 0, "\(direct.stderr) \(opened.stderr)")
+            let a = try PNGImage.read(from: directOut), b = try PNGImage.read(from: folder + "/opened.png")
+            #expect(a.pixels.contains { $0 != 0xFFFF_FFFF }, "the stroke at x \(x) shows")
+            #expect(a == b, "the frame at x \(x) shows the same opened from the file")
+        }
     }
 }
 

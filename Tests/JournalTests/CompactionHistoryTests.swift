@@ -111,7 +111,10 @@ import TestSupport
             for (i, (x, y)) in zip(a.layers, b.layers).enumerated() where x != y {
                 if x.attributes != y.attributes { return "layer \(i): \(x.attributes), expected \(y.attributes)" }
                 if x.bounds != y.bounds { return "layer \(i) has tiles over \(x.bounds), expected \(y.bounds)" }
-                return "layer \(i): " + (pixelDifference(x.pixels, y.pixels, width: max(x.bounds.width, 1)) ?? "")
+                if x.pieces.map(\.bounds) != y.pieces.map(\.bounds) { return "layer \(i) in pieces \(x.pieces.map(\.bounds)), expected \(y.pieces.map(\.bounds))" }
+                for (p, q) in zip(x.pieces, y.pieces) where p != q {
+                    return "layer \(i): " + (pixelDifference(p.pixels, q.pixels, width: max(p.bounds.width, 1)) ?? "")
+                }
             }
             // What the window does not know of its document, a replay of a snapshot does: the
             // attributes `DocumentFile` writes to `<image>` (its namespace, MyPaint's eotf).

@@ -83,7 +83,7 @@ import TestSupport
         #expect(notes == [])
         #expect(read.current == 3 && read.background == image.background)
         #expect(read.layers.map(\.attributes) == image.layers.map(\.attributes))
-        #expect(read.layers.map(\.pixels) == image.layers.map(\.pixels))
+        #expect(read.layers.map(\.pieces) == image.layers.map(\.pieces))
         // As other programs read it: stacks inside stacks, "isolate" or "auto".
         let xml = try unzipped(path, "stack.xml")
         #expect(xml.contains(#"<stack name="outer" opacity="0.8" visibility="hidden" composite-op="svg:multiply" isolation="auto" edit-locked="true">"#))
@@ -126,7 +126,7 @@ import TestSupport
         let read = try DocumentFile.read(ora: path, maxSide: 64).image
         let layer = try #require(read.layers.first { $0.attributes.name == "Far" })
         #expect(layer.bounds == Rect(x: -10, y: -7, width: width, height: height), "read whole: \(layer.bounds)")
-        #expect(layer.pixels == pixels, "opaque pixels premultiplied are themselves")
+        #expect(layer.pieces.map(\.pixels) == [pixels], "opaque pixels premultiplied are themselves")
         #expect(read.frame == Rect(x: 0, y: 0, width: 24, height: 16), "the frame is the file's w×h")
 
         // Through a session (as the window opens it) and saved back.
@@ -160,9 +160,12 @@ import TestSupport
         // Each painted pixel where it was (the file keeps the painted pixels' bounds, not the tiles').
         func painted(_ l: DocumentImage.LayerImage) -> [Int: [Int: UInt32]] {
             var out: [Int: [Int: UInt32]] = [:]
-            for y in l.bounds.ys {
-                for x in l.bounds.xs where l.pixels[(y - l.bounds.minY) * l.bounds.width + x - l.bounds.minX] != 0 {
-                    out[y, default: [:]][x] = l.pixels[(y - l.bounds.minY) * l.bounds.width + x - l.bounds.minX]
+            for piece in l.pieces {
+                let b = piece.bounds
+                for y in b.ys {
+                    for x in b.xs where piece.pixels[(y - b.minY) * b.width + x - b.minX] != 0 {
+                        out[y, default: [:]][x] = piece.pixels[(y - b.minY) * b.width + x - b.minX]
+                    }
                 }
             }
             return out

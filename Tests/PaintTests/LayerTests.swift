@@ -44,7 +44,7 @@ import TestSupport
             // Layers have no edges: only what lies on the canvas is in the picture.
             for y in l.bounds.ys where y >= 0 && y < h {
                 for x in l.bounds.xs where x >= 0 && x < w {
-                    let p = l.pixels[(y - l.bounds.minY) * l.bounds.width + x - l.bounds.minX]
+                    let p = l[x, y]
                     let a = Double(p >> 24) / 255 * o
                     let c = [p >> 16 & 0xff, p >> 8 & 0xff, p & 0xff].map { Double($0) / 255 * o }
                     for k in 0..<3 { out[y * w + x][k] = c[k] + out[y * w + x][k] * (1 - a) }
