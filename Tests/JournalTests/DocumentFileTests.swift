@@ -146,7 +146,8 @@ import TestSupport
         let path = folder + "/far.ora"
         let session = Session(size: Size(width: 32, height: 32), compute: ComputeContext(threads: 1))
         let far = 1 << 20
-        for (layer, x, y) in [(0, -far, 10), (1, 40 + far, -far)] {
+        // The first layer's two strokes 2²⁰ px apart: saved in pieces.
+        for (layer, x, y) in [(0, -far + 200, 10), (0, 3, 5), (1, 40 + far, -far)] {
             if layer > 0 { session.handle(.command(.layer(.new(name: "Second")))) }
             session.handle(.command(.brush(size: 6, color: Color(r: 200, g: 0, b: UInt8(layer * 100)))))
             session.handle(.pointerDown(StrokeSample(x: Double(x), y: Double(y), pressure: 0.5)))
@@ -170,10 +171,40 @@ import TestSupport
             }
             return out
         }
+        #expect(read.layers.map(\.attributes) == image.layers.map(\.attributes), "two layers, as they were")
         for (i, l) in image.layers.enumerated() {
             let back = try #require(read.layers.first { $0.attributes.name == l.attributes.name }, "layer \(i)")
             #expect(!painted(l).isEmpty && painted(back) == painted(l), "layer \(i) at \(l.bounds), read back at \(back.bounds)")
         }
-        #expect(image.layers[0].bounds.minX < -far + 1 && image.layers[1].bounds.minY < -far + 1)
+        #expect(image.layers[0].pieces.count == 2 && read.layers[0].pieces.count == 2, "the first layer in two pieces: \(image.layers.map { $0.pieces.map(\.bounds) })")
+        #expect(image.layers[0].bounds.minX < -far + 201 && image.layers[1].bounds.minY < -far + 1)
+    }
+
+    /// A group marked as a layer in pieces that is not one any more (another program moved a
+    /// piece onto another, or added one) is read as the group it is: nothing is merged wrongly.
+    @Test func aMarkedGroupWhosePiecesOverlapOrMiscountIsReadAsAGroup() throws {
+        let folder = try ScratchFolder.make("pieces")
+        func piece(_ x: Int, _ colour: UInt32) -> ORALayer {
+            var l = ORALayer(name: "piece", x: x, y: 0, image: PNGImage(width: 4, height: 4, pixels: Array(repeating: colour, count: 16)))
+            l.depth = 1
+            return l
+        }
+        let marked = [ORAAttribute("xmlns:quicksilver", "urn:x-quicksilver:openraster")]
+        for (name, xs, count) in [("whole", [0, 20000], "2"), ("overlapping", [0, 2], "2"), ("miscounted", [0, 20000], "3")] {
+            let path = folder + "/\(name).ora"
+            let stack = ORALayer.stack(name: "Far", isolated: true, opacity: 0.5, extraAttributes: [ORAAttribute("quicksilver:pieces", count)])
+            let doc = ORADocument(size: Size(width: 8, height: 8), layers: [piece(xs[0], 0xFF10_2030), piece(xs[1], 0xFF40_5060), stack],
+                                  attributes: marked)
+            try OpenRaster.write(doc, merged: PNGImage(width: 8, height: 8, pixels: Array(repeating: 0xFFFF_FFFF, count: 64)), to: path)
+            let read = try DocumentFile.read(ora: path, maxSide: 64).image
+            if name == "whole" {
+                #expect(read.layers.count == 1 && read.layers[0].attributes.group == nil && read.layers[0].attributes.opacity == 0.5,
+                        "one layer: \(read.layers.map(\.attributes))")
+                #expect(read.layers[0][1, 1] == 0xFF10_2030 && read.layers[0][20001, 3] == 0xFF40_5060)
+                #expect(!read.layers[0].attributes.extra.contains { $0.name == "quicksilver:pieces" }, "the mark is not kept as an attribute")
+            } else {
+                #expect(read.layers.count == 3 && read.layers[2].attributes.group == .isolated, "\(name): a group of two")
+            }
+        }
     }
 }
