@@ -14,6 +14,8 @@ public enum FrameChange: Sendable, Equatable {
     /// Fitting found ink of this size, more than a frame may be (`DocumentLimits.frameSides`):
     /// nothing changed.
     case tooLarge(Size)
+    /// An undo (`undone`) or a redo took the frame to this rectangle.
+    case stepped(Rect, undone: Bool)
 
     /// The status's words for it ("frame fitted to the ink, 812×430").
     public var description: String {
@@ -24,6 +26,7 @@ public enum FrameChange: Sendable, Equatable {
         case .nothingPainted: "nothing painted: the frame stays as it is"
         case .tooLarge(let s): "the ink spans \(s.width)×\(s.height), more than a frame may be "
             + "(\(DocumentLimits.frameSides.upperBound) px a side): the frame stays as it is"
+        case .stepped(let r, let undone): "\(undone ? "undone" : "redone"): the frame \(r.width)×\(r.height) at \(r.minX),\(r.minY)"
         }
     }
 }

@@ -90,8 +90,11 @@ extension Session {
     /// The commands that change the document (its damage reaches the view at the next compose).
     private func change(_ command: Command) {
         switch command {
-        case .undo: _ = document.undo()
-        case .redo: _ = document.redo()
+        case .undo, .redo:
+            let (before, undoing) = (document.frame, { if case .undo = command { true } else { false } }())
+            _ = undoing ? document.undo() : document.redo()
+            // Said only where the step moved the frame (nothing else in the window shows it).
+            frameChange = document.frame == before ? nil : .stepped(document.frame, undone: undoing)
         case .clear: document.clearCurrentLayer()
         case .paste(let picture): document.paste(picture)
         case .layer(let op): document.apply(op, on: compute)

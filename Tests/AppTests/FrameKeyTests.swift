@@ -25,5 +25,13 @@ import Testing
         #expect(try h.recorded().contains { $0.event == .command(.frame(.fit)) }, "recorded as the replay's frame fit")
         h.step([h.key("z", .control, at: 0.3)])
         #expect(h.session.document.frame == Rect(x: 0, y: 0, width: 200, height: 120), "one undo step")
+        #expect(h.app.status?.message == "undone: the frame 200×120 at 0,0", "\(h.app.status?.message ?? "")")
+        h.step([h.key("y", .control, at: 0.4)])
+        #expect(h.session.document.frame == ink && h.app.status?.message == "redone: the frame \(ink.width)×\(ink.height) at \(ink.minX),\(ink.minY)")
+        // An undo that leaves the frame where it is (the stroke's) says nothing of the frame.
+        h.step([h.key("z", .control, at: 0.5)])
+        h.step([h.key("z", .control, at: 0.6)])
+        #expect(h.session.inkBounds().isEmpty, "the stroke undone")
+        #expect(h.app.status?.message == "undone: the frame 200×120 at 0,0", "\(h.app.status?.message ?? "")")
     }
 }
