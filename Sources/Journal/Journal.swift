@@ -123,6 +123,7 @@ public final class Journal: @unchecked Sendable {
         if let c = continuing {
             header.size = c.header.size
             header.seed = c.header.seed
+            header.sprayFromStroke = c.header.sprayFromStroke
             header.background = c.header.background
             header.undoMegabytes = c.header.undoMegabytes
             header.continues = c.path

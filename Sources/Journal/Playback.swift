@@ -102,7 +102,7 @@ public enum Playback {
         defer { channel.cancel() }
         guard let opening = channel.opening() else { throw channel.failure ?? .malformed(path: path, ReplayError(line: 1, message: "empty file", kind: .noHeader)) }
         let header = opening.header
-        let session = Session(size: header.size, background: header.background, seed: header.seed, compute: compute,
+        let session = Session(size: header.size, background: header.background, seed: header.seed, sprayFromStroke: header.sprayFromStroke, compute: compute,
                               historyBytes: header.undoBytes)
         if let snapshot = opening.snapshot { session.load(snapshot) }
         if let history = opening.history {

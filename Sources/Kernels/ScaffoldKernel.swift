@@ -60,10 +60,15 @@ public struct ScaffoldKernel: Sendable {
     /// Points outside `clip` (canvas) are dropped (the original had no bounds check). Returns the
     /// rectangle written, in canvas coordinates.
     ///
+    /// The random numbers are drawn from the samples' positions less `anchor`: the canvas's
+    /// (0, 0), as MercurialPaint drew them, or a point that moves with the stroke (a corner of
+    /// the 64-px grid), so that a stroke moved by a multiple of 64 px sprays the same particles,
+    /// moved.
+    ///
     /// One thread per particle, dispatched like any kernel; every write is the same value, so
     /// the result does not depend on the thread count or order.
-    public func run(_ batch: SampleBatch, radius: Float, into scaffold: Texture<UInt8>, origin: (x: Int, y: Int) = (0, 0), clip: Rect,
-                    on compute: ComputeContext) -> Rect {
+    public func run(_ batch: SampleBatch, radius: Float, into scaffold: Texture<UInt8>, origin: (x: Int, y: Int) = (0, 0),
+                    anchor: (x: Int, y: Int) = (0, 0), clip: Rect, on compute: ComputeContext) -> Rect {
         let bounds = clip.intersection(scaffold.bounds.moved(by: origin.x, origin.y))
         let slots = batch.filledSlots
         guard slots > 0, !bounds.isEmpty else { return .empty }
@@ -74,8 +79,9 @@ public struct ScaffoldKernel: Sendable {
                 let seed = seeds[particle]
                 for i in 0..<slots {
                     let x = batch.x[i], y = batch.y[i]
-                    let angle = MercurialRandom.rand(seed &+ Int32(i), x, y) * 2 * Float.pi
-                    let r = MercurialRandom.rand(seed &+ Int32(i), y, x) * radius
+                    let ax = Int32(truncatingIfNeeded: Int(x) &- anchor.x), ay = Int32(truncatingIfNeeded: Int(y) &- anchor.y)
+                    let angle = MercurialRandom.rand(seed &+ Int32(i), ax, ay) * 2 * Float.pi
+                    let r = MercurialRandom.rand(seed &+ Int32(i), ay, ax) * radius
                     let px = Int(x) + Int(sin(angle) * r), py = Int(y) + Int(cos(angle) * r)
                     if bounds.contains(x: px, y: py) { scaffold[px - origin.x, py - origin.y] = 255 }
                 }

@@ -24,8 +24,16 @@ final class MercurialBrush {
     private(set) var brush = Brush()
     private(set) var last = StrokePoint(x: 0, y: 0, pressure: 0.5)
 
-    init(size: Size, seed: Int64) {
+    /// Whether the spray's random numbers are drawn relative to the stroke (`anchor`), so that
+    /// a stroke moved by a multiple of 64 px is the same stroke moved (`Session.sprayFromStroke`).
+    private let sprayFromStroke: Bool
+    /// What the spray's random numbers are drawn relative to: the corner of the 64-px cell the
+    /// stroke begins in, or the canvas's (0, 0) (`sprayFromStroke` false).
+    private var anchor = (x: 0, y: 0)
+
+    init(size: Size, seed: Int64, sprayFromStroke: Bool) {
         kernel = ScaffoldKernel(seed: seed)
+        self.sprayFromStroke = sprayFromStroke
         scaffold = TextureStorage(width: size.width, height: size.height, filledWith: 0)
     }
 
@@ -39,12 +47,21 @@ final class MercurialBrush {
         self.brush = brush
         self.origin = origin
         add(p)
+        // The cell of the first sample as the kernel gets it (the frame size, which places the
+        // buffers, has no say: the same stroke sprays the same in any frame).
+        let first = Self.sample(p)
+        anchor = sprayFromStroke ? (Int(first.x) & ~63, Int(first.y) & ~63) : (0, 0)
     }
 
     func add(_ p: StrokePoint) {
         last = p
         force = p.pressure
-        samples.append((Int32(clamping: Int(p.x.rounded(.down))), Int32(clamping: Int(p.y.rounded(.down)))))
+        samples.append(Self.sample(p))
+    }
+
+    /// `p` as the scaffold kernel takes it: whole canvas pixels.
+    private static func sample(_ p: StrokePoint) -> (x: Int32, y: Int32) {
+        (Int32(clamping: Int(p.x.rounded(.down))), Int32(clamping: Int(p.y.rounded(.down))))
     }
 
     /// Runs this frame's batches and recomputes the live look where the scaffold changed,
@@ -55,7 +72,8 @@ final class MercurialBrush {
         let radius = Float(Double(brush.tip.size) * force)
         var written = Rect.empty
         for batch in SampleBatch.batches(of: samples) {
-            written = written.union(kernel.run(batch, radius: radius, into: scaffold.texture, origin: origin, clip: clip, on: compute))
+            written = written.union(kernel.run(batch, radius: radius, into: scaffold.texture, origin: origin,
+                                               anchor: anchor, clip: clip, on: compute))
             batchesRun += 1
         }
         samplesRun += samples.count

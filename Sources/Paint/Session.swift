@@ -25,6 +25,11 @@ public final class Session {
     /// Mirror painting, from the next stroke on (`Command.symmetry`).
     public internal(set) var symmetry = Symmetry.off
     public let seed: Int64
+    /// Whether the mercurial brush draws its spray's random numbers relative to the stroke, so
+    /// that the same stroke anywhere is the same stroke moved (the endless canvas's promise, as
+    /// every other brush keeps it), or from canvas positions, as MercurialPaint and sessions
+    /// before the endless canvas did (a replay without `"spray": "stroke"` in its header).
+    public let sprayFromStroke: Bool
 
     /// Events received since the last frame, played by the next.
     ///
@@ -56,11 +61,14 @@ public final class Session {
 
     /// - Parameter seed: every random choice of the session (the mercurial brush's particles).
     /// - Parameter historyBytes: memory for undo steps (0: none kept, undo does nothing).
-    public init(size: Size, background: Color = .white, seed: Int64 = 0, compute: ComputeContext, historyBytes: Int = 256 << 20) {
+    /// - Parameter sprayFromStroke: `sprayFromStroke`; a new session's is true.
+    public init(size: Size, background: Color = .white, seed: Int64 = 0, sprayFromStroke: Bool = true, compute: ComputeContext,
+                historyBytes: Int = 256 << 20) {
         self.compute = compute
         self.seed = seed
+        self.sprayFromStroke = sprayFromStroke
         document = Document(size: size, background: background, historyBytes: historyBytes)
-        strokes = StrokeEngine(size: size, seed: seed)
+        strokes = StrokeEngine(size: size, seed: seed, sprayFromStroke: sprayFromStroke)
         damage = Rect(size: size)
     }
 

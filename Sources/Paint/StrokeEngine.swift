@@ -21,6 +21,8 @@ final class StrokeEngine {
     /// Embosses (hemisphere images) made so far.
     private(set) var embossesMade = 0
     private let seed: Int64
+    /// The mercurial spray drawn relative to its stroke (`Session.sprayFromStroke`).
+    private let sprayFromStroke: Bool
     /// The largest frame's size (`Document.storageSize`); the mercurial brush's buffers are
     /// twice it each way, placed around where its stroke begins (`mercurialOrigin`).
     private(set) var size: Size
@@ -71,9 +73,10 @@ final class StrokeEngine {
         }
     }
 
-    init(size: Size, seed: Int64) {
+    init(size: Size, seed: Int64, sprayFromStroke: Bool) {
         self.size = size
         self.seed = seed
+        self.sprayFromStroke = sprayFromStroke
         layer = StrokeLayer()
         frame = Rect(size: size)
     }
@@ -161,7 +164,7 @@ final class StrokeEngine {
     /// placed as dabs).
     func begin(_ s: StrokePoint, brush: Brush, symmetry: Symmetry = .off) -> Rect {
         if brush.tip.kind == .mercurial {
-            let m = mercurialBuffers ?? MercurialBrush(size: mercurialSize, seed: seed)
+            let m = mercurialBuffers ?? MercurialBrush(size: mercurialSize, seed: seed, sprayFromStroke: sprayFromStroke)
             mercurialBuffers = m
             m.begin(s, brush: brush, origin: mercurialOrigin(of: s))
             layer.frameOrigin = m.origin

@@ -33,6 +33,10 @@ public struct Replay: Sendable {
         public var size: Size
         /// Every random choice of the session comes from this.
         public var seed: Int64
+        /// `"spray": "stroke"`: the mercurial brush draws its spray's random numbers relative to
+        /// the stroke (`Session.sprayFromStroke`), as sessions since the endless canvas do; absent
+        /// (or `"canvas"`), from canvas positions, as sessions before it did.
+        public var sprayFromStroke: Bool
         public var background: Color
         /// A PNG the canvas starts from (a compacted journal), relative to the replay's folder.
         public var snapshot: String?
@@ -59,10 +63,10 @@ public struct Replay: Sendable {
         /// disk as fast as any, and a copy of its bytes (`openedCopy`, beside the replay) follows.
         /// Played from the copy when it is there, else from this file while it is unchanged.
         public var opened: OpenedPicture?
-        public init(size: Size, seed: Int64 = 0, background: Color = .white, snapshot: String? = nil,
+        public init(size: Size, seed: Int64 = 0, sprayFromStroke: Bool = false, background: Color = .white, snapshot: String? = nil,
                     started: String? = nil, continues: String? = nil, continuesBytes: Int? = nil,
                     undoMegabytes: Int = defaultUndoMegabytes, history: String? = nil, opened: OpenedPicture? = nil) {
-            self.size = size; self.seed = seed; self.background = background; self.snapshot = snapshot
+            self.size = size; self.seed = seed; self.sprayFromStroke = sprayFromStroke; self.background = background; self.snapshot = snapshot
             self.started = started; self.continues = continues; self.continuesBytes = continuesBytes
             self.undoMegabytes = undoMegabytes; self.history = history; self.opened = opened
         }

@@ -48,6 +48,7 @@ public enum ReplayTable {
         Field("width", .integer(Replay.Header.sizes), .required(.missing)),
         Field("height", .integer(Replay.Header.sizes), .required(.missing)),
         Field("seed", .integer(Int.min...Int.max), .defaulted(.integer(0))),
+        Field("spray", .choice(["canvas", "stroke"], refused: .mustBe), .defaulted(.string("canvas"))),
         Field("background", .color(alpha: false), .defaulted(.color(.white))),
         Field("snapshot", .string(.fileName("a PNG file")), .optional),
         Field("history", .string(.fileName("a file")), .optional),
@@ -59,7 +60,8 @@ public enum ReplayTable {
     ], rules: .init(noun: "the header"), read: { r in
         guard let width = r.integer("width"), let height = r.integer("height"), let seed = r.integer("seed"),
               let background = r.color("background"), let undo = r.integer("undoMegabytes") else { return nil }
-        return Replay.Header(size: Size(width: width, height: height), seed: Int64(seed), background: background,
+        return Replay.Header(size: Size(width: width, height: height), seed: Int64(seed), sprayFromStroke: r.string("spray") == "stroke",
+                             background: background,
                              snapshot: r.string("snapshot"), started: r.string("started"), continues: r.string("continues"),
                              continuesBytes: r.integer("continuesBytes"), undoMegabytes: undo, history: r.string("history"),
                              opened: r.record("opened").flatMap { o in
@@ -67,7 +69,7 @@ public enum ReplayTable {
                              })
     }, write: { h in
         ["quicksilver": .integer(version), "width": .integer(h.size.width), "height": .integer(h.size.height),
-         "seed": .integer(Int(h.seed)), "background": .color(h.background), "snapshot": h.snapshot.map { .string($0) },
+         "seed": .integer(Int(h.seed)), "spray": h.sprayFromStroke ? .string("stroke") : nil, "background": .color(h.background), "snapshot": h.snapshot.map { .string($0) },
          "history": h.history.map { .string($0) }, "opened": h.opened.map { .record(["path": .string($0.path), "hash": .string($0.hash), "copy": .string($0.copy)]) },
          "started": h.started.map { .string($0) }, "continues": h.continues.map { .string($0) },
          "continuesBytes": h.continuesBytes.map { .integer($0) }, "undoMegabytes": .integer(h.undoMegabytes)]

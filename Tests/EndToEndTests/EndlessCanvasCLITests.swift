@@ -6,7 +6,8 @@ import Testing
 @Suite struct EndlessCanvasCLITests {
     /// A replay of a few strokes and an eraser, every pointer moved by (dx, dy).
     private func replay(movedBy dx: Int, _ dy: Int) -> String {
-        var lines = ["{\"quicksilver\": 1, \"width\": 160, \"height\": 120, \"background\": \"#f0e8d0\"}"]
+        // "spray": "stroke", as a new session's header has it: the mercurial spray moves with its stroke.
+        var lines = ["{\"quicksilver\": 1, \"width\": 160, \"height\": 120, \"background\": \"#f0e8d0\", \"spray\": \"stroke\"}"]
         func stroke(_ t: Double, _ points: [(Double, Double)], pressure: Double = 0.6) {
             for (i, p) in points.enumerated() {
                 let type = i == 0 ? "down" : i == points.count - 1 ? "up" : "move"
@@ -27,6 +28,8 @@ import Testing
         stroke(4, [(0, 110), (50, 40.5), (100, -20), (190, 70)], pressure: 0.8)
         lines.append("{\"t\": 5, \"type\": \"brush\", \"kind\": \"mypaint\", \"name\": \"classic/smudge\", \"color\": \"#ffffff\"}")
         stroke(5, [(20, 40), (70, 60), (120, 80)], pressure: 0.9)
+        lines.append("{\"t\": 5.5, \"type\": \"brush\", \"kind\": \"mercurial\", \"size\": 24, \"color\": \"#a0a0b0\"}")
+        stroke(5.5, [(30, 30), (35, 40), (45, 52), (60, 60), (80, 64), (100, 60)], pressure: 0.7)
         return lines.joined(separator: "\n") + "\n"
     }
 

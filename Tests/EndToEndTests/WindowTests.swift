@@ -77,6 +77,9 @@ struct WindowTests {
         let rendered = try PNGImage.read(from: dir + "/rendered.png")
         let same = rendered == inverted
         #expect(same, "the recording renders to the window's last export")
+        // A new session sprays relative to its strokes (the same stroke anywhere is the same stroke moved).
+        let header = try String(contentsOfFile: dir + "/session.jsonl", encoding: .utf8).prefix { $0 != "\n" }
+        #expect(header.contains("\"spray\": \"stroke\""), "\(header)")
     }
 
     @Test func undoAndRedoKeys() throws {

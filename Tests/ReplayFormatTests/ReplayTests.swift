@@ -119,6 +119,7 @@ private let header = "{\"quicksilver\": 1, \"width\": 64, \"height\": 48}"
         ("{\"quicksilver\": 1, \"width\": 10}", "missing \"height\""),
         ("{\"quicksilver\": 1, \"width\": 10, \"height\": 10, \"background\": \"#ff000080\"}", "\"background\" must be \"#rrggbb\""),
         ("{\"quicksilver\": 1, \"width\": 10, \"height\": 10, \"fps\": 30}", "unknown field \"fps\" in the header"),
+        ("{\"quicksilver\": 1, \"width\": 10, \"height\": 10, \"spray\": \"frame\"}", "\"spray\" must be \"canvas\" or \"stroke\", got \"frame\""),
     ])
     func headerErrors(line: String, message: String) {
         do {
