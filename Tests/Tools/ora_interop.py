@@ -5,10 +5,13 @@ runs this).
 
 Quicksilver → program: two replays with several layers (blend modes, opacity, a hidden layer,
 layers cropped to their strokes so that they carry offsets, an erased hole) are rendered by
-`quicksilver render` to X.ora and X.png. Each program opens X.ora headless and exports what it
-shows flattened to PNG, compared with X.png; what it read of each layer (name, offset, opacity,
-visibility, mode) is compared with the stack.xml Quicksilver wrote. X.ora must carry
-mergedimage.png (the same pixels as X.png) and Thumbnails/thumbnail.png.
+`quicksilver render` to X.ora and X.png; and, for MyPaint and Krita, a third whose layers have
+strokes too far apart for one picture (`pieced`: each saved as an isolated group of pieces, one
+multiply, one screen, one hidden), which they must read as those groups, each piece at its
+offset, and show as Quicksilver shows the layers. Each program opens X.ora headless and exports
+what it shows flattened to PNG, compared with X.png; what it read of each layer and group (name,
+offset, opacity, visibility, mode, isolation) is compared with the stack.xml Quicksilver wrote.
+X.ora must carry mergedimage.png (the same pixels as X.png) and Thumbnails/thumbnail.png.
 
 Program → Quicksilver: each program saves a layered .ora it built itself (several layers, one at
 an offset, opacity, a hidden one, blend modes) and its own flattened PNG; Quicksilver opens the
@@ -167,6 +170,42 @@ def scene_replay():
     return r
 
 
+def pieced_replay():
+    """Layers whose strokes lie far apart (over 16384 px, one of them far outside the frame), so
+    that Quicksilver saves each in pieces: an isolated group with the layer's name, opacity,
+    visibility and mode (marked quicksilver:pieces) holding a plain layer for each 8192-px
+    square's paint, at its offset (negative too); strokes across the squares' seam at x = 8192
+    inside the frame. Over a layer painted across under them, so that the modes show: one
+    multiply at 0.6, one screen at 0.8, one multiply hidden."""
+    r = Replay(9000, 64, "#f3ede2")
+    r.layer("set", name="Under")
+    r.brush(kind="pen", size=20, color="#2e9e8f")
+    for x0 in (12, 8100, 8800):
+        r.stroke(curve(x0, 30, x0 + 150, 34, steps=12, wave=6))
+    r.brush(color="#5a7fd0", size=12)
+    r.stroke(curve(40, 48, 8940, 50, steps=120, wave=6, waves=12))
+    r.layer("new", name="Far: multiply")
+    r.brush(kind="pen", size=16, color="#c0392b")
+    r.stroke(curve(12, 6, 64, 58, bend=20), pressure=lambda s: 0.2 + 0.8 * math.sin(math.pi * s))
+    r.stroke(curve(8860, 4, 8910, 60, bend=-18))
+    r.stroke(curve(-9030, 10, -8970, 56, bend=15))
+    r.brush(color="#e6a020c0", size=12)
+    r.stroke(curve(8120, 14, 8260, 54, bend=10, wave=5))
+    r.layer("set", mode="svg:multiply", opacity=0.6)
+    r.layer("new", name="Far: screen")
+    r.brush(color="#ffd54f", size=14)
+    r.stroke(curve(100, 60, 260, 2, bend=-12))
+    r.stroke(curve(8150, 58, 8240, 2, bend=14))
+    r.stroke(curve(-12000, 10, -11900, 50))
+    r.layer("set", mode="svg:screen", opacity=0.8)
+    r.layer("new", name="Far: hidden")
+    r.brush(color="#d50000", size=18)
+    r.stroke(curve(300, 10, 8600, 40, steps=60, wave=10, waves=6))
+    r.stroke(curve(-10000, 10, -9900, 50))
+    r.layer("set", mode="svg:multiply", opacity=0.6, visible=False)
+    return r
+
+
 MODES = ["svg:src-over", "svg:multiply", "svg:screen", "svg:overlay", "svg:darken", "svg:lighten",
          "svg:color-dodge", "svg:color-burn", "svg:hard-light", "svg:soft-light", "svg:difference",
          "svg:color", "svg:luminosity", "svg:hue", "svg:saturation", "svg:plus"]
@@ -266,9 +305,10 @@ def diff_picture(path_a, path_b, out, gain=8):
     open(out, "wb").write(png_bytes(w, h, px))
 
 
-def stack_layers(ora):
+def stack_layers(ora, groups=False):
     """stack.xml's layers, top first: name, x, y, opacity, visibility, composite-op (nested stacks
-    walked, their offsets added)."""
+    walked, their offsets added). With `groups`, each stack too, before what it holds, its
+    `group` "isolated" or "pass-through" (a layer's `group` is None)."""
     with zipfile.ZipFile(ora) as z:
         image = ET.fromstring(z.read("stack.xml"))
     out = []
@@ -278,8 +318,13 @@ def stack_layers(ora):
             if e.tag == "layer":
                 out.append({"name": e.get("name", ""), "x": int(float(e.get("x", "0"))) + dx, "y": int(float(e.get("y", "0"))) + dy,
                             "opacity": round(float(e.get("opacity", "1")), 3), "visible": e.get("visibility", "visible") != "hidden",
-                            "mode": e.get("composite-op", "svg:src-over"), "src": e.get("src")})
+                            "mode": e.get("composite-op", "svg:src-over"), "src": e.get("src"), "group": None})
             elif e.tag == "stack":
+                if groups:
+                    out.append({"name": e.get("name", ""), "x": int(float(e.get("x", "0"))) + dx, "y": int(float(e.get("y", "0"))) + dy,
+                                "opacity": round(float(e.get("opacity", "1")), 3), "visible": e.get("visibility", "visible") != "hidden",
+                                "mode": e.get("composite-op", "svg:src-over"), "src": None,
+                                "group": "isolated" if e.get("isolation") == "isolate" else "pass-through"})
                 walk(e, dx + int(float(e.get("x", "0"))), dy + int(float(e.get("y", "0"))))
     walk(image.find("stack"), 0, 0)
     return out
@@ -425,14 +470,17 @@ sys.path.insert(0, "/usr/lib/mypaint")
 import lib.eotf
 import lib.document, lib.mypaintlib, lib.modes, lib.meta
 from lib.layer.data import PaintingLayer
+from lib.layer.group import LayerStack
 
 def layers(doc):
     out = []
     for path, layer in doc.layer_stack.walk():
         bbox = layer.get_bbox()
+        through = layer.mode == lib.modes.PASS_THROUGH_MODE
         out.append({"name": layer.name, "opacity": round(layer.opacity, 3), "visible": layer.visible,
-                    "mode": lib.mypaintlib.combine_mode_get_info(layer.mode)["name"],
-                    "bbox": [bbox.x, bbox.y, bbox.w, bbox.h]})
+                    "mode": "svg:src-over" if through else lib.mypaintlib.combine_mode_get_info(layer.mode)["name"],
+                    "bbox": [bbox.x, bbox.y, bbox.w, bbox.h],
+                    "group": ("pass-through" if through else "isolated") if isinstance(layer, LayerStack) else None})
     return out
 
 job = json.load(open(sys.argv[1]))
@@ -492,11 +540,16 @@ import json, os
 from krita import Krita, InfoObject
 
 def walk(node, out):
+    # Bottom first, a group after what it holds: reversed, top first with each group before
+    # what it holds, as stack.xml lists them.
     for c in node.childNodes():
-        b = c.bounds()
-        out.append({"name": c.name(), "type": c.type(), "opacity": round(c.opacity() / 255, 3), "visible": c.visible(),
-                    "mode": c.blendingMode(), "bbox": [b.x(), b.y(), b.width(), b.height()]})
         walk(c, out)
+        b = c.bounds()
+        group = None
+        if c.type() == "grouplayer":
+            group = "pass-through" if c.passThroughMode() else "isolated"
+        out.append({"name": c.name(), "type": c.type(), "opacity": round(c.opacity() / 255, 3), "visible": c.visible(),
+                    "mode": c.blendingMode(), "bbox": [b.x(), b.y(), b.width(), b.height()], "group": group})
     return out
 
 def export(doc, path):
@@ -757,6 +810,10 @@ def attribute_problems(expected, read, offsets):
             problems.append("%s visibility read as %s" % (what, r["visible"]))
         if r["mode"] != e["mode"]:
             problems.append("%s mode %s read as %s" % (what, e["mode"], r["mode"]))
+        if e.get("group") != r.get("group"):
+            problems.append("%s (%s) read as %s" % (what, e.get("group") or "a layer", r.get("group") or "a layer"))
+        if e.get("group"):
+            continue  # a group's bounds are the program's own (Krita's within the canvas, MyPaint's in tiles)
         if offsets == "exact" and (r["x"], r["y"]) != (e["x"], e["y"]):
             problems.append("%s at (%d, %d) read at (%d, %d)" % (what, e["x"], e["y"], r["x"], r["y"]))
         if offsets == "within" and not (r["x"] <= e["x"] and r["y"] <= e["y"] and r["x"] + r["w"] >= e["x"] + e["w"]
@@ -766,11 +823,13 @@ def attribute_problems(expected, read, offsets):
     return problems
 
 
-def with_sizes(ora):
+def with_sizes(ora, groups=False):
     """stack_layers with each layer's PNG size."""
-    layers = stack_layers(ora)
+    layers = stack_layers(ora, groups)
     with zipfile.ZipFile(ora) as z:
         for l in layers:
+            if l["group"]:
+                continue
             data = z.read(l["src"])
             l["w"], l["h"] = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     return layers
@@ -804,7 +863,7 @@ def same_pixels(program_ora, program_stack, qs_ora, qs_stack, folder):
 
 def from_bbox(layers, mode_of=lambda m: m):
     return [{"name": l["name"], "opacity": l["opacity"], "visible": l["visible"], "mode": mode_of(l["mode"]),
-             "x": l["bbox"][0], "y": l["bbox"][1], "w": l["bbox"][2], "h": l["bbox"][3]} for l in layers]
+             "x": l["bbox"][0], "y": l["bbox"][1], "w": l["bbox"][2], "h": l["bbox"][3], "group": l.get("group")} for l in layers]
 
 
 def quicksilver_reads(qs, ora, folder, tag):
@@ -848,8 +907,10 @@ def main():
         print("%-8s %-22s %-7s max %3s mean %.3f >%d: %s %s" % (program, direction, doc, c["max"], c["mean"], TOLERANCE,
                                                                  c["over"], notes), flush=True)
 
-    # Quicksilver's two documents.
-    docs = {"scene": scene_replay(), "modes": modes_replay()}
+    # Quicksilver's documents.
+    docs = {"scene": scene_replay(), "modes": modes_replay(), "pieced": pieced_replay()}
+    # The emulated GIMP plug-in below loads stack.xml's layers without its groups: not the pieced one.
+    gimp_docs = ["scene", "modes"]
     for name, replay in docs.items():
         path = os.path.join(folder, name + ".jsonl")
         open(path, "w").write(replay.text())
@@ -861,7 +922,7 @@ def main():
         failures += ["quicksilver %s.ora: %s" % (name, p) for p in problems]
     if args.readme_picture:
         shutil.copy(os.path.join(folder, "scene.png"), args.readme_picture)
-    ours = {name: with_sizes(os.path.join(folder, name + ".ora")) for name in docs}
+    ours = {name: with_sizes(os.path.join(folder, name + ".ora"), groups=True) for name in docs}
     spec = write_built_pictures(folder)
     build = {"layers": spec, "w": BUILT_SIZE[0], "h": BUILT_SIZE[1]}
 
@@ -874,9 +935,9 @@ def main():
     # MyPaint's svg:plus is the spec's Porter-Duff plus; Quicksilver's is Krita's Addition.
     expected_off = {"MyPaint": ["svg:plus"]}
 
-    def forward(program, version, tag, read_layers, offsets, gate=True):
+    def forward(program, version, tag, read_layers, offsets, gate=True, names=tuple(docs)):
         """Quicksilver's documents in the program: pixels and attributes."""
-        for name in docs:
+        for name in names:
             c = compare(png("%s-%s" % (tag, name)), png(name))
             diff_picture(png("%s-%s" % (tag, name)), png(name), png("diff-%s-%s" % (tag, name)))
             notes = ""
@@ -889,6 +950,8 @@ def main():
                 notes = "; by mode in the next table"
             problems = attribute_problems(ours[name], read_layers[name], offsets)
             failures.extend("%s reading %s.ora: %s" % (program, name, p) for p in problems)
+            if name == "pieced" and not problems:
+                notes = "; each layer in pieces read as its isolated group (opacity, visibility, mode), every piece at its offset"
             row(program, version, "Quicksilver → " + program, name, c,
                 ("layers as written" if not problems else "; ".join(problems)) + notes, gated=gate and name != "modes")
 
@@ -962,10 +1025,10 @@ def main():
             print("GIMP %s: no file-openraster-* in its procedure database (Debian's GIMP 2.10 has no Python 2 "
                   "plug-ins); its OpenRaster plug-in is emulated in Script-Fu" % version)
         modes = gimp_mode_numbers(folder)
-        read = {n: gimp_open(folder, ora(n), png("gp-" + n), modes) for n in docs}
+        read = {n: gimp_open(folder, ora(n), png("gp-" + n), modes) for n in gimp_docs}
         # GIMP composes otherwise (linear light, its own HSV and legacy formulas): reported, not gated.
-        forward("GIMP", version, "gp", read, "exact", gate=False)
-        for n in docs:
+        forward("GIMP", version, "gp", read, "exact", gate=False, names=gimp_docs)
+        for n in gimp_docs:
             gimp_open(folder, ora(n), png("gpl-" + n), modes, GIMP_LEGACY)
             c = compare(png("gpl-" + n), png(n))
             if n == "modes":
