@@ -153,8 +153,8 @@ extension ComposeKernel {
             let l = row.layerReader?.pointer(column: tx).map { $0 + offset }
             var c: UnsafeMutablePointer<UInt8>?, t: UnsafeMutablePointer<UInt8>?
             if row.strokeXs.contains(x) {
-                c = row.committed?.pointer(column: tx).map { $0 + offset }
-                t = row.tail?.pointer(column: tx).map { $0 + offset }
+                c = row.committed?.pointerIfSet(column: tx).map { $0 + offset }
+                t = row.tail?.pointerIfSet(column: tx).map { $0 + offset }
             }
             let piecePaint = c != nil || t != nil ? plan.paint : nil
             var o: UnsafeMutablePointer<UInt32>?

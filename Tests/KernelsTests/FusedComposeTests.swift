@@ -120,4 +120,30 @@ import Testing
         }
         withExtendedLifetime(below) { #expect(r.fused == r.general) }
     }
+
+    /// Coverage in one row in three, each row marked as it is written (as the stroke's writers
+    /// mark them, `writableTile(_:rows:)`), or, with `markingAll`, every row of every tile.
+    static func rowMask(markingAll: Bool = false) -> TiledMask {
+        var m = TiledMask()
+        for y in stride(from: 0, to: 128, by: 3) {
+            for key in TileKey.covering(Rect(x: 0, y: y, width: 256, height: 1)) {
+                let tile = markingAll ? m.writableTile(key) : m.writableTile(key, rows: (y & 63)..<(y & 63) + 1)
+                tile.texture.row(y & 63).update(repeating: UInt8(40 + y), count: Tile.side)
+            }
+        }
+        return m
+    }
+
+    static func rowStroke(markingAll: Bool = false) -> ComposeKernel.Stroke {
+        ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: rowMask(markingAll: markingAll), tail: mask(seed: 3),
+                             bounds: Rect(x: 20, y: 3, width: 150, height: 60))
+    }
+
+    @Test func unmarkedRowsComposeAsTheZeroesTheyHold() {
+        let marked = Self.compose { k in k.stroke = Self.rowStroke() }
+        let all = Self.compose { k in k.stroke = Self.rowStroke(markingAll: true) }
+        #expect(marked.fused == all.fused)
+        #expect(marked.general == all.general)
+        #expect(marked.fused == marked.general)
+    }
 }
