@@ -277,6 +277,14 @@ public struct Tiles<Pixel: BitwiseCopyable>: @unchecked Sendable {
             return row.tiles[i].texture.row(ry)
         }
 
+        /// The tile in column `tx`, nil where there is none. Columns asked for must not decrease
+        /// from one call to the next (shared with `pointer(column:)`).
+        @inlinable public mutating func tile(column tx: Int) -> TileOf<Pixel>? {
+            guard let row else { return nil }
+            while i < row.columns.count, row.columns[i] < tx { i &+= 1 }
+            return i < row.columns.count && row.columns[i] == tx ? row.tiles[i] : nil
+        }
+
         /// As `pointer(column:)`, but nil too where the tile's row is known to be all zero
         /// (`TileOf.setRows`): for readers to whom a missing tile reads as zero, as masks.
         @inlinable public mutating func pointerIfSet(column tx: Int) -> UnsafeMutablePointer<Pixel>? {

@@ -57,9 +57,13 @@ extension ComposeKernel {
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
         defer { scratch.deallocate() }
         let quad = corners.map { ($0.u, $0.v) }
-        for ly in ly0..<ly1 {
-            let span = level == 1 ? Self.span(ofRow: ly, quad, within: lx0..<lx1) : lx0..<lx1
-            fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
+        if level == 1, beyond == nil, let plan = fusedPlan() {
+            composeViewRows(ly0..<ly1, within: lx0..<lx1, quad, plan, into: scratch, width: w)
+        } else {
+            for ly in ly0..<ly1 {
+                let span = level == 1 ? Self.span(ofRow: ly, quad, within: lx0..<lx1) : lx0..<lx1
+                fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
+            }
         }
         for y in g.ys {
             let dst = output.row(y)
@@ -92,6 +96,41 @@ extension ComposeKernel {
                     dst[x] = scratch[(Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0)]
                     u &+= A; v &+= D
                 }
+            }
+        }
+    }
+
+    /// The scratch rows `lys` (`width` apart, the first pixel `limit.lowerBound`) of a view at
+    /// level 1 through the fused path: each row's span (`span(ofRow:)`), desk off the canvas,
+    /// the canvas in bands of the rows in one row of tiles, which share their tiles' lookups
+    /// (row by row, those cost more than the one pass saved).
+    private func composeViewRows(_ lys: Range<Int>, within limit: Range<Int>, _ quad: [(Double, Double)], _ plan: FusedPlan,
+                                 into scratch: UnsafeMutablePointer<UInt32>, width w: Int) {
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: lys.count) { buffer in
+            let spans = buffer.baseAddress!, columns = canvas.minX..<max(canvas.minX, canvas.maxX)
+            for j in 0..<lys.count {
+                let ly = lys.lowerBound &+ j, row = scratch + j &* w - limit.lowerBound
+                let span = Self.span(ofRow: ly, quad, within: limit)
+                let inside = ly >= canvas.minY && ly < canvas.maxY ? span.clamped(to: columns) : span.lowerBound..<span.lowerBound
+                if inside.isEmpty {
+                    (row + span.lowerBound).update(repeating: Self.desk, count: span.count)
+                } else {
+                    (row + span.lowerBound).update(repeating: Self.desk, count: inside.lowerBound - span.lowerBound)
+                    (row + inside.upperBound).update(repeating: Self.desk, count: span.upperBound - inside.upperBound)
+                }
+                (spans + j).initialize(to: inside)
+            }
+            var y0 = lys.lowerBound
+            while y0 < lys.upperBound {
+                let y1 = min(lys.upperBound, (y0 >> 6 + 1) << 6), first = y0 &- lys.lowerBound
+                var lo = Int.max, hi = Int.min
+                for j in first..<(y1 &- lys.lowerBound) where !spans[j].isEmpty {
+                    lo = min(lo, spans[j].lowerBound); hi = max(hi, spans[j].upperBound)
+                }
+                if lo < hi {
+                    composeFusedBand(y0..<y1, xs: lo..<hi, plan, into: scratch + first &* w - limit.lowerBound, stride: w, spans: spans + first)
+                }
+                y0 = y1
             }
         }
     }

@@ -146,4 +146,19 @@ import Testing
         #expect(marked.general == all.general)
         #expect(marked.fused == marked.general)
     }
+
+    static let turnedViews = [ViewTransform(zoom: 1, angle: 30, x: 20, y: -10), ViewTransform(zoom: 1.5, angle: -115, x: 150, y: 60),
+                              ViewTransform(zoom: 0.8, angle: 200, mirror: true, x: 180, y: 70)]
+
+    /// A turned view composes the rows it samples through the one pass, in bands of a row of
+    /// tiles, each row over its own span.
+    @Test(arguments: turnedViews)
+    func aTurnedViewShowsTheSameThroughTheOnePass(t: ViewTransform) {
+        let r = Self.compose { k in
+            k.transform = t
+            k.stroke = Self.rowStroke()
+            k.above = [Self.over(opacity: 200)]
+        }
+        #expect(r.fused == r.general)
+    }
 }
