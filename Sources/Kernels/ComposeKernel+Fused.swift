@@ -75,14 +75,6 @@ extension ComposeKernel {
                          overOpacity: min(over?.opacity ?? 0, 255), baseColor: baseColor)
     }
 
-    /// Composes row `y` over `xs` into `dst` (indexed by canvas x) in one pass and returns true
-    /// when the stack has the fused path's shape; returns false, having written nothing, when not.
-    func composeRowFused(_ y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) -> Bool {
-        guard let plan = fusedPlan() else { return false }
-        if !xs.isEmpty { composeFusedBand(y..<y &+ 1, xs: xs, plan, into: dst, stride: 0) }
-        return true
-    }
-
     /// Composes the rows `ys` over `xs` of the output in one pass, a tile column at a time (each
     /// row's 64 pixels of it, then the next column) and returns true when the stack has the
     /// fused path's shape; returns false, having written nothing, when not. Column by column,
@@ -98,6 +90,29 @@ extension ComposeKernel {
             y0 = y1
         }
         return true
+    }
+
+    /// The output rows of `g` in a view moved at 100 % (panned), the canvas's columns `xs`
+    /// showing: desk around the canvas, the canvas's rows composed straight into the output
+    /// in bands of a row of tiles.
+    func composeMoved(_ g: Rect, xs: Range<Int>, _ plan: FusedPlan) {
+        let ox = transform.x, oy = transform.y, first = xs.lowerBound &+ ox, last = xs.upperBound &+ ox
+        let rows = (g.minY &- oy..<g.maxY &- oy).clamped(to: canvas.minY..<Swift.max(canvas.minY, canvas.maxY))
+        for y in g.ys {
+            let dst = output.row(y)
+            if rows.contains(y &- oy) {
+                (dst + g.minX).update(repeating: Self.desk, count: first &- g.minX)
+                (dst + last).update(repeating: Self.desk, count: g.maxX &- last)
+            } else {
+                (dst + g.minX).update(repeating: Self.desk, count: g.width)
+            }
+        }
+        var y0 = rows.lowerBound
+        while y0 < rows.upperBound {
+            let y1 = Swift.min(rows.upperBound, (y0 >> 6 &+ 1) << 6)
+            composeFusedBand(y0..<y1, xs: xs, plan, into: output.row(y0 &+ oy) + ox, stride: output.rowStride)
+            y0 = y1
+        }
     }
 
     /// One piece of the fused path: `rows` rows of `count` pixels, each source's first pixel in

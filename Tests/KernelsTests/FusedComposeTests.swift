@@ -147,13 +147,15 @@ import Testing
         #expect(marked.fused == marked.general)
     }
 
-    static let turnedViews = [ViewTransform(zoom: 1, angle: 30, x: 20, y: -10), ViewTransform(zoom: 1.5, angle: -115, x: 150, y: 60),
-                              ViewTransform(zoom: 0.8, angle: 200, mirror: true, x: 180, y: 70)]
+    static let views = [ViewTransform(zoom: 1, angle: 30, x: 20, y: -10), ViewTransform(zoom: 1.5, angle: -115, x: 150, y: 60),
+                        ViewTransform(zoom: 0.8, angle: 200, mirror: true, x: 180, y: 70),
+                        ViewTransform(scale: 0, x: -37, y: 21), ViewTransform(scale: 0, x: 60, y: -50)]
 
-    /// A turned view composes the rows it samples through the one pass, in bands of a row of
-    /// tiles, each row over its own span.
-    @Test(arguments: turnedViews)
-    func aTurnedViewShowsTheSameThroughTheOnePass(t: ViewTransform) {
+    /// A view moved at 100 % composes its rows straight into the output through the one pass;
+    /// a turned view the rows it samples, each over its own span; both in bands of a row of
+    /// tiles.
+    @Test(arguments: views)
+    func aMovedOrTurnedViewShowsTheSameThroughTheOnePass(t: ViewTransform) {
         let r = Self.compose { k in
             k.transform = t
             k.stroke = Self.rowStroke()
