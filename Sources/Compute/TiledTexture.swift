@@ -11,6 +11,14 @@ public final class TileOf<Pixel: BitwiseCopyable>: @unchecked Sendable {
     @inlinable public static var side: Int { 64 }
     public let texture: Texture<Pixel>
 
+    /// The rows that may hold a pixel other than zero, bit `y` for row `y`: a clear bit
+    /// promises the row is all zero, so a reader may pass it unread (`RowReader.pointerIfSet`:
+    /// the live stroke's masks, whose rows are mostly empty). Only `Tiles.writableTile`, which
+    /// hands out tiles to write, clears bits (on a tile it makes zeroed) or sets them for the
+    /// rows it is told of; a tile made any other way starts with every bit set, as its writer
+    /// may write anywhere. (Unchecked: a checked class property cost a call per read.)
+    @exclusivity(unchecked) public internal(set) var setRows: UInt64 = ~0
+
     /// A transparent tile (zero pixels: calloc'd, so it costs nothing until written).
     public convenience init() {
         self.init(System.zeroedMemory(Pixel.self, count: Self.side * Self.side))
@@ -21,10 +29,26 @@ public final class TileOf<Pixel: BitwiseCopyable>: @unchecked Sendable {
     public convenience init(copying other: TileOf<Pixel>) {
         self.init(System.memory(Pixel.self, count: Self.side * Self.side))
         texture.base.initialize(from: other.texture.base, count: Self.side * Self.side)
+        setRows = other.setRows
     }
 
     /// A tile whose pixels are not set yet: for a caller that writes every one.
     public static func unset() -> TileOf<Pixel> { TileOf(System.memory(Pixel.self, count: side * side)) }
+
+    /// A zeroed tile with no row marked: for `Tiles.writableTile`, which marks what it hands out.
+    @usableFromInline static func zeroedUnmarked() -> TileOf<Pixel> {
+        let t = TileOf()
+        t.setRows = 0
+        return t
+    }
+
+    /// Marks `rows` (clamped to the tile) as rows that may hold pixels other than zero.
+    @usableFromInline func markRows(_ rows: Range<Int>) {
+        let lo = Swift.max(0, rows.lowerBound), hi = Swift.min(Self.side, rows.upperBound)
+        guard lo < hi else { return }
+        let n = hi &- lo
+        setRows |= (n >= 64 ? ~0 : (UInt64(1) << UInt64(n)) &- 1) << UInt64(lo)
+    }
 
     private init(_ memory: UnsafeMutablePointer<Pixel>?) {
         guard let memory else { fatalError("out of memory for a tile") }
@@ -201,11 +225,24 @@ public struct Tiles<Pixel: BitwiseCopyable>: @unchecked Sendable {
         }
     }
 
-    /// The tile at `key`, made if missing. The caller makes sure no one else holds it.
+    /// The tile at `key`, made if missing, to write anywhere in. The caller makes sure no one
+    /// else holds it.
     @inlinable public mutating func writableTile(_ key: TileKey) -> TileOf<Pixel> {
-        if let t = self[key] { return t }
-        let t = TileOf<Pixel>()
-        self[key] = t
+        writableTile(key, rows: 0..<Self.side)
+    }
+
+    /// The tile at `key`, made if missing, to write only its rows `rows` (in the tile's own
+    /// coordinates), which are marked as rows that may hold pixels (`TileOf.setRows`): a write
+    /// outside them could be skipped by a reader. The caller makes sure no one else holds it.
+    @inlinable public mutating func writableTile(_ key: TileKey, rows: Range<Int>) -> TileOf<Pixel> {
+        let t: TileOf<Pixel>
+        if let found = self[key] {
+            t = found
+        } else {
+            t = TileOf<Pixel>.zeroedUnmarked()
+            self[key] = t
+        }
+        t.markRows(rows)
         return t
     }
 
@@ -239,6 +276,24 @@ public struct Tiles<Pixel: BitwiseCopyable>: @unchecked Sendable {
             guard i < row.columns.count, row.columns[i] == tx else { return nil }
             return row.tiles[i].texture.row(ry)
         }
+
+        /// The tile in column `tx`, nil where there is none. Columns asked for must not decrease
+        /// from one call to the next (shared with `pointer(column:)`).
+        @inlinable public mutating func tile(column tx: Int) -> TileOf<Pixel>? {
+            guard let row else { return nil }
+            while i < row.columns.count, row.columns[i] < tx { i &+= 1 }
+            return i < row.columns.count && row.columns[i] == tx ? row.tiles[i] : nil
+        }
+
+        /// As `pointer(column:)`, but nil too where the tile's row is known to be all zero
+        /// (`TileOf.setRows`): for readers to whom a missing tile reads as zero, as masks.
+        @inlinable public mutating func pointerIfSet(column tx: Int) -> UnsafeMutablePointer<Pixel>? {
+            guard let row else { return nil }
+            while i < row.columns.count, row.columns[i] < tx { i &+= 1 }
+            guard i < row.columns.count, row.columns[i] == tx else { return nil }
+            let tile = row.tiles[i]
+            return tile.setRows >> UInt64(ry) & 1 != 0 ? tile.texture.row(ry) : nil
+        }
     }
 }
 
@@ -248,7 +303,7 @@ extension Tiles where Pixel: FixedWidthInteger {
         for key in TileKey.covering(texture.bounds) {
             let part = key.rect.intersection(texture.bounds)
             guard part.ys.contains(where: { y in part.xs.contains { texture.row(y)[$0] != 0 } }) else { continue }
-            let tile = writableTile(key)
+            let tile = writableTile(key, rows: (part.minY & 63)..<(part.minY & 63) + part.height)
             for y in part.ys { (tile.texture.row(y & 63) + (part.minX & 63)).update(from: texture.row(y) + part.minX, count: part.width) }
         }
     }

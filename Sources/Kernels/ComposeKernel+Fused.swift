@@ -4,13 +4,15 @@ import Geometry
 /// The common stack in one pass: what lies below (a colour, a texture or tiles), the current
 /// layer in `normal` mode with the live stroke painted into it, at most one `normal` layer or
 /// cache above, and the invert filter, eight pixels at a time in registers, each output pixel
-/// written once. Upright views at 100 % take it whenever the stack has that shape and a live
-/// stroke or a layer above to combine (the stack view's caches give it that shape whenever every
-/// layer above is `normal`), else the general path, pass by pass. (With only the layer over a
-/// colour, the general path's fill and one blend were as fast; the turned view's short spans
-/// lost more to the per-row set-up than the single pass saved: measured, not guessed.) Every pixel goes through the same integer steps as on the general path
-/// (`blendRow`'s stroke blend, then `LayerBlend`'s normal blend), so the bytes are the same; only
-/// the order of the loops differs.
+/// written once. Upright views at 100 %, and the rows a turned view samples at level 1, take it
+/// whenever the stack has that shape and a live stroke or a layer above to combine (the stack
+/// view's caches give it that shape whenever every layer above is `normal`), else the general
+/// path, pass by pass. (With only the layer over a colour, the general path's fill and one
+/// blend were as fast.) It works in bands of the rows within one row of tiles, a tile column at
+/// a time, so each source's tile is looked up once per band, not once per row: row by row, a
+/// turned view's short spans lost more to that set-up than the single pass saved. Every pixel
+/// goes through the same integer steps as on the general path (`blendRow`'s stroke blend, then
+/// `LayerBlend`'s normal blend), so the bytes are the same; only the order of the loops differs.
 extension ComposeKernel {
     /// The live stroke's colour, in the lanes `blendRow` uses.
     struct StrokePaint {
@@ -73,53 +75,6 @@ extension ComposeKernel {
                          overOpacity: min(over?.opacity ?? 0, 255), baseColor: baseColor)
     }
 
-    /// One row's sources for the fused path, read left to right.
-    struct FusedRow {
-        let y: Int
-        var baseRow: UnsafeMutablePointer<UInt32>?, baseReader: TiledTexture.RowReader?
-        var layerReader: TiledTexture.RowReader?
-        var committed: TiledMask.RowReader?, tail: TiledMask.RowReader?
-        var overRow: UnsafeMutablePointer<UInt32>?, overReader: TiledTexture.RowReader?
-        /// Where the stroke and the layer above may have pixels in this row (empty: nowhere).
-        let strokeXs: Range<Int>, overXs: Range<Int>
-    }
-
-    /// Row `y`'s sources under `plan`.
-    func fusedRow(_ y: Int, _ plan: FusedPlan) -> FusedRow {
-        var baseRow: UnsafeMutablePointer<UInt32>?, baseReader: TiledTexture.RowReader?
-        switch below {
-        case .color: break
-        case .texture(let t): baseRow = t.row(y)
-        case .tiles(let t, _): baseReader = t.reader(row: y)
-        }
-        var strokeXs = 0..<0, overXs = 0..<0
-        var committed: TiledMask.RowReader?, tail: TiledMask.RowReader?
-        if let s = plan.stroke, y >= s.bounds.minY, y < s.bounds.maxY {
-            strokeXs = s.bounds.minX..<max(s.bounds.minX, s.bounds.maxX)
-            committed = s.committed.reader(row: y); tail = s.tail.reader(row: y)
-        }
-        var overRow: UnsafeMutablePointer<UInt32>?, overReader: TiledTexture.RowReader?
-        if let o = plan.over, y >= o.bounds.minY, y < o.bounds.maxY {
-            overXs = o.bounds.minX..<max(o.bounds.minX, o.bounds.maxX)
-            switch o.pixels {
-            case .texture(let t): overRow = t.row(y)
-            case .tiles(let t): overReader = t.reader(row: y)
-            case .group: break
-            }
-        }
-        return FusedRow(y: y, baseRow: baseRow, baseReader: baseReader, layerReader: plan.opacity > 0 ? layer?.reader(row: y) : nil,
-                        committed: committed, tail: tail, overRow: overRow, overReader: overReader, strokeXs: strokeXs, overXs: overXs)
-    }
-
-    /// Composes row `y` over `xs` into `dst` (indexed by canvas x) in one pass and returns true
-    /// when the stack has the fused path's shape; returns false, having written nothing, when not.
-    func composeRowFused(_ y: Int, xs: Range<Int>, into dst: UnsafeMutablePointer<UInt32>) -> Bool {
-        guard let plan = fusedPlan() else { return false }
-        var row = fusedRow(y, plan)
-        composeFused(&row, xs: xs, plan, into: dst)
-        return true
-    }
-
     /// Composes the rows `ys` over `xs` of the output in one pass, a tile column at a time (each
     /// row's 64 pixels of it, then the next column) and returns true when the stack has the
     /// fused path's shape; returns false, having written nothing, when not. Column by column,
@@ -127,84 +82,191 @@ extension ComposeKernel {
     /// the caches fetch ahead, where row by row every row starts a new page in every tile.
     func composeFused(rows ys: Range<Int>, xs: Range<Int>) -> Bool {
         guard let plan = fusedPlan() else { return false }
-        guard !xs.isEmpty, !ys.isEmpty else { return true }
-        var rows = ys.map { fusedRow($0, plan) }
-        var x = xs.lowerBound
-        while x < xs.upperBound {
-            let end = Swift.min(xs.upperBound, (x >> 6 &+ 1) << 6)
-            for i in rows.indices { composeFused(&rows[i], xs: x..<end, plan, into: output.row(rows[i].y)) }
-            x = end
+        guard !xs.isEmpty else { return true }
+        var y0 = ys.lowerBound
+        while y0 < ys.upperBound {
+            let y1 = Swift.min(ys.upperBound, (y0 >> 6 &+ 1) << 6)
+            composeFusedBand(y0..<y1, xs: xs, plan, into: output.row(y0), stride: output.rowStride)
+            y0 = y1
         }
         return true
     }
 
-    /// `row`'s pixels over `xs` (calls for one row must not go leftward) into `dst` (indexed
-    /// by canvas x).
-    @inline(__always)
-    func composeFused(_ row: inout FusedRow, xs: Range<Int>, _ plan: FusedPlan, into dst: UnsafeMutablePointer<UInt32>) {
-        var x = xs.lowerBound
-        while x < xs.upperBound {
-            let tx = x >> 6, start = tx << 6, offset = x &- start
-            // A piece within one tile column that each source covers wholly or not at all.
-            var end = Swift.min(xs.upperBound, start &+ 64)
-            func cut(_ e: Int) { if e > x, e < end { end = e } }
-            cut(row.strokeXs.lowerBound); cut(row.strokeXs.upperBound); cut(row.overXs.lowerBound); cut(row.overXs.upperBound)
-            let base = row.baseRow.map { $0 + x } ?? row.baseReader?.pointer(column: tx).map { $0 + offset }
-            let l = row.layerReader?.pointer(column: tx).map { $0 + offset }
-            var c: UnsafeMutablePointer<UInt8>?, t: UnsafeMutablePointer<UInt8>?
-            if row.strokeXs.contains(x) {
-                c = row.committed?.pointer(column: tx).map { $0 + offset }
-                t = row.tail?.pointer(column: tx).map { $0 + offset }
+    /// The output rows of `g` in a view moved at 100 % (panned), the canvas's columns `xs`
+    /// showing: desk around the canvas, the canvas's rows composed straight into the output
+    /// in bands of a row of tiles.
+    func composeMoved(_ g: Rect, xs: Range<Int>, _ plan: FusedPlan) {
+        let ox = transform.x, oy = transform.y, first = xs.lowerBound &+ ox, last = xs.upperBound &+ ox
+        let rows = (g.minY &- oy..<g.maxY &- oy).clamped(to: canvas.minY..<Swift.max(canvas.minY, canvas.maxY))
+        for y in g.ys {
+            let dst = output.row(y)
+            if rows.contains(y &- oy) {
+                (dst + g.minX).update(repeating: Self.desk, count: first &- g.minX)
+                (dst + last).update(repeating: Self.desk, count: g.maxX &- last)
+            } else {
+                (dst + g.minX).update(repeating: Self.desk, count: g.width)
             }
-            let piecePaint = c != nil || t != nil ? plan.paint : nil
-            var o: UnsafeMutablePointer<UInt32>?
-            if row.overXs.contains(x) { o = row.overRow.map { $0 + x } ?? row.overReader?.pointer(column: tx).map { $0 + offset } }
-            Self.fusedRun(count: end &- x, into: dst + x, base: base, baseColor: plan.baseColor,
-                          layer: l, layerShown: l != nil || piecePaint != nil, opacity: plan.opacity,
-                          committed: c, tail: t, paint: piecePaint, over: o, overOpacity: plan.overOpacity, invert: invert)
-            x = end
+        }
+        var y0 = rows.lowerBound
+        while y0 < rows.upperBound {
+            let y1 = Swift.min(rows.upperBound, (y0 >> 6 &+ 1) << 6)
+            composeFusedBand(y0..<y1, xs: xs, plan, into: output.row(y0 &+ oy) + ox, stride: output.rowStride)
+            y0 = y1
         }
     }
 
-    /// `count` pixels of the fused path: below (`base`, or `baseColor` where nil), the layer
-    /// (transparent where nil) with the stroke's coverage painted in (none where `paint` is nil),
-    /// blended normal at `opacity` when `layerShown`, then `over` normal at `overOpacity`, then
-    /// inverted.
+    /// One piece of the fused path: `rows` rows of `count` pixels, each source's first pixel in
+    /// the first row and its step to the next row (0: the same pixels again, scratch standing
+    /// for a missing source: below's colour, transparent, no coverage).
+    struct FusedPiece {
+        var count = 0, rows = 0
+        var dst: UnsafeMutablePointer<UInt32>, dstStride: Int
+        var base: UnsafeMutablePointer<UInt32>, baseStride: Int
+        var layer: UnsafeMutablePointer<UInt32>, layerStride: Int
+        /// The mask tiles' pixels (their row step is 64), and which of the rows may be set (bit
+        /// 0: the first row); where none may be, `none`.
+        var committed: UnsafeMutablePointer<UInt8>, committedRows: UInt64 = 0
+        var tail: UnsafeMutablePointer<UInt8>, tailRows: UInt64 = 0
+        let none: UnsafeMutablePointer<UInt8>
+        var over: UnsafeMutablePointer<UInt32>?, overStride = 0
+        /// The rows (counted from the first) the stroke and the layer above may cover.
+        var strokeRows = 0..<0, overRows = 0..<0
+        /// The piece's first canvas x, and each row's part of the canvas to compose (nil: all).
+        var x = 0, spans: UnsafePointer<Range<Int>>?
+    }
+
+    /// The rows `ys`, all in one row of tiles, over `xs` (or, with `spans`, each row over its
+    /// own span within `xs`) into `dst` (row `ys.lowerBound`, indexed by canvas x; the next row
+    /// `stride` pixels on), a tile column at a time: each source's tile in the column is looked
+    /// up once for all the rows, and a mask tile's row is read only where `setRows` says it may
+    /// be set.
+    func composeFusedBand(_ ys: Range<Int>, xs: Range<Int>, _ plan: FusedPlan, into dst: UnsafeMutablePointer<UInt32>, stride: Int,
+                          spans: UnsafePointer<Range<Int>>? = nil) {
+        let y0 = ys.lowerBound, ry0 = y0 & 63
+        var baseTexture: Texture<UInt32>?, baseTiles: TiledTexture.RowReader?
+        switch below {
+        case .color: break
+        case .texture(let t): baseTexture = t
+        case .tiles(let t, _): baseTiles = t.reader(row: y0)
+        }
+        var layerTiles = plan.opacity > 0 ? layer?.reader(row: y0) : nil
+        var strokeRows = 0..<0, strokeXs = 0..<0, overRows = 0..<0, overXs = 0..<0
+        var committed: TiledMask.RowReader?, tail: TiledMask.RowReader?
+        if let s = plan.stroke {
+            let r = ys.clamped(to: s.bounds.minY..<Swift.max(s.bounds.minY, s.bounds.maxY))
+            strokeRows = (r.lowerBound &- y0)..<(r.upperBound &- y0)
+            strokeXs = s.bounds.minX..<Swift.max(s.bounds.minX, s.bounds.maxX)
+            if !r.isEmpty { committed = s.committed.reader(row: y0); tail = s.tail.reader(row: y0) }
+        }
+        var overTexture: Texture<UInt32>?, overTiles: TiledTexture.RowReader?
+        if let o = plan.over {
+            let r = ys.clamped(to: o.bounds.minY..<Swift.max(o.bounds.minY, o.bounds.maxY))
+            overRows = (r.lowerBound &- y0)..<(r.upperBound &- y0)
+            overXs = o.bounds.minX..<Swift.max(o.bounds.minX, o.bounds.maxX)
+            switch o.pixels {
+            case .texture(let t): overTexture = t
+            case .tiles(let t): overTiles = t.reader(row: y0)
+            case .group: break
+            }
+        }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 128) { words in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { bytes in
+                let fill = words.baseAddress!, clear = fill + 64, none = bytes.baseAddress!
+                fill.initialize(repeating: plan.baseColor, count: 64)
+                clear.initialize(repeating: 0, count: 64)
+                none.initialize(repeating: 0, count: 64)
+                var x = xs.lowerBound
+                while x < xs.upperBound {
+                    let tx = x >> 6, start = tx << 6, columnEnd = Swift.min(xs.upperBound, start &+ 64)
+                    let baseTile = baseTiles?.tile(column: tx), layerTile = layerTiles?.tile(column: tx)
+                    let committedTile = committed?.tile(column: tx), tailTile = tail?.tile(column: tx)
+                    let overTile = overTiles?.tile(column: tx)
+                    // Pieces of the column that each source covers wholly or not at all.
+                    var px = x
+                    while px < columnEnd {
+                        var end = columnEnd
+                        func cut(_ e: Int) { if e > px, e < end { end = e } }
+                        cut(strokeXs.lowerBound); cut(strokeXs.upperBound); cut(overXs.lowerBound); cut(overXs.upperBound)
+                        let inTile = ry0 &* 64 &+ (px &- start)
+                        var p = FusedPiece(count: end &- px, rows: ys.count, dst: dst + px, dstStride: stride,
+                                           base: fill, baseStride: 0, layer: clear, layerStride: 0, committed: none, tail: none, none: none,
+                                           x: px, spans: spans)
+                        if let t = baseTexture { p.base = t.row(y0) + px; p.baseStride = t.rowStride }
+                        if let t = baseTile { p.base = t.texture.base + inTile; p.baseStride = 64 }
+                        if let t = layerTile { p.layer = t.texture.base + inTile; p.layerStride = 64 }
+                        if strokeXs.contains(px) {
+                            p.strokeRows = strokeRows
+                            if let t = committedTile { p.committed = t.texture.base + inTile; p.committedRows = t.setRows >> UInt64(ry0) }
+                            if let t = tailTile { p.tail = t.texture.base + inTile; p.tailRows = t.setRows >> UInt64(ry0) }
+                        }
+                        if overXs.contains(px) {
+                            p.overRows = overRows
+                            if let t = overTexture { p.over = t.row(y0) + px; p.overStride = t.rowStride }
+                            if let t = overTile { p.over = t.texture.base + inTile; p.overStride = 64 }
+                        }
+                        Self.fusedPiece(p, plan, invert: invert)
+                        px = end
+                    }
+                    x = columnEnd
+                }
+            }
+        }
+    }
+
+    /// The pixels of `p`: below, the layer with the stroke's coverage painted in, blended
+    /// normal at the layer's opacity, then the layer above normal at its opacity, then inverted.
+    @inline(never)
+    static func fusedPiece(_ p: FusedPiece, _ plan: FusedPlan, invert: Bool) {
+        let paint = plan.paint, opacity = plan.opacity, overOpacity = plan.overOpacity
+        for j in 0..<p.rows {
+            var lo = 0, n = p.count
+            if let spans = p.spans {
+                let s = spans[j]
+                lo = Swift.max(0, s.lowerBound &- p.x)
+                n = Swift.min(p.count, s.upperBound &- p.x) &- lo
+                if n <= 0 { continue }
+            }
+            let bit = UInt64(truncatingIfNeeded: j)
+            let c = p.committedRows >> bit & 1 != 0 ? p.committed + j &* 64 : p.none
+            let t = p.tailRows >> bit & 1 != 0 ? p.tail + j &* 64 : p.none
+            let painted = paint != nil && p.strokeRows.contains(j) && (c != p.none || t != p.none)
+            let over = p.overRows.contains(j) ? p.over.map { $0 + (j &* p.overStride &+ lo) } : nil
+            fusedLoop(n, p.dst + (j &* p.dstStride &+ lo), p.base + (j &* p.baseStride &+ lo), p.layer + (j &* p.layerStride &+ lo), opacity,
+                      c + lo, t + lo, painted ? paint : nil, over, overOpacity, invert)
+        }
+    }
+
+    /// `count` pixels of the fused path: `base` below, `layer` with the coverage of `committed`
+    /// and `tail` painted in when there is a `paint`, blended normal at `opacity`, then `over`
+    /// (if any) normal at `overOpacity`, then inverted.
     @inline(__always)
-    static func fusedRun(count n: Int, into dst: UnsafeMutablePointer<UInt32>, base: UnsafeMutablePointer<UInt32>?, baseColor: UInt32,
-                         layer: UnsafeMutablePointer<UInt32>?, layerShown: Bool, opacity: UInt32,
-                         committed: UnsafeMutablePointer<UInt8>?, tail: UnsafeMutablePointer<UInt8>?, paint: StrokePaint?,
-                         over: UnsafeMutablePointer<UInt32>?, overOpacity: UInt32, invert: Bool) {
+    static func fusedLoop(_ n: Int, _ dst: UnsafeMutablePointer<UInt32>, _ base: UnsafeMutablePointer<UInt32>,
+                          _ layer: UnsafeMutablePointer<UInt32>, _ opacity: UInt32,
+                          _ committed: UnsafeMutablePointer<UInt8>, _ tail: UnsafeMutablePointer<UInt8>, _ paint: StrokePaint?,
+                          _ over: UnsafeMutablePointer<UInt32>?, _ overOpacity: UInt32, _ invert: Bool) {
         @inline(__always) func load(_ p: UnsafeMutablePointer<UInt32>, _ i: Int) -> SIMD8<UInt32> {
             UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<UInt32>.self)
         }
-        @inline(__always) func load(_ p: UnsafeMutablePointer<UInt8>?, _ i: Int) -> UInt64 {
-            p.map { UnsafeRawPointer($0 + i).loadUnaligned(as: UInt64.self) } ?? 0
+        @inline(__always) func load(_ p: UnsafeMutablePointer<UInt8>, _ i: Int) -> UInt64 {
+            UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
         }
         let flip = SIMD8<UInt32>(repeating: 0x00FF_FFFF), opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
-        let fill = SIMD8<UInt32>(repeating: baseColor)
         var i = 0
         while i &+ 8 <= n {
-            var d = base.map { load($0, i) } ?? fill
-            if layerShown {
-                var s = layer.map { load($0, i) } ?? SIMD8<UInt32>()
-                if let paint, case let m1 = load(committed, i), case let m2 = load(tail, i), m1 | m2 != 0 {
-                    s = paint.blend(s, m1, m2)
-                }
-                d = normal8(s, onto: d, opacity: opacity)
+            var s = load(layer, i)
+            if let paint, case let m1 = load(committed, i), case let m2 = load(tail, i), m1 | m2 != 0 {
+                s = paint.blend(s, m1, m2)
             }
+            var d = normal8(s, onto: load(base, i), opacity: opacity)
             if let over { d = normal8(load(over, i), onto: d, opacity: overOpacity) }
             if invert { d = (d | opaque) ^ flip }
             UnsafeMutableRawPointer(dst + i).storeBytes(of: d, as: SIMD8<UInt32>.self)
             i &+= 8
         }
         while i < n {
-            var d = base?[i] ?? baseColor
-            if layerShown {
-                var s = layer?[i] ?? 0
-                if let paint { s = paint.blend(s, UInt32(Swift.max(committed?[i] ?? 0, tail?[i] ?? 0))) }
-                d = normal1(s, onto: d, opacity: opacity)
-            }
+            var s = layer[i]
+            if let paint { s = paint.blend(s, UInt32(Swift.max(committed[i], tail[i]))) }
+            var d = normal1(s, onto: base[i], opacity: opacity)
             if let over { d = normal1(over[i], onto: d, opacity: overOpacity) }
             if invert { d = (d | 0xFF00_0000) ^ 0x00FF_FFFF }
             dst[i] = d

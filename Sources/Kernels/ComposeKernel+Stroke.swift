@@ -20,7 +20,7 @@ extension ComposeKernel {
 
     /// `blendRow` over `xs` of row `y` with `stroke`'s coverage, read a tile of each mask at a
     /// time (`src` and `dst` indexed by canvas x, as `blendRow`'s). Where neither mask has a
-    /// tile, `src` is copied to `dst` (nothing when they are one).
+    /// tile, or neither tile's row may be set, `src` is copied to `dst` (nothing when they are one).
     @inline(__always)
     public static func blendStroke(_ stroke: Stroke, row y: Int, xs: Range<Int>, src: UnsafeMutablePointer<UInt32>, dst: UnsafeMutablePointer<UInt32>) {
         var c = stroke.committed.reader(row: y), t = stroke.tail.reader(row: y)
@@ -34,7 +34,7 @@ extension ComposeKernel {
             var x = xs.lowerBound
             while x < xs.upperBound {
                 let tx = x >> 6, start = tx << 6, end = Swift.min(xs.upperBound, start &+ 64)
-                let cp = c.pointer(column: tx), tp = t.pointer(column: tx)
+                let cp = c.pointerIfSet(column: tx), tp = t.pointerIfSet(column: tx)
                 if cp == nil, tp == nil {
                     if src != dst { (dst + x).update(from: src + x, count: end &- x) }
                 } else {

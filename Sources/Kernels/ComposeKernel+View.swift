@@ -57,34 +57,69 @@ extension ComposeKernel {
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
         defer { scratch.deallocate() }
         let quad = corners.map { ($0.u, $0.v) }
-        for ly in ly0..<ly1 {
-            let span = level == 1 ? Self.span(ofRow: ly, quad, within: lx0..<lx1) : lx0..<lx1
-            fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
+        if level == 1, beyond == nil, let plan = fusedPlan() {
+            composeViewRows(ly0..<ly1, within: lx0..<lx1, quad, plan, into: scratch, width: w)
+        } else {
+            for ly in ly0..<ly1 {
+                let span = level == 1 ? Self.span(ofRow: ly, quad, within: lx0..<lx1) : lx0..<lx1
+                fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
+            }
         }
         for y in g.ys {
             let dst = output.row(y)
             var u = A &* Int64(g.minX) &+ B &* Int64(y) &+ C, v = D &* Int64(g.minX) &+ E &* Int64(y) &+ F
             if bilinear {
-                // Four pixels at a time: their four neighbours gathered, then weighed in one
-                // vector of 16-bit channels; the rest one by one, with the same arithmetic.
+                // Coordinates from the scratch's corner. Four pixels at a time: each one's two
+                // neighbours in a row loaded as one 64-bit word (a pair of pixels), the pairs
+                // split into left and right, then weighed in one vector of 16-bit channels; the
+                // rest one by one, with the same arithmetic.
+                var ur = u &- Int64(lx0) << fb, vr = v &- Int64(ly0) << fb
                 var x = g.minX
+                if w <= 256, h <= 256 {
+                    // Then every coordinate fits 32 bits (whole part under 256): the four pixels'
+                    // coordinates are stepped in one vector each, and a row's offset (under 2¹⁶)
+                    // is a 16-bit multiply. Scalars rebuilt into vectors each step cost more.
+                    var us = SIMD4<UInt32>(0, 1, 2, 3) &* UInt32(truncatingIfNeeded: A) &+ UInt32(truncatingIfNeeded: ur)
+                    var vs = SIMD4<UInt32>(0, 1, 2, 3) &* UInt32(truncatingIfNeeded: D) &+ UInt32(truncatingIfNeeded: vr)
+                    let a4 = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: A &* 4)), d4 = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: D &* 4))
+                    let width16 = SIMD8<UInt16>(repeating: UInt16(w)), byte = SIMD4<UInt32>(repeating: 0xFF), wholeShift = UInt32(fb)
+                    let fractionShift = UInt32(fb &- 8), rowBytes = w &* 4, base = UnsafeRawPointer(scratch)
+                    while x &+ 4 <= g.maxX {
+                        let rows = unsafeBitCast(unsafeBitCast(vs &>> wholeShift, to: SIMD8<UInt16>.self) &* width16, to: SIMD4<UInt32>.self)
+                        let at = rows &+ us &>> wholeShift
+                        @inline(__always) func pair(_ k: Int, _ offset: Int) -> UInt64 {
+                            base.loadUnaligned(fromByteOffset: Int(at[k]) &* 4 &+ offset, as: UInt64.self)
+                        }
+                        let top = SIMD4<UInt64>(pair(0, 0), pair(1, 0), pair(2, 0), pair(3, 0))
+                        let bottom = SIMD4<UInt64>(pair(0, rowBytes), pair(1, rowBytes), pair(2, rowBytes), pair(3, rowBytes))
+                        // Little-endian: each word's low half is the left pixel.
+                        let t = unsafeBitCast(top, to: SIMD8<UInt32>.self), b = unsafeBitCast(bottom, to: SIMD8<UInt32>.self)
+                        let fx = us &>> fractionShift & byte, fy = vs &>> fractionShift & byte
+                        UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(t.evenHalf, t.oddHalf, b.evenHalf, b.oddHalf, fx, fy),
+                                                                    as: SIMD4<UInt32>.self)
+                        us &+= a4; vs &+= d4
+                        x &+= 4
+                    }
+                    let done = Int64(x &- g.minX)
+                    ur &+= A &* done; vr &+= D &* done
+                }
                 while x &+ 4 <= g.maxX {
                     var c00 = SIMD4<UInt32>(), c10 = SIMD4<UInt32>(), c01 = SIMD4<UInt32>(), c11 = SIMD4<UInt32>()
                     var fx = SIMD4<UInt32>(), fy = SIMD4<UInt32>()
                     for k in 0..<4 {
-                        let p = scratch + ((Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0))
+                        let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
                         c00[k] = p[0]; c10[k] = p[1]; c01[k] = p[w]; c11[k] = p[w &+ 1]
-                        fx[k] = UInt32(truncatingIfNeeded: (u >> (fb &- 8)) & 0xFF); fy[k] = UInt32(truncatingIfNeeded: (v >> (fb &- 8)) & 0xFF)
-                        u &+= A; v &+= D
+                        fx[k] = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF); fy[k] = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
+                        ur &+= A; vr &+= D
                     }
                     UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(c00, c10, c01, c11, fx, fy), as: SIMD4<UInt32>.self)
                     x &+= 4
                 }
                 while x < g.maxX {
-                    let p = scratch + ((Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0))
-                    let fx = UInt32(truncatingIfNeeded: (u >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (v >> (fb &- 8)) & 0xFF)
+                    let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
+                    let fx = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
                     dst[x] = Self.bilinear(p[0], p[1], p[w], p[w &+ 1], fx, fy)
-                    u &+= A; v &+= D
+                    ur &+= A; vr &+= D
                     x &+= 1
                 }
             } else {
@@ -92,6 +127,41 @@ extension ComposeKernel {
                     dst[x] = scratch[(Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0)]
                     u &+= A; v &+= D
                 }
+            }
+        }
+    }
+
+    /// The scratch rows `lys` (`width` apart, the first pixel `limit.lowerBound`) of a view at
+    /// level 1 through the fused path: each row's span (`span(ofRow:)`), desk off the canvas,
+    /// the canvas in bands of the rows in one row of tiles, which share their tiles' lookups
+    /// (row by row, those cost more than the one pass saved).
+    private func composeViewRows(_ lys: Range<Int>, within limit: Range<Int>, _ quad: [(Double, Double)], _ plan: FusedPlan,
+                                 into scratch: UnsafeMutablePointer<UInt32>, width w: Int) {
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: lys.count) { buffer in
+            let spans = buffer.baseAddress!, columns = canvas.minX..<max(canvas.minX, canvas.maxX)
+            for j in 0..<lys.count {
+                let ly = lys.lowerBound &+ j, row = scratch + j &* w - limit.lowerBound
+                let span = Self.span(ofRow: ly, quad, within: limit)
+                let inside = ly >= canvas.minY && ly < canvas.maxY ? span.clamped(to: columns) : span.lowerBound..<span.lowerBound
+                if inside.isEmpty {
+                    (row + span.lowerBound).update(repeating: Self.desk, count: span.count)
+                } else {
+                    (row + span.lowerBound).update(repeating: Self.desk, count: inside.lowerBound - span.lowerBound)
+                    (row + inside.upperBound).update(repeating: Self.desk, count: span.upperBound - inside.upperBound)
+                }
+                (spans + j).initialize(to: inside)
+            }
+            var y0 = lys.lowerBound
+            while y0 < lys.upperBound {
+                let y1 = min(lys.upperBound, (y0 >> 6 + 1) << 6), first = y0 &- lys.lowerBound
+                var lo = Int.max, hi = Int.min
+                for j in first..<(y1 &- lys.lowerBound) where !spans[j].isEmpty {
+                    lo = min(lo, spans[j].lowerBound); hi = max(hi, spans[j].upperBound)
+                }
+                if lo < hi {
+                    composeFusedBand(y0..<y1, xs: lo..<hi, plan, into: scratch + first &* w - limit.lowerBound, stride: w, spans: spans + first)
+                }
+                y0 = y1
             }
         }
     }

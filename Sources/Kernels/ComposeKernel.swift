@@ -223,6 +223,7 @@ public struct ComposeKernel: Sendable {
             // Zoom ≥ 1: output x shows canvas x (x − ox) >> s; each canvas pixel is composed
             // once into a scratch row, then repeated.
             let cx0 = max(bounds.minX, (g.minX - ox) >> s), cx1 = min(bounds.maxX, ((g.maxX - 1 - ox) >> s) + 1)
+            if s == 0, cx0 < cx1, let plan = fusedPlan() { return composeMoved(g, xs: cx0..<cx1, plan) }
             let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, cx1 - cx0))
             defer { scratch.deallocate() }
             var composedRow: Int?, previousY: Int?
@@ -240,7 +241,7 @@ public struct ComposeKernel: Sendable {
                     // At 100 % the composed row lands where it shows: no scratch to copy from.
                     let first = cx0 &+ ox, last = cx1 &+ ox
                     (dst + g.minX).update(repeating: Self.desk, count: first &- g.minX)
-                    if !composeRowFused(cy, xs: cx0..<cx1, into: dst + ox) { composeRow(cy, xs: cx0..<cx1, into: dst + ox) }
+                    composeRow(cy, xs: cx0..<cx1, into: dst + ox)
                     (dst + last).update(repeating: Self.desk, count: g.maxX &- last)
                     composedRow = cy
                 } else {

@@ -52,7 +52,8 @@ final class StrokeLayer {
         let (ox, oy) = frameOrigin
         let r = damage.intersection(frame.bounds.moved(by: ox, oy))
         for key in TileKey.covering(r) {
-            let part = key.rect.intersection(r), tile = committed.writableTile(key)
+            let part = key.rect.intersection(r)
+            let tile = committed.writableTile(key, rows: (part.minY & 63)..<(part.minY & 63) + part.height)
             for y in part.ys {
                 (tile.texture.row(y & 63) + (part.minX & 63)).update(from: frame.row(y - oy) + part.minX - ox, count: part.width)
             }
@@ -115,7 +116,7 @@ final class StrokeLayer {
             while x < xs.upperBound {
                 let key = TileKey(containing: x, s.y), end = min(xs.upperBound, (key.x + 1) << 6)
                 let origin = key.x << 6
-                Coverage.fillSpan(mask.writableTile(key).texture, y: s.y & 63, x0: x - origin, x1: end - origin)
+                Coverage.fillSpan(mask.writableTile(key, rows: (s.y & 63)..<(s.y & 63) + 1).texture, y: s.y & 63, x0: x - origin, x1: end - origin)
                 x = end
             }
         }
@@ -133,9 +134,10 @@ final class StrokeLayer {
         for ty in (area.minY >> 6)...((area.maxY - 1) >> 6) {
             for tx in (area.minX >> 6)...((area.maxX - 1) >> 6) {
                 let key = TileKey(x: tx, y: ty), corner = key.rect
-                let local = area.intersection(corner)
-                stamps.stamp(mask.writableTile(key).texture, x: d.x - Double(corner.minX), y: d.y - Double(corner.minY), radius: d.radius,
-                             clip: Rect(x: local.minX - corner.minX, y: local.minY - corner.minY, width: local.width, height: local.height))
+                let local = area.intersection(corner), top = local.minY - corner.minY
+                // The stamp writes inside its clip only: those rows are the ones marked.
+                stamps.stamp(mask.writableTile(key, rows: top..<top + local.height).texture, x: d.x - Double(corner.minX), y: d.y - Double(corner.minY),
+                             radius: d.radius, clip: Rect(x: local.minX - corner.minX, y: top, width: local.width, height: local.height))
             }
         }
     }
@@ -159,7 +161,7 @@ final class StrokeLayer {
             var c = committed.reader(row: y), t = tail.reader(row: y)
             if c.isEmpty, t.isEmpty { return false }
             return ((r.minX >> 6)...((r.maxX - 1) >> 6)).contains { tx in
-                let cp = c.pointer(column: tx), tp = t.pointer(column: tx)
+                let cp = c.pointerIfSet(column: tx), tp = t.pointerIfSet(column: tx)
                 guard cp != nil || tp != nil else { return false }
                 return r.xs.clamped(to: (tx << 6)..<((tx + 1) << 6)).contains { x in (cp?[x & 63] ?? 0) | (tp?[x & 63] ?? 0) != 0 }
             }

@@ -22,7 +22,7 @@ extension Benchmarks {
         var committed = TiledMask()
         for y in stride(from: 0, to: coveredRowEvery > 0 ? size.height : 0, by: max(1, coveredRowEvery)) {
             for key in TileKey.covering(Rect(x: 0, y: y, width: size.width, height: 1)) {
-                committed.writableTile(key).texture.row(y & 63).update(repeating: 200, count: Tile.side)
+                committed.writableTile(key, rows: (y & 63)..<(y & 63) + 1).texture.row(y & 63).update(repeating: 200, count: Tile.side)
             }
         }
         let stroke = ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: committed,

@@ -120,4 +120,47 @@ import Testing
         }
         withExtendedLifetime(below) { #expect(r.fused == r.general) }
     }
+
+    /// Coverage in one row in three, each row marked as it is written (as the stroke's writers
+    /// mark them, `writableTile(_:rows:)`), or, with `markingAll`, every row of every tile.
+    static func rowMask(markingAll: Bool = false) -> TiledMask {
+        var m = TiledMask()
+        for y in stride(from: 0, to: 128, by: 3) {
+            for key in TileKey.covering(Rect(x: 0, y: y, width: 256, height: 1)) {
+                let tile = markingAll ? m.writableTile(key) : m.writableTile(key, rows: (y & 63)..<(y & 63) + 1)
+                tile.texture.row(y & 63).update(repeating: UInt8(40 + y), count: Tile.side)
+            }
+        }
+        return m
+    }
+
+    static func rowStroke(markingAll: Bool = false) -> ComposeKernel.Stroke {
+        ComposeKernel.Stroke(color: Color(r: 30, g: 90, b: 200, a: 180), committed: rowMask(markingAll: markingAll), tail: mask(seed: 3),
+                             bounds: Rect(x: 20, y: 3, width: 150, height: 60))
+    }
+
+    @Test func unmarkedRowsComposeAsTheZeroesTheyHold() {
+        let marked = Self.compose { k in k.stroke = Self.rowStroke() }
+        let all = Self.compose { k in k.stroke = Self.rowStroke(markingAll: true) }
+        #expect(marked.fused == all.fused)
+        #expect(marked.general == all.general)
+        #expect(marked.fused == marked.general)
+    }
+
+    static let views = [ViewTransform(zoom: 1, angle: 30, x: 20, y: -10), ViewTransform(zoom: 1.5, angle: -115, x: 150, y: 60),
+                        ViewTransform(zoom: 0.8, angle: 200, mirror: true, x: 180, y: 70),
+                        ViewTransform(scale: 0, x: -37, y: 21), ViewTransform(scale: 0, x: 60, y: -50)]
+
+    /// A view moved at 100 % composes its rows straight into the output through the one pass;
+    /// a turned view the rows it samples, each over its own span; both in bands of a row of
+    /// tiles.
+    @Test(arguments: views)
+    func aMovedOrTurnedViewShowsTheSameThroughTheOnePass(t: ViewTransform) {
+        let r = Self.compose { k in
+            k.transform = t
+            k.stroke = Self.rowStroke()
+            k.above = [Self.over(opacity: 200)]
+        }
+        #expect(r.fused == r.general)
+    }
 }
