@@ -119,11 +119,12 @@ public final class Journal: @unchecked Sendable {
         self.onHealthChange = onHealthChange
         var header = header
         header.size = session.document.storageSize
+        // How the session sprays is the session's (a continued one's is the file's it played).
+        header.sprayFromStroke = session.sprayFromStroke
         var opening: Opening
         if let c = continuing {
             header.size = c.header.size
             header.seed = c.header.seed
-            header.sprayFromStroke = c.header.sprayFromStroke
             header.background = c.header.background
             header.undoMegabytes = c.header.undoMegabytes
             header.continues = c.path

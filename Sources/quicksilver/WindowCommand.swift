@@ -192,8 +192,8 @@ struct WindowCommand: ParsableCommand {
         // The canvas keeps its size (the window's at the start, or the picture's or session's):
         // the window is a view onto it.
         let session = started.session ?? Session(size: window.size, background: background, compute: compute, historyBytes: historyBytes)
-        let header = Replay.Header(size: session.document.frame.size, seed: session.seed, sprayFromStroke: session.sprayFromStroke,
-                                   background: session.document.background, undoMegabytes: undoMegabytes)
+        let header = Replay.Header(size: session.document.frame.size, seed: session.seed, background: session.document.background,
+                                   undoMegabytes: undoMegabytes)
         // Both files say what the journal and the recording failed to write as soon as it happens.
         let wakeup = Wakeup()
         var recorder: Journal?

@@ -59,6 +59,29 @@ import TestSupport
         #expect(try recovered(path).endedCleanly)
     }
 
+    /// How a session sprays the mercurial brush is part of its journal, whatever header it is
+    /// given: a new session's journal says "spray": "stroke" and its mercurial strokes recover
+    /// exactly; one continuing an older replay (no field) sprays as that did, and says nothing.
+    @Test func theJournalSaysHowItsSessionSprays() throws {
+        let dir = try folder()
+        let session = Session(size: Size(width: 200, height: 120), compute: ComputeContext(threads: 1))
+        let journal = try Journal(path: dir + "/new.jsonl", session: session, header: Replay.Header(size: Size(width: 200, height: 120)))
+        let mercurial = SessionEvent.command(.brush(kind: .mercurial, size: 20))
+        journal.record(Replay.TimedEvent(t: 0, event: mercurial))
+        session.handle(mercurial)
+        stroke(session, journal, y: 60, t: 0)
+        journal.flushNow()
+        session.settle()
+        let text = try String(contentsOfFile: dir + "/new.jsonl", encoding: .utf8)
+        #expect(text.prefix { $0 != "\n" }.contains("\"spray\": \"stroke\""), "\(text.prefix(200))")
+        expectSamePixels(try recovered(dir + "/new.jsonl").pixels, session.snapshot().pixels, width: 200, "the mercurial stroke recovered")
+        let old = Session(size: Size(width: 200, height: 120), sprayFromStroke: false, compute: ComputeContext(threads: 1))
+        let continued = try Journal(path: dir + "/old.jsonl", session: old, header: Replay.Header(size: Size(width: 200, height: 120)))
+        stroke(old, continued, y: 30, t: 1)
+        continued.flushNow()
+        #expect(try !String(contentsOfFile: dir + "/old.jsonl", encoding: .utf8).contains("spray"))
+    }
+
     /// A compaction's snapshot of a big canvas takes a while to make: the strokes drawn
     /// meanwhile go on reaching the disk (in the old file), and are the new file's first lines.
     @Test func strokesDrawnWhileACompactionIsMadeAreKept() throws {
