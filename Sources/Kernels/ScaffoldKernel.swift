@@ -3,32 +3,38 @@ import Foundation
 import Geometry
 
 /// Up to four pointer samples for one scaffold dispatch, as MercurialPaint passed Apple Pencil's
-/// coalesced touches: two int4 vectors, −1 marking an empty slot (the first −1 ends the batch).
+/// coalesced touches: two int4 vectors, the slots past `filledSlots` −1.
 public struct SampleBatch: Equatable, Sendable {
     public var x: SIMD4<Int32>
     public var y: SIMD4<Int32>
+    /// How many slots hold samples.
+    public let filledSlots: Int
 
     public static let empty = SampleBatch(x: SIMD4(repeating: -1), y: SIMD4(repeating: -1))
 
-    public init(x: SIMD4<Int32>, y: SIMD4<Int32>) { self.x = x; self.y = y }
-
-    /// Slots before the first −1.
-    public var filledSlots: Int {
+    /// MercurialPaint's batch: the first −1 ends it.
+    public init(x: SIMD4<Int32>, y: SIMD4<Int32>) {
         var n = 0
         while n < 4 && x[n] != -1 && y[n] != -1 { n += 1 }
-        return n
+        self.init(x: x, y: y, filledSlots: n)
+    }
+
+    private init(x: SIMD4<Int32>, y: SIMD4<Int32>, filledSlots: Int) {
+        self.x = x; self.y = y; self.filledSlots = filledSlots
     }
 
     /// A frame's samples in batches of four, the last padded with −1. None is dropped:
     /// MercurialPaint kept only the first four of a frame; ten samples here make three batches.
+    /// Each batch counts its samples, so one at −1 (the endless canvas has them) is a sample.
     public static func batches(of samples: [(x: Int32, y: Int32)]) -> [SampleBatch] {
         stride(from: 0, to: samples.count, by: 4).map { start in
-            var b = SampleBatch.empty
-            for i in 0..<min(4, samples.count - start) {
-                b.x[i] = samples[start + i].x
-                b.y[i] = samples[start + i].y
+            var (x, y) = (SIMD4<Int32>(repeating: -1), SIMD4<Int32>(repeating: -1))
+            let n = min(4, samples.count - start)
+            for i in 0..<n {
+                x[i] = samples[start + i].x
+                y[i] = samples[start + i].y
             }
-            return b
+            return SampleBatch(x: x, y: y, filledSlots: n)
         }
     }
 }

@@ -71,7 +71,11 @@ final class MercurialBrush {
         guard !samples.isEmpty else { return .empty }
         let radius = Float(Double(brush.tip.size) * force)
         var written = Rect.empty
-        for batch in SampleBatch.batches(of: samples) {
+        var batches = SampleBatch.batches(of: samples)
+        // Sessions from before the endless canvas cut a batch at a sample at −1, as
+        // MercurialPaint's marker did: their replays still do, to stay exact.
+        if !sprayFromStroke { batches = batches.map { SampleBatch(x: $0.x, y: $0.y) } }
+        for batch in batches {
             written = written.union(kernel.run(batch, radius: radius, into: scaffold.texture, origin: origin,
                                                anchor: anchor, clip: clip, on: compute))
             batchesRun += 1

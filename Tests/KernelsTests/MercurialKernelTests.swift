@@ -23,6 +23,20 @@ import Testing
         #expect(back.map(\.0) == samples.map(\.x) && back.map(\.1) == samples.map(\.y))
     }
 
+    /// On the endless canvas a sample may be at −1: it is a sample, and so is the one after it.
+    @Test func aSampleAtMinusOneIsSprayedAndEndsNothing() {
+        let batches = SampleBatch.batches(of: [(x: 5, y: 5), (x: -1, y: -1), (x: -40, y: 30)])
+        #expect(batches.map(\.filledSlots) == [3])
+        let scaffold = TextureStorage<UInt8>(width: 100, height: 100, filledWith: 0)
+        let written = ScaffoldKernel(seed: 1).run(batches[0], radius: 8, into: scaffold.texture, origin: (-60, -20),
+                                                  clip: Rect(x: -60, y: -20, width: 100, height: 100), on: ComputeContext(threads: 1))
+        #expect(written.contains(x: -40, y: 30) && written.contains(x: -1, y: -1), "\(written)")
+        // Around canvas (−40, 30): the scaffold's pixels (20, 50) ± 9.
+        var nearLast = 0
+        for y in 41...59 { for x in 11...29 where scaffold.texture[x, y] == 255 { nearLast += 1 } }
+        #expect(nearLast > 20, "the sample after the one at −1 is sprayed: \(nearLast) px")
+    }
+
     @Test func minusOneSlotsWriteNothing() {
         let scaffold = TextureStorage<UInt8>(width: 100, height: 100, filledWith: 0)
         let kernel = ScaffoldKernel(seed: 1)
