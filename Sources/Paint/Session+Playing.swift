@@ -91,7 +91,7 @@ extension Session {
     private func change(_ command: Command) {
         switch command {
         case .undo, .redo:
-            let (before, undoing) = (document.frame, { if case .undo = command { true } else { false } }())
+            let (before, undoing) = (document.frame, command == .undo)
             _ = undoing ? document.undo() : document.redo()
             // Said only where the step moved the frame (nothing else in the window shows it).
             frameChange = document.frame == before ? nil : .stepped(document.frame, undone: undoing)
