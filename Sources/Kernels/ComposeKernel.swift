@@ -383,10 +383,7 @@ public struct ComposeKernel: Sendable {
         }
     }
 
-    /// `Blend.mul255` on sixteen lanes.
+    /// `Blend.mul255` on sixteen lanes (`LayerBlend.mul255`).
     @inline(__always)
-    static func mul255(_ x: SIMD16<UInt16>, _ y: SIMD16<UInt16>) -> SIMD16<UInt16> {
-        let t = x &* y &+ 128
-        return (t &+ (t &>> 8)) &>> 8
-    }
+    static func mul255(_ x: SIMD16<UInt16>, _ y: SIMD16<UInt16>) -> SIMD16<UInt16> { LayerBlend.mul255(x, y) }
 }
