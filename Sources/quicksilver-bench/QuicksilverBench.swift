@@ -22,7 +22,8 @@ struct QuicksilverBench: ParsableCommand {
         Cases: compose.full (the compose kernel over the whole canvas under a live stroke whose \
         bounds are the whole canvas, one row in three covered; compose.fullcover: every pixel \
         covered and blended; compose.rotated: compose.full's scene in a view turned 30° about its centre), \
-        memcpy.full (copying the same bytes: the bandwidth limit beside it), compose.stroke (one \
+        memcpy.full (copying the same bytes: the bandwidth limit beside it; compose.full/memcpy.full \
+        and compose.rotated/compose.full: the ratios, each pair run in alternation), compose.stroke (one \
         typical frame of a 16 px pen stroke: four new samples spanning ~60 px, stroke work plus \
         compose of the damaged region), pen.8 and pen.32 (a 10,000-segment random-walk stroke \
         committed into the canvas), restore.300k (crash recovery of a 300,000-sample journal, parsing and playing overlapped \
@@ -113,6 +114,14 @@ struct QuicksilverBench: ParsableCommand {
             report.record("\(name).opening", m.opening)
             report.record("\(name).frames", m.frames)
             report.record("\(name).total", m.total)
+        }
+        let all = bench.cases()
+        for (name, a, b, target) in Benchmarks.ratios where selected(name) {
+            guard let makeA = all.first(where: { $0.0 == a })?.2, let makeB = all.first(where: { $0.0 == b })?.2,
+                  let r = report.attempt(name, { try Benchmarks.interleavedRatio(runs: 60, makeA(), makeB()) }) else { continue }
+            let row = name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + String(format: "%9.2fx   in alternation, medians %.3f and %.3f ms; target ≤ %.1fx", r.ratio, r.a, r.b, target)
+            report.record(name, r.ratio, row: row)
         }
         if let restore = report.value("restore.300k"), let play = report.value("play.300k") {
             report.line("restore.300k / play.300k".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.2fx", restore / play))
