@@ -67,14 +67,19 @@ extension ComposeKernel {
         }
         for y in g.ys {
             let dst = output.row(y)
-            var u = A &* Int64(g.minX) &+ B &* Int64(y) &+ C, v = D &* Int64(g.minX) &+ E &* Int64(y) &+ F
+            // Bilinear, a sample whose four pixels all lie off the level's blocks is the desk
+            // exactly (the weights sum to one): those are written as such, unsampled.
+            let xs = bilinear ? Self.samples(in: g.xs, row: Double(y), u: (ua, ub, uc), v: (va, vb, vc), meeting: levelBounds) : g.xs
+            (dst + g.minX).update(repeating: Self.desk, count: xs.lowerBound &- g.minX)
+            (dst + xs.upperBound).update(repeating: Self.desk, count: g.maxX &- xs.upperBound)
+            var u = A &* Int64(xs.lowerBound) &+ B &* Int64(y) &+ C, v = D &* Int64(xs.lowerBound) &+ E &* Int64(y) &+ F
             if bilinear {
                 // Coordinates from the scratch's corner. Four pixels at a time: each one's two
                 // neighbours in a row loaded as one 64-bit word (a pair of pixels), the pairs
                 // split into left and right, then weighed in one vector of 16-bit channels; the
                 // rest one by one, with the same arithmetic.
                 var ur = u &- Int64(lx0) << fb, vr = v &- Int64(ly0) << fb
-                var x = g.minX
+                var x = xs.lowerBound
                 if w <= 256, h <= 256 {
                     // Then every coordinate fits 32 bits (whole part under 256): the four pixels'
                     // coordinates are stepped in one vector each, and a row's offset (under 2¹⁶)
@@ -84,7 +89,7 @@ extension ComposeKernel {
                     let a4 = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: A &* 4)), d4 = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: D &* 4))
                     let width16 = SIMD8<UInt16>(repeating: UInt16(w)), byte = SIMD4<UInt32>(repeating: 0xFF), wholeShift = UInt32(fb)
                     let fractionShift = UInt32(fb &- 8), rowBytes = w &* 4, base = UnsafeRawPointer(scratch)
-                    while x &+ 4 <= g.maxX {
+                    while x &+ 4 <= xs.upperBound {
                         let rows = unsafeBitCast(unsafeBitCast(vs &>> wholeShift, to: SIMD8<UInt16>.self) &* width16, to: SIMD4<UInt32>.self)
                         let at = rows &+ us &>> wholeShift
                         @inline(__always) func pair(_ k: Int, _ offset: Int) -> UInt64 {
@@ -100,10 +105,10 @@ extension ComposeKernel {
                         us &+= a4; vs &+= d4
                         x &+= 4
                     }
-                    let done = Int64(x &- g.minX)
+                    let done = Int64(x &- xs.lowerBound)
                     ur &+= A &* done; vr &+= D &* done
                 }
-                while x &+ 4 <= g.maxX {
+                while x &+ 4 <= xs.upperBound {
                     var c00 = SIMD4<UInt32>(), c10 = SIMD4<UInt32>(), c01 = SIMD4<UInt32>(), c11 = SIMD4<UInt32>()
                     var fx = SIMD4<UInt32>(), fy = SIMD4<UInt32>()
                     for k in 0..<4 {
@@ -115,7 +120,7 @@ extension ComposeKernel {
                     UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(c00, c10, c01, c11, fx, fy), as: SIMD4<UInt32>.self)
                     x &+= 4
                 }
-                while x < g.maxX {
+                while x < xs.upperBound {
                     let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
                     let fx = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
                     dst[x] = Self.bilinear(p[0], p[1], p[w], p[w &+ 1], fx, fy)
@@ -149,7 +154,11 @@ extension ComposeKernel {
                     (row + span.lowerBound).update(repeating: Self.desk, count: inside.lowerBound - span.lowerBound)
                     (row + inside.upperBound).update(repeating: Self.desk, count: span.upperBound - inside.upperBound)
                 }
-                (spans + j).initialize(to: inside)
+                // Composed out to whole runs of eight canvas pixels where the scratch allows: a
+                // turned row's span starts anywhere, and the ragged ends, pixel by pixel, cost as
+                // much as the rest of the row.
+                let runs = ((inside.lowerBound & ~7)..<((inside.upperBound &+ 7) & ~7)).clamped(to: columns).clamped(to: limit)
+                (spans + j).initialize(to: inside.isEmpty ? inside : runs)
             }
             var y0 = lys.lowerBound
             while y0 < lys.upperBound {
@@ -242,6 +251,29 @@ extension ComposeKernel {
         let rb = weigh(weigh(lanes(p00 & low), lanes(p10 & low), wx), weigh(lanes(p01 & low), lanes(p11 & low), wx), wy)
         let ga = weigh(weigh(lanes(p00 &>> 8 & low), lanes(p10 &>> 8 & low), wx), weigh(lanes(p01 &>> 8 & low), lanes(p11 &>> 8 & low), wx), wy)
         return unsafeBitCast(rb, to: SIMD4<UInt32>.self) | unsafeBitCast(ga, to: SIMD4<UInt32>.self) &<< 8 | SIMD4(repeating: 0xFF00_0000)
+    }
+
+    /// The pixels of `xs` on window row `y` whose bilinear samples may read a pixel of `bounds`:
+    /// the sample at x is (u, v) = (a·x + b·y + c, …) and reads the pixels at ⌊u⌋, ⌊u⌋ + 1 and
+    /// ⌊v⌋, ⌊v⌋ + 1. Worked out in floating point and widened by two pixels each way, so that
+    /// it never leaves out a pixel that reads the canvas (one more pixel sampled costs nothing).
+    static func samples(in xs: Range<Int>, row y: Double, u: (Double, Double, Double), v: (Double, Double, Double),
+                        meeting bounds: Rect) -> Range<Int> {
+        var lo = Double(xs.lowerBound), hi = Double(xs.upperBound)
+        // a·x + k within [first − 1, end): x within an interval, or none, or all (a = 0).
+        func clip(_ a: Double, _ k: Double, _ first: Int, _ end: Int) {
+            let p = (Double(first) - 1 - k), q = Double(end) - k
+            if a == 0 {
+                if !(p <= 0 && 0 < q) { hi = lo }
+                return
+            }
+            lo = max(lo, min(p / a, q / a)); hi = min(hi, max(p / a, q / a))
+        }
+        clip(u.0, u.1 * y + u.2, bounds.minX, bounds.maxX)
+        clip(v.0, v.1 * y + v.2, bounds.minY, bounds.maxY)
+        guard lo < hi else { return xs.lowerBound..<xs.lowerBound }
+        let first = max(xs.lowerBound, Int(lo.rounded(.down)) - 2), end = min(xs.upperBound, Int(hi.rounded(.up)) + 2)
+        return first < end ? first..<end : xs.lowerBound..<xs.lowerBound
     }
 
     /// ⌊a / b⌋ for b > 0.

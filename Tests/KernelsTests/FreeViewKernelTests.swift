@@ -79,9 +79,14 @@ import Testing
         for wy in 0..<4 { for wx in 0..<3 { #expect(got[wy * 3 + wx] == c.texture[wy, 2 - wx], "window \(wx),\(wy)") } }
     }
 
-    @Test func aTurnedViewIsBilinearBetweenTheFourPixelsAroundEachSample() {
+    /// Views at level 1 whose window shows the canvas's edges at many slopes: where a row's
+    /// samples leave the canvas the kernel writes the desk unsampled, and this checks that no
+    /// sample that reads the canvas is among them.
+    @Test(arguments: [ViewTransform(zoom: 1.7, angle: 30, mirror: false, x: 20, y: -5),
+                      ViewTransform(zoom: 1, angle: 7, x: 30, y: 20), ViewTransform(zoom: 1.3, angle: 135, x: 70, y: 10),
+                      ViewTransform(zoom: 2.2, angle: 250, mirror: true, x: 60, y: 90), ViewTransform(zoom: 1, angle: 89, x: 75, y: 2)])
+    func aTurnedViewIsBilinearBetweenTheFourPixelsAroundEachSample(t: ViewTransform) {
         let c = noise(40, 30)
-        let t = ViewTransform(zoom: 1.7, angle: 30, mirror: false, x: 20, y: -5)
         let size = Size(width: 90, height: 80)
         let got = compose(c, into: size, t).pixels
         func pixel(_ x: Int, _ y: Int) -> UInt32 { x >= 0 && x < 40 && y >= 0 && y < 30 ? c.texture[x, y] : desk }
