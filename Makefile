@@ -177,11 +177,8 @@ interop: build test-deps
 build: deps
 	$(SWIFT) build
 
-# The release programs, each carrying the Swift runtime (--static-swift-stdlib; see INSTALL_BIN). By
-# product: a build of every target would take in TestSupport, whose Testing module has no static build.
-RELEASE_PRODUCTS := quicksilver quicksilver-bench brush-render
 release: deps
-	@for p in $(RELEASE_PRODUCTS); do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
+	$(SWIFT) build -c release
 
 # Installs whatever of a list of packages is missing, once (apt-get update only when something is).
 define install-missing
@@ -222,16 +219,15 @@ MAN_PAGES := quicksilver quicksilver.window quicksilver.sessions quicksilver.ren
 # The pages' date: the last commit's, so that the same source gives the same pages.
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 
-# The release build carries the Swift runtime (--static-swift-stdlib), so the installed binary runs
-# without the toolchain, and every release program starts in two thirds of the time: the dynamic
-# loader's symbol lookups in the runtime's and Foundation's libraries were a third of a start
-# (docs/performance.md, "Starting"). The installed binary is the release build's own.
-INSTALL_BIN   := .build/release/quicksilver
+# The installed binary carries the Swift runtime (--static-swift-stdlib), so it runs without the
+# toolchain; built in a folder of its own, as those flags would rebuild .build/release whole.
+INSTALL_BUILD := .build-install
+INSTALL_BIN   := $(INSTALL_BUILD)/release/quicksilver
 
 stage: deps
 	rm -rf $(MAN_OUTPUTS)
 	$(SWIFT) package plugin generate-manual --multi-page --date $(MAN_DATE)
-	$(SWIFT) build -c release --static-swift-stdlib --product quicksilver
+	$(SWIFT) build -c release --static-swift-stdlib --product quicksilver --scratch-path $(INSTALL_BUILD)
 	@rm -rf $(STAGE) && mkdir -p $(STAGE)/man1
 	@cp $(MAN_OUTPUTS)/quicksilver/*.1 $(STAGE)/man1/
 	@$(INSTALL_BIN) --generate-completion-script bash > $(STAGE)/quicksilver.bash
@@ -280,4 +276,4 @@ icons:
 	  echo "    ]"; echo "}"; } > Sources/quicksilver/AppIconPNGs.swift
 
 clean:
-	rm -rf .build .build-install demo.png
+	rm -rf .build $(INSTALL_BUILD) demo.png
