@@ -220,7 +220,11 @@ MAN_PAGES := quicksilver quicksilver.window quicksilver.sessions quicksilver.ren
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 
 # The installed binary carries the Swift runtime (--static-swift-stdlib), so it runs without the
-# toolchain; built in a folder of its own, as those flags would rebuild .build/release whole.
+# toolchain (and starts in two thirds of the time: docs/performance.md, "Starting"); built in a
+# folder of its own, as those flags would rebuild .build/release whole. Nor can .build/release be the
+# static build: the generate-manual plugin builds the package for release there without the
+# runtime, and SwiftPM then keeps that plan for later --static-swift-stdlib builds of that folder,
+# linking them dynamic (tried: the installed binary needed the toolchain).
 INSTALL_BUILD := .build-install
 INSTALL_BIN   := $(INSTALL_BUILD)/release/quicksilver
 
