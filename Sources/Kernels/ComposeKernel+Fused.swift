@@ -19,9 +19,11 @@ extension ComposeKernel {
         let colourBR: SIMD16<UInt16>, colourGA: SIMD16<UInt16>, a16: SIMD16<UInt16>
         let r: UInt32, g: UInt32, b: UInt32, a: UInt32, paints: Bool
 
-        init(_ stroke: Stroke) {
-            let c = stroke.blendColor
-            r = UInt32(c.r); g = UInt32(c.g); b = UInt32(c.b); a = UInt32(c.a); paints = stroke.paints
+        init(_ stroke: Stroke) { self.init(color: stroke.blendColor, paints: stroke.paints) }
+
+        /// `color` at its alpha; an eraser's (`paints` false) alpha lane is 0, so paint goes away.
+        init(color c: Color, paints: Bool) {
+            r = UInt32(c.r); g = UInt32(c.g); b = UInt32(c.b); a = UInt32(c.a); self.paints = paints
             colourBR = unsafeBitCast(SIMD8<UInt32>(repeating: r << 16 | b), to: SIMD16<UInt16>.self)
             colourGA = unsafeBitCast(SIMD8<UInt32>(repeating: (paints ? 0xff : 0) << 16 | g), to: SIMD16<UInt16>.self)
             a16 = SIMD16<UInt16>(repeating: UInt16(a))
@@ -34,9 +36,9 @@ extension ComposeKernel {
             let coverage = ComposeKernel.coverageLanes(ComposeKernel.byteMax(m1, m2))
             let br = unsafeBitCast(s & low, to: SIMD16<UInt16>.self)
             let ga = unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self)
-            let alpha = ComposeKernel.mul255(a16, coverage), inv = full &- alpha
-            let outBR = unsafeBitCast(ComposeKernel.mul255(colourBR, alpha) &+ ComposeKernel.mul255(br, inv), to: SIMD8<UInt32>.self)
-            let outGA = unsafeBitCast(ComposeKernel.mul255(colourGA, alpha) &+ ComposeKernel.mul255(ga, inv), to: SIMD8<UInt32>.self)
+            let alpha = LayerBlend.mul255(a16, coverage), inv = full &- alpha
+            let outBR = unsafeBitCast(LayerBlend.mul255(colourBR, alpha) &+ LayerBlend.mul255(br, inv), to: SIMD8<UInt32>.self)
+            let outGA = unsafeBitCast(LayerBlend.mul255(colourGA, alpha) &+ LayerBlend.mul255(ga, inv), to: SIMD8<UInt32>.self)
             return outBR | outGA &<< 8
         }
 
@@ -283,8 +285,8 @@ extension ComposeKernel {
         if a.0 & a.1 & a.2 & a.3 == 0xFF00_0000_FF00_0000 { return s }
         let low = SIMD8<UInt32>(repeating: 0x00FF_00FF)
         let inv = SIMD16<UInt16>(repeating: 255) &- unsafeBitCast((s &>> 24) | ((s &>> 8) & 0x00FF_0000), to: SIMD16<UInt16>.self)
-        let keptBR = unsafeBitCast(mul255(unsafeBitCast(d & low, to: SIMD16<UInt16>.self), inv), to: SIMD8<UInt32>.self)
-        let keptGA = unsafeBitCast(mul255(unsafeBitCast((d &>> 8) & low, to: SIMD16<UInt16>.self), inv), to: SIMD8<UInt32>.self)
+        let keptBR = unsafeBitCast(LayerBlend.mul255(unsafeBitCast(d & low, to: SIMD16<UInt16>.self), inv), to: SIMD8<UInt32>.self)
+        let keptGA = unsafeBitCast(LayerBlend.mul255(unsafeBitCast((d &>> 8) & low, to: SIMD16<UInt16>.self), inv), to: SIMD8<UInt32>.self)
         return s &+ (keptBR | keptGA &<< 8)
     }
 

@@ -341,13 +341,7 @@ public struct ComposeKernel: Sendable {
     public static func blendRow(src: UnsafeMutablePointer<UInt32>, dst: UnsafeMutablePointer<UInt32>,
                          committed: UnsafeMutablePointer<UInt8>, tail: UnsafeMutablePointer<UInt8>,
                          xs: Range<Int>, color: Color, paints: Bool = true) {
-        let r = UInt32(color.r), g = UInt32(color.g), b = UInt32(color.b), a = UInt32(color.a)
-        // The colour in the same two layouts: [B, R] and [G, 255] per pixel (an eraser's
-        // alpha lane is 0: paint goes away).
-        let colourBR = unsafeBitCast(SIMD8<UInt32>(repeating: r << 16 | b), to: SIMD16<UInt16>.self)
-        let colourGA = unsafeBitCast(SIMD8<UInt32>(repeating: (paints ? 0xff : 0) << 16 | g), to: SIMD16<UInt16>.self)
-        let a16 = SIMD16<UInt16>(repeating: UInt16(a)), full = SIMD16<UInt16>(repeating: 255)
-        let low = SIMD8<UInt32>(repeating: 0x00ff_00ff)
+        let paint = StrokePaint(color: color, paints: paints)
         var x = xs.lowerBound
         while x &+ 8 <= xs.upperBound {
             let m1 = UnsafeRawPointer(committed + x).loadUnaligned(as: UInt64.self)
@@ -359,31 +353,14 @@ public struct ComposeKernel: Sendable {
                 x &+= 8
                 continue
             }
-            // Coverage in both 16-bit lanes of its pixel.
-            let coverage = coverageLanes(byteMax(m1, m2))
-            let br = unsafeBitCast(s & low, to: SIMD16<UInt16>.self)
-            let ga = unsafeBitCast((s &>> 8) & low, to: SIMD16<UInt16>.self)
-            let alpha = mul255(a16, coverage), inv = full &- alpha
-            let outBR = unsafeBitCast(mul255(colourBR, alpha) &+ mul255(br, inv), to: SIMD8<UInt32>.self)
-            let outGA = unsafeBitCast(mul255(colourGA, alpha) &+ mul255(ga, inv), to: SIMD8<UInt32>.self)
-            UnsafeMutableRawPointer(dst + x).storeBytes(of: outBR | outGA &<< 8, as: SIMD8<UInt32>.self)
+            UnsafeMutableRawPointer(dst + x).storeBytes(of: paint.blend(s, m1, m2), as: SIMD8<UInt32>.self)
             x &+= 8
         }
+        // The masks are read a tile at a time, so every tile's run ends here with up to seven
+        // pixels, mostly uncovered (`blend` leaves those as they are).
         while x < xs.upperBound {
-            let coverage = UInt32(max(committed[x], tail[x]))
-            // Uncovered: as the vector loop leaves it (the masks are read a tile at a time, so
-            // every tile's run ends here with up to seven pixels, mostly uncovered).
-            if coverage == 0 {
-                dst[x] = src[x]
-                x &+= 1
-                continue
-            }
-            dst[x] = Blend.over(src[x], r: r, g: g, b: b, alpha: Blend.mul255(a, coverage), paints: paints)
+            dst[x] = paint.blend(src[x], UInt32(max(committed[x], tail[x])))
             x &+= 1
         }
     }
-
-    /// `Blend.mul255` on sixteen lanes (`LayerBlend.mul255`).
-    @inline(__always)
-    static func mul255(_ x: SIMD16<UInt16>, _ y: SIMD16<UInt16>) -> SIMD16<UInt16> { LayerBlend.mul255(x, y) }
 }

@@ -15,15 +15,10 @@ extension Benchmarks {
     static func interleavedRatio(runs: Int, _ a: () throws -> Void, _ b: () throws -> Void) rethrows
         -> (ratio: Double, a: Double, b: Double) {
         try a(); try b(); try a(); try b()
-        let clock = ContinuousClock()
-        func ms(_ body: () throws -> Void) rethrows -> Double {
-            let d = try clock.measure(body)
-            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-        }
         var ta: [Double] = [], tb: [Double] = [], ratios: [Double] = []
         for round in 0..<runs {
             var x = 0.0, y = 0.0
-            if round % 2 == 0 { x = try ms(a); y = try ms(b) } else { y = try ms(b); x = try ms(a) }
+            if round % 2 == 0 { x = try milliseconds(a); y = try milliseconds(b) } else { y = try milliseconds(b); x = try milliseconds(a) }
             ta.append(x); tb.append(y); ratios.append(x / y)
         }
         return (percentile(ratios, 0.5) ?? 0, percentile(ta, 0.5) ?? 0, percentile(tb, 0.5) ?? 0)

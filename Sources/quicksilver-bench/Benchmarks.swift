@@ -16,12 +16,7 @@ struct Benchmarks {
     /// Median wall time in milliseconds of `runs` calls after two warm-up calls.
     static func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
         try body(); try body()
-        var times: [Double] = []
-        let clock = ContinuousClock()
-        for _ in 0..<runs {
-            let d = try clock.measure(body)
-            times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
-        }
+        let times = try (0..<runs).map { _ in try milliseconds(body) }
         return percentile(times, 0.5) ?? 0
     }
 
@@ -71,8 +66,8 @@ struct Benchmarks {
     }
 
     /// The wall time of one call of `body`, in milliseconds.
-    static func milliseconds(_ body: () -> Void) -> Double {
-        let d = ContinuousClock().measure(body)
+    static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let d = try ContinuousClock().measure(body)
         return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 
