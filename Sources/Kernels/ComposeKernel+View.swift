@@ -1,3 +1,4 @@
+import CVector
 import Compute
 import Geometry
 
@@ -6,10 +7,19 @@ import Geometry
 /// more, else bilinear from the canvas or a box-averaged (mipmap) level of it. The canvas rows a
 /// group samples are composed once into scratch by `composeRow`, then sampled.
 extension ComposeKernel {
-    /// Such a view is composed in squares: a square's preimage is a turned square, whose rows
-    /// are composed as far as it reaches, about as many canvas pixels as it shows (a wide strip
-    /// would compose most of its turned bounding box: several times more).
-    public static let viewThreadsPerThreadgroup = Size(width: 128, height: 128)
+    /// Such a view is composed in large groups: a group's preimage is a parallelogram whose
+    /// rows are composed only as far as it reaches (`Preimage`), about as many canvas pixels as
+    /// it shows, and long rows spread each band's tile lookups and each row's set-up over more
+    /// pixels. 640×216 splits a 1920×1080 window into fifteen equal groups, whose preimage
+    /// (about 0.6 MB touched) stays in a core's L2 cache between composing and sampling; 128²
+    /// squares made a turned frame a third slower (docs/performance.md).
+    public static let viewThreadsPerThreadgroup = Size(width: 640, height: 216)
+
+    /// The groups for a region of such a view: `viewThreadsPerThreadgroup`, or 128² squares for
+    /// a region under four of those (a stroke's damage), so that the workers share it.
+    static func viewThreadgroup(for region: Size) -> Size {
+        region.area >= 4 * viewThreadsPerThreadgroup.area ? viewThreadsPerThreadgroup : Size(width: 128, height: 128)
+    }
 
     /// Sample coordinates are fixed point with this many fractional bits: stepping by whole
     /// integers is exact, so a pixel's sample is the same whichever group (and thread) holds it.
@@ -56,12 +66,12 @@ extension ComposeKernel {
         let w = lx1 - lx0, h = ly1 - ly0
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
         defer { scratch.deallocate() }
-        let quad = corners.map { ($0.u, $0.v) }
+        let quad = Preimage(corners.map { ($0.u, $0.v) })
         if level == 1, beyond == nil, let plan = fusedPlan() {
             composeViewRows(ly0..<ly1, within: lx0..<lx1, quad, plan, into: scratch, width: w)
         } else {
             for ly in ly0..<ly1 {
-                let span = level == 1 ? Self.span(ofRow: ly, quad, within: lx0..<lx1) : lx0..<lx1
+                let span = level == 1 ? quad.span(ofRow: ly, within: lx0..<lx1) : lx0..<lx1
                 fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
             }
         }
@@ -74,39 +84,16 @@ extension ComposeKernel {
             (dst + xs.upperBound).update(repeating: Self.desk, count: g.maxX &- xs.upperBound)
             var u = A &* Int64(xs.lowerBound) &+ B &* Int64(y) &+ C, v = D &* Int64(xs.lowerBound) &+ E &* Int64(y) &+ F
             if bilinear {
-                // Coordinates from the scratch's corner. Four pixels at a time: each one's two
-                // neighbours in a row loaded as one 64-bit word (a pair of pixels), the pairs
-                // split into left and right, then weighed in one vector of 16-bit channels; the
-                // rest one by one, with the same arithmetic.
+                // Coordinates from the scratch's corner. The row in AVX-512 or AVX2 where the
+                // processor has them (CVector's BilinearRow.c); else four at a time in
+                // Swift's vectors, the rest one by one, with the same arithmetic.
                 var ur = u &- Int64(lx0) << fb, vr = v &- Int64(ly0) << fb
                 var x = xs.lowerBound
-                if w <= 256, h <= 256 {
-                    // Then every coordinate fits 32 bits (whole part under 256): the four pixels'
-                    // coordinates are stepped in one vector each, and a row's offset (under 2¹⁶)
-                    // is a 16-bit multiply. Scalars rebuilt into vectors each step cost more.
-                    var us = SIMD4<UInt32>(0, 1, 2, 3) &* UInt32(truncatingIfNeeded: A) &+ UInt32(truncatingIfNeeded: ur)
-                    var vs = SIMD4<UInt32>(0, 1, 2, 3) &* UInt32(truncatingIfNeeded: D) &+ UInt32(truncatingIfNeeded: vr)
-                    let a4 = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: A &* 4)), d4 = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: D &* 4))
-                    let width16 = SIMD8<UInt16>(repeating: UInt16(w)), byte = SIMD4<UInt32>(repeating: 0xFF), wholeShift = UInt32(fb)
-                    let fractionShift = UInt32(fb &- 8), rowBytes = w &* 4, base = UnsafeRawPointer(scratch)
-                    while x &+ 4 <= xs.upperBound {
-                        let rows = unsafeBitCast(unsafeBitCast(vs &>> wholeShift, to: SIMD8<UInt16>.self) &* width16, to: SIMD4<UInt32>.self)
-                        let at = rows &+ us &>> wholeShift
-                        @inline(__always) func pair(_ k: Int, _ offset: Int) -> UInt64 {
-                            base.loadUnaligned(fromByteOffset: Int(at[k]) &* 4 &+ offset, as: UInt64.self)
-                        }
-                        let top = SIMD4<UInt64>(pair(0, 0), pair(1, 0), pair(2, 0), pair(3, 0))
-                        let bottom = SIMD4<UInt64>(pair(0, rowBytes), pair(1, rowBytes), pair(2, rowBytes), pair(3, rowBytes))
-                        // Little-endian: each word's low half is the left pixel.
-                        let t = unsafeBitCast(top, to: SIMD8<UInt32>.self), b = unsafeBitCast(bottom, to: SIMD8<UInt32>.self)
-                        let fx = us &>> fractionShift & byte, fy = vs &>> fractionShift & byte
-                        UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(t.evenHalf, t.oddHalf, b.evenHalf, b.oddHalf, fx, fy),
-                                                                    as: SIMD4<UInt32>.self)
-                        us &+= a4; vs &+= d4
-                        x &+= 4
-                    }
-                    let done = Int64(x &- xs.lowerBound)
-                    ur &+= A &* done; vr &+= D &* done
+                if rowVectorBits > 0, w < 1 << 16, h < 1 << 16, xs.count > 0 {
+                    let done = Int(qs_bilinear_row(scratch, Int32(w), UInt64(bitPattern: ur), UInt64(bitPattern: vr), A, D, Int32(xs.count),
+                                                   dst + x, Int32(rowVectorBits)))
+                    x &+= done
+                    ur &+= A &* Int64(done); vr &+= D &* Int64(done)
                 }
                 while x &+ 4 <= xs.upperBound {
                     var c00 = SIMD4<UInt32>(), c10 = SIMD4<UInt32>(), c01 = SIMD4<UInt32>(), c11 = SIMD4<UInt32>()
@@ -137,16 +124,16 @@ extension ComposeKernel {
     }
 
     /// The scratch rows `lys` (`width` apart, the first pixel `limit.lowerBound`) of a view at
-    /// level 1 through the fused path: each row's span (`span(ofRow:)`), desk off the canvas,
+    /// level 1 through the fused path: each row's span (`Preimage.span(ofRow:within:)`), desk off the canvas,
     /// the canvas in bands of the rows in one row of tiles, which share their tiles' lookups
     /// (row by row, those cost more than the one pass saved).
-    private func composeViewRows(_ lys: Range<Int>, within limit: Range<Int>, _ quad: [(Double, Double)], _ plan: FusedPlan,
+    private func composeViewRows(_ lys: Range<Int>, within limit: Range<Int>, _ quad: Preimage, _ plan: FusedPlan,
                                  into scratch: UnsafeMutablePointer<UInt32>, width w: Int) {
         withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: lys.count) { buffer in
             let spans = buffer.baseAddress!, columns = canvas.minX..<max(canvas.minX, canvas.maxX)
             for j in 0..<lys.count {
                 let ly = lys.lowerBound &+ j, row = scratch + j &* w - limit.lowerBound
-                let span = Self.span(ofRow: ly, quad, within: limit)
+                let span = quad.span(ofRow: ly, within: limit)
                 let inside = ly >= canvas.minY && ly < canvas.maxY ? span.clamped(to: columns) : span.lowerBound..<span.lowerBound
                 if inside.isEmpty {
                     (row + span.lowerBound).update(repeating: Self.desk, count: span.count)
@@ -197,28 +184,42 @@ extension ComposeKernel {
         composeAveraged(x0: x0, y0: ly * level, width: width, f: level, scratch: rows, into: dst + span.lowerBound)
     }
 
-    /// The level pixels of row `ly` that samples inside the parallelogram `corners` (in order
-    /// round it) may read, within `limit`: those whose row (floor of v) is `ly` or the one above
-    /// read it, at the floor of u and the pixel right of it. A pixel of margin either way.
-    static func span(ofRow ly: Int, _ corners: [(Double, Double)], within limit: Range<Int>) -> Range<Int> {
-        let b0 = Double(ly) - 1.01, b1 = Double(ly) + 1.01
-        var lo = Double.infinity, hi = -Double.infinity
-        for i in 0..<4 {
-            let (x0, y0) = corners[i], (x1, y1) = corners[(i + 1) % 4]
-            if y0 == y1 {
-                if y0 >= b0, y0 <= b1 { lo = min(lo, x0, x1); hi = max(hi, x0, x1) }
-                continue
+    /// A group's preimage: the parallelogram its samples lie in, in level coordinates, as its
+    /// four edges (corner i to corner i + 1, in order round it), so that each scratch row's span
+    /// costs a few vector operations (worked out edge by edge per row, it was a tenth of a
+    /// turned frame).
+    struct Preimage {
+        let x0: SIMD4<Double>, y0: SIMD4<Double>, low: SIMD4<Double>, high: SIMD4<Double>, slope: SIMD4<Double>
+
+        init(_ corners: [(Double, Double)]) {
+            var x0 = SIMD4<Double>(), y0 = x0, low = x0, high = x0, slope = x0
+            for i in 0..<4 {
+                let (ax, ay) = corners[i], (bx, by) = corners[(i + 1) % 4]
+                x0[i] = ax; y0[i] = ay; low[i] = min(ay, by); high[i] = max(ay, by)
+                // A level edge adds no x of its own: its end is the next edge's start.
+                slope[i] = ay == by ? 0 : (bx - ax) / (by - ay)
             }
-            var t0 = (b0 - y0) / (y1 - y0), t1 = (b1 - y0) / (y1 - y0)
-            if t0 > t1 { swap(&t0, &t1) }
-            t0 = max(t0, 0); t1 = min(t1, 1)
-            guard t0 <= t1 else { continue }
-            let xa = x0 + (x1 - x0) * t0, xb = x0 + (x1 - x0) * t1
-            lo = min(lo, xa, xb); hi = max(hi, xa, xb)
+            self.x0 = x0; self.y0 = y0; self.low = low; self.high = high; self.slope = slope
         }
-        guard lo <= hi else { return limit.lowerBound..<limit.lowerBound }
-        let r = Rect.covering(minX: lo, minY: 0, maxX: hi, maxY: 0)
-        return (r.minX - 2..<r.maxX + 3).clamped(to: limit)
+
+        /// The level pixels of row `ly` that samples inside the parallelogram may read, within
+        /// `limit`: those whose row (floor of v) is `ly` or the one above read it, at the floor
+        /// of u and the pixel right of it. A pixel of margin either way.
+        func span(ofRow ly: Int, within limit: Range<Int>) -> Range<Int> {
+            // Each edge clipped to the band of v that reads the row; a convex polygon's extent
+            // across a band is at its edges' ends within it (corners inside, or crossings).
+            // (Elementwise min and max spelled as selects: the generic ones stay calls.)
+            let b0 = SIMD4(repeating: Double(ly) - 1.01), b1 = SIMD4(repeating: Double(ly) + 1.01)
+            let a = low.replacing(with: b0, where: b0 .> low), b = high.replacing(with: b1, where: b1 .< high)
+            let xa = x0 + (a - y0) * slope, xb = x0 + (b - y0) * slope, meets = a .<= b
+            let lo = xa.replacing(with: xb, where: xb .< xa).replacing(with: .infinity, where: .!meets).min()
+            let hi = xa.replacing(with: xb, where: xb .> xa).replacing(with: -.infinity, where: .!meets).max()
+            guard lo <= hi else { return limit.lowerBound..<limit.lowerBound }
+            // Clamped to the limit before converting (so no value is out of Int's range).
+            let first = min(max(lo, Double(limit.lowerBound)), Double(limit.upperBound))
+            let last = min(max(hi, Double(limit.lowerBound)), Double(limit.upperBound))
+            return (Int(first.rounded(.down)) - 2..<Int(last.rounded(.up)) + 3).clamped(to: limit)
+        }
     }
 
     /// The four pixels around a sample weighed by its fractions (0…255 of a pixel) right and

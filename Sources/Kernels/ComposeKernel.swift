@@ -1,3 +1,4 @@
+import CVector
 import Compute
 import Geometry
 
@@ -80,6 +81,10 @@ public struct ComposeKernel: Sendable {
     /// Where the canvas sits in the output: zoomed and moved. Output pixels that show no canvas
     /// are the desk.
     public var transform: ViewTransform = .identity
+    /// The widest vectors, in bits, that a turned view's bilinear rows may use (`qs_bilinear_row`:
+    /// AVX-512 or AVX2, where the processor has them); 0 keeps them in Swift's own vectors. Each
+    /// gives the same bytes: tests compare them.
+    public var rowVectorBits = Int(qs_bilinear_row_widest())
 
     /// What the window shows around the canvas: a neutral grey, neither paper nor ink.
     public static let desk: UInt32 = 0xFF3A_3D42
@@ -102,8 +107,8 @@ public struct ComposeKernel: Sendable {
     public func run(over region: Rect, on compute: ComputeContext) {
         let out = region.intersection(output.bounds)
         let exact = transform.powerOfTwoScale != nil
-        let tg = exact ? Self.threadsPerThreadgroup : Self.viewThreadsPerThreadgroup
         let r = transform == .identity ? out.intersection(canvas) : out
+        let tg = exact ? Self.threadsPerThreadgroup : Self.viewThreadgroup(for: r.size)
         compute.dispatchThreadgroups(ComputeContext.threadgroups(covering: r.size, threadsPerThreadgroup: tg),
                                      threadsPerThreadgroup: tg, grid: r) { group in
             if transform == .identity { self.execute(group) } else if exact { self.executeTransformed(group) } else { self.executeView(group) }

@@ -21,11 +21,12 @@ import Testing
     }
 
     private func compose(_ c: TextureStorage<UInt32>, into size: Size, _ t: ViewTransform, regions: [Rect]? = nil, threads: Int = 1,
-                         onto out: TextureStorage<UInt32>? = nil) -> TextureStorage<UInt32> {
+                         onto out: TextureStorage<UInt32>? = nil, vectorBits: Int? = nil) -> TextureStorage<UInt32> {
         let out = out ?? TextureStorage<UInt32>(width: size.width, height: size.height, filledWith: 0x1234_5678)
         let compute = ComputeContext(threads: threads, inlineThreshold: 0)
         var k = ComposeKernel(below: .texture(c.texture), layer: TiledTexture(), canvas: c.texture.bounds, output: out.texture)
         k.transform = t
+        if let bits = vectorBits { k.rowVectorBits = bits }
         for r in regions ?? [Rect(size: size)] { k.run(over: r, on: compute) }
         return out
     }
@@ -128,6 +129,24 @@ import Testing
         let pieces = [Rect(x: 0, y: 0, width: 77, height: 157), Rect(x: 77, y: 0, width: 126, height: 31),
                       Rect(x: 77, y: 31, width: 126, height: 126)]
         #expect(compose(c, into: size, t, regions: pieces).pixels == whole)
+    }
+
+    /// A turned view's bilinear rows in AVX-512, in AVX2 (where the processor has them) and in
+    /// Swift's vectors give the same bytes, over a window of several groups (each group's rows
+    /// end raggedly, so every row length's tail is sampled) and on three threads.
+    @Test(arguments: views.filter { if case .bilinear = $0.sampling { true } else { false } })
+    func everyWidthOfVectorGivesTheSameBytes(t: ViewTransform) {
+        let c = noise(700, 500, seed: 11)
+        let groups = ComposeKernel.viewThreadsPerThreadgroup
+        let size = Size(width: 2 * groups.width + 20, height: 2 * groups.height + 18)
+        let swift = compose(c, into: size, t, threads: 3, vectorBits: 0).pixels
+        #expect(!swift.contains(0x1234_5678), "every pixel composed")
+        #expect(Set(swift).count > 1000, "the canvas shows, not only the desk")
+        for bits in [256, 512] {
+            let got = compose(c, into: size, t, threads: 3, vectorBits: bits).pixels
+            let first = got.indices.first { got[$0] != swift[$0] }
+            #expect(first == nil, "\(bits)-bit rows differ first at window \((first ?? 0) % size.width),\((first ?? 0) / size.width)")
+        }
     }
 
     @Test(arguments: views)

@@ -1,0 +1,150 @@
+// A turned view's bilinear rows, sixteen samples at a time in AVX-512 or eight in AVX2, whichever
+// the processor has (see CVector.h). The rounding is
+// ComposeKernel.bilinear's: across, p + ((q − p)·fx + 128) >> 8 per channel, then down the same,
+// which is one `vpmulhrsw` with the weight scaled by 2⁷: (δ·(fx·2⁷) + 2¹⁴) >> 15 = (δ·fx + 128) >> 8
+// for δ in −255…255 and fx in 0…255, so the bytes equal the Swift rows' on every processor. As
+// there, a pixel's blue and red share a 32-bit lane (its green and alpha, shifted, another), so
+// one multiply weighs two channels of eight pixels at once, with no shuffle to spread them.
+#include "CVector.h"
+#include <immintrin.h>
+#include <string.h>
+
+int qs_bilinear_row_widest(void) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return 512;
+    if (__builtin_cpu_supports("avx2")) return 256;
+#endif
+    return 0;
+}
+
+#if defined(__x86_64__)
+/// One sample, the scalar form of the same arithmetic (the row's ragged end).
+static inline uint32_t bilinear1(const uint32_t *p, int width, uint32_t fx, uint32_t fy) {
+    uint32_t out = 0xFF000000u;
+    for (int shift = 0; shift < 24; shift += 8) {
+        int p00 = (p[0] >> shift) & 0xFF, p10 = (p[1] >> shift) & 0xFF;
+        int p01 = (p[width] >> shift) & 0xFF, p11 = (p[width + 1] >> shift) & 0xFF;
+        int top = p00 + (((p10 - p00) * (int)fx + 128) >> 8), bottom = p01 + (((p11 - p01) * (int)fx + 128) >> 8);
+        out |= (uint32_t)(top + (((bottom - top) * (int)fy + 128) >> 8)) << shift;
+    }
+    return out;
+}
+
+/// Samples `i` up to `count` one by one (a row's ragged end).
+static int bilinear_tail(const uint32_t *scratch, int width, uint64_t u, uint64_t v, int64_t a, int64_t d,
+                         int i, int count, uint32_t *dst) {
+    u += (uint64_t)(a * i);
+    v += (uint64_t)(d * i);
+    for (; i < count; i++, u += (uint64_t)a, v += (uint64_t)d)
+        dst[i] = bilinear1(scratch + (v >> 24) * (uint64_t)width + (u >> 24), width, (u >> 16) & 0xFF, (v >> 16) & 0xFF);
+    return count;
+}
+
+/// p + ((q − p)·f + 128) >> 8 on 16-bit lanes, `f` the weight ·2⁷.
+#define QS_LERP(p, q, f) _mm256_add_epi16((p), _mm256_mulhrs_epi16(_mm256_sub_epi16((q), (p)), (f)))
+
+/// Two adjacent pixels as one 64-bit word each, two words into each 128-bit half.
+#define QS_PAIRS(p, i, j, k, l) _mm256_inserti128_si256(_mm256_castsi128_si256(QS_PAIR2(p, i, j)), QS_PAIR2(p, k, l), 1)
+#define QS_PAIR2(p, i, j) _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)((p) + (i)))), \
+                                                        (const double *)((p) + (j))))
+
+__attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scratch, int width, uint64_t u, uint64_t v,
+                                                             int64_t a, int64_t d, int count, uint32_t *dst) {
+    // Coordinates in 64 bits, exact as the caller's, in the order that the packing below puts
+    // back in place: its shuffle takes lanes 0, 1 of each half of `_0145`, then of `_2367`.
+    const __m256i a8 = _mm256_set1_epi64x(a * 8), d8 = _mm256_set1_epi64x(d * 8);
+    __m256i u0145 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)u), _mm256_setr_epi64x(0, a, 4 * a, 5 * a));
+    __m256i u2367 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)u), _mm256_setr_epi64x(2 * a, 3 * a, 6 * a, 7 * a));
+    __m256i v0145 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)v), _mm256_setr_epi64x(0, d, 4 * d, 5 * d));
+    __m256i v2367 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)v), _mm256_setr_epi64x(2 * d, 3 * d, 6 * d, 7 * d));
+    const __m256i w = _mm256_set1_epi32(width), weight = _mm256_set1_epi32(0xFF << 7);
+    const __m256i low = _mm256_set1_epi32(0x00FF00FF), opaque = _mm256_set1_epi32((int)0xFF000000u);
+    int i = 0;
+    for (; i + 8 <= count; i += 8) {
+        // Eight samples' coordinates with 16 fraction bits in 32-bit lanes (whole parts under 2¹⁶).
+        __m256i us = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(u0145, 8)),
+                                                           _mm256_castsi256_ps(_mm256_srli_epi64(u2367, 8)), 0x88));
+        __m256i vs = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(v0145, 8)),
+                                                           _mm256_castsi256_ps(_mm256_srli_epi64(v2367, 8)), 0x88));
+        uint32_t at[8];
+        _mm256_storeu_si256((__m256i *)at, _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(vs, 16), w), _mm256_srli_epi32(us, 16)));
+        // Each sample's pixel and the one right of it, a 64-bit load per row (loads, not
+        // gathers: those were slower), then split into the left pixels and the right.
+        const uint32_t *below = scratch + width;
+        __m256 t0 = _mm256_castsi256_ps(QS_PAIRS(scratch, at[0], at[1], at[4], at[5]));
+        __m256 t1 = _mm256_castsi256_ps(QS_PAIRS(scratch, at[2], at[3], at[6], at[7]));
+        __m256 b0 = _mm256_castsi256_ps(QS_PAIRS(below, at[0], at[1], at[4], at[5]));
+        __m256 b1 = _mm256_castsi256_ps(QS_PAIRS(below, at[2], at[3], at[6], at[7]));
+        __m256i l = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0x88)), r = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0xDD));
+        __m256i lb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0x88)), rb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0xDD));
+        // Fractions ·2⁷ (bits 8…15 of each coordinate, shifted to 7…14) in both 16-bit halves of
+        // each pixel's lane, which hold blue and red, or (shifted down 8) green and alpha.
+        __m256i fx = _mm256_and_si256(_mm256_srli_epi32(us, 1), weight), fy = _mm256_and_si256(_mm256_srli_epi32(vs, 1), weight);
+        fx = _mm256_or_si256(fx, _mm256_slli_epi32(fx, 16));
+        fy = _mm256_or_si256(fy, _mm256_slli_epi32(fy, 16));
+        __m256i br = QS_LERP(QS_LERP(_mm256_and_si256(l, low), _mm256_and_si256(r, low), fx),
+                             QS_LERP(_mm256_and_si256(lb, low), _mm256_and_si256(rb, low), fx), fy);
+        __m256i ga = QS_LERP(QS_LERP(_mm256_and_si256(_mm256_srli_epi32(l, 8), low), _mm256_and_si256(_mm256_srli_epi32(r, 8), low), fx),
+                             QS_LERP(_mm256_and_si256(_mm256_srli_epi32(lb, 8), low), _mm256_and_si256(_mm256_srli_epi32(rb, 8), low), fx), fy);
+        _mm256_storeu_si256((__m256i *)(dst + i), _mm256_or_si256(_mm256_or_si256(br, _mm256_slli_epi32(ga, 8)), opaque));
+        u0145 = _mm256_add_epi64(u0145, a8); u2367 = _mm256_add_epi64(u2367, a8);
+        v0145 = _mm256_add_epi64(v0145, d8); v2367 = _mm256_add_epi64(v2367, d8);
+    }
+    return bilinear_tail(scratch, width, u, v, a, d, i, count, dst);
+}
+
+/// The same on sixteen samples: coordinates in two vectors of eight 64-bit lanes each, pixel
+/// pairs loaded eight to a vector, split into left and right by one two-source permute each.
+#define QS_LERP512(p, q, f) _mm512_add_epi16((p), _mm512_mulhrs_epi16(_mm512_sub_epi16((q), (p)), (f)))
+#define QS_PAIRS8(p, at, o) _mm512_inserti64x4(_mm512_castsi256_si512(QS_PAIRS(p, at[o], at[o + 1], at[o + 2], at[o + 3])), \
+                                               QS_PAIRS(p, at[o + 4], at[o + 5], at[o + 6], at[o + 7]), 1)
+
+__attribute__((target("avx2,avx512f,avx512bw"))) static int bilinear_row_avx512(const uint32_t *scratch, int width, uint64_t u,
+                                                                                uint64_t v, int64_t a, int64_t d, int count,
+                                                                                uint32_t *dst) {
+    const __m512i a8 = _mm512_set1_epi64(a * 8), d8 = _mm512_set1_epi64(d * 8), a16 = _mm512_set1_epi64(a * 16), d16 = _mm512_set1_epi64(d * 16);
+    __m512i u0 = _mm512_add_epi64(_mm512_set1_epi64((int64_t)u), _mm512_setr_epi64(0, a, 2 * a, 3 * a, 4 * a, 5 * a, 6 * a, 7 * a));
+    __m512i v0 = _mm512_add_epi64(_mm512_set1_epi64((int64_t)v), _mm512_setr_epi64(0, d, 2 * d, 3 * d, 4 * d, 5 * d, 6 * d, 7 * d));
+    __m512i u1 = _mm512_add_epi64(u0, a8), v1 = _mm512_add_epi64(v0, d8);
+    const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    const __m512i w = _mm512_set1_epi32(width), weight = _mm512_set1_epi32(0xFF << 7);
+    const __m512i low = _mm512_set1_epi32(0x00FF00FF), opaque = _mm512_set1_epi32((int)0xFF000000u);
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m512i us = _mm512_permutex2var_epi32(_mm512_srli_epi64(u0, 8), evens, _mm512_srli_epi64(u1, 8));
+        __m512i vs = _mm512_permutex2var_epi32(_mm512_srli_epi64(v0, 8), evens, _mm512_srli_epi64(v1, 8));
+        uint32_t at[16];
+        _mm512_storeu_si512((void *)at, _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srli_epi32(vs, 16), w), _mm512_srli_epi32(us, 16)));
+        const uint32_t *below = scratch + width;
+        __m512i t0 = QS_PAIRS8(scratch, at, 0), t1 = QS_PAIRS8(scratch, at, 8);
+        __m512i b0 = QS_PAIRS8(below, at, 0), b1 = QS_PAIRS8(below, at, 8);
+        __m512i l = _mm512_permutex2var_epi32(t0, evens, t1), r = _mm512_permutex2var_epi32(t0, odds, t1);
+        __m512i lb = _mm512_permutex2var_epi32(b0, evens, b1), rb = _mm512_permutex2var_epi32(b0, odds, b1);
+        __m512i fx = _mm512_and_si512(_mm512_srli_epi32(us, 1), weight), fy = _mm512_and_si512(_mm512_srli_epi32(vs, 1), weight);
+        fx = _mm512_or_si512(fx, _mm512_slli_epi32(fx, 16));
+        fy = _mm512_or_si512(fy, _mm512_slli_epi32(fy, 16));
+        __m512i br = QS_LERP512(QS_LERP512(_mm512_and_si512(l, low), _mm512_and_si512(r, low), fx),
+                                QS_LERP512(_mm512_and_si512(lb, low), _mm512_and_si512(rb, low), fx), fy);
+        __m512i ga = QS_LERP512(QS_LERP512(_mm512_and_si512(_mm512_srli_epi32(l, 8), low), _mm512_and_si512(_mm512_srli_epi32(r, 8), low), fx),
+                                QS_LERP512(_mm512_and_si512(_mm512_srli_epi32(lb, 8), low), _mm512_and_si512(_mm512_srli_epi32(rb, 8), low), fx), fy);
+        _mm512_storeu_si512((void *)(dst + i), _mm512_or_si512(_mm512_or_si512(br, _mm512_slli_epi32(ga, 8)), opaque));
+        u0 = _mm512_add_epi64(u0, a16); u1 = _mm512_add_epi64(u1, a16);
+        v0 = _mm512_add_epi64(v0, d16); v1 = _mm512_add_epi64(v1, d16);
+    }
+    // The rest (under sixteen) eight at a time, then one by one.
+    bilinear_row_avx2(scratch, width, u + (uint64_t)(a * i), v + (uint64_t)(d * i), a, d, count - i, dst + i);
+    return count;
+}
+#endif
+
+int qs_bilinear_row(const uint32_t *scratch, int width, uint64_t u, uint64_t v, int64_t a, int64_t d,
+                    int count, uint32_t *dst, int widest) {
+#if defined(__x86_64__)
+    int have = qs_bilinear_row_widest();
+    if (widest >= 512 && have >= 512) return bilinear_row_avx512(scratch, width, u, v, a, d, count, dst);
+    if (widest >= 256 && have >= 256) return bilinear_row_avx2(scratch, width, u, v, a, d, count, dst);
+#endif
+    (void)scratch; (void)width; (void)u; (void)v; (void)a; (void)d; (void)count; (void)dst; (void)widest;
+    return 0;
+}
