@@ -1,4 +1,3 @@
-import CVector
 import Compute
 import Geometry
 
@@ -19,15 +18,12 @@ extension ComposeKernel {
     struct StrokePaint {
         let colourBR: SIMD16<UInt16>, colourGA: SIMD16<UInt16>, a16: SIMD16<UInt16>
         let r: UInt32, g: UInt32, b: UInt32, a: UInt32, paints: Bool
-        /// The same for CVector's `qs_fused_row`.
-        let c: qs_stroke_paint
 
         init(_ stroke: Stroke) { self.init(color: stroke.blendColor, paints: stroke.paints) }
 
         /// `color` at its alpha; an eraser's (`paints` false) alpha lane is 0, so paint goes away.
         init(color c: Color, paints: Bool) {
             r = UInt32(c.r); g = UInt32(c.g); b = UInt32(c.b); a = UInt32(c.a); self.paints = paints
-            self.c = qs_stroke_paint(r: r, g: g, b: b, a: a, paints: paints ? 1 : 0)
             colourBR = unsafeBitCast(SIMD8<UInt32>(repeating: r << 16 | b), to: SIMD16<UInt16>.self)
             colourGA = unsafeBitCast(SIMD8<UInt32>(repeating: (paints ? 0xff : 0) << 16 | g), to: SIMD16<UInt16>.self)
             a16 = SIMD16<UInt16>(repeating: UInt16(a))
@@ -58,8 +54,6 @@ extension ComposeKernel {
     struct FusedPlan {
         let over: Over?, stroke: Stroke?, paint: StrokePaint?
         let opacity: UInt32, overOpacity: UInt32, baseColor: UInt32
-        /// `ComposeKernel.vectorBits`.
-        let vectorBits: Int
     }
 
     /// The fused path's plan, or nil when the stack does not have its shape or has nothing for
@@ -80,7 +74,7 @@ extension ComposeKernel {
         case .tiles(_, let missing): baseColor = missing
         }
         return FusedPlan(over: over, stroke: stroke, paint: stroke.map(StrokePaint.init), opacity: min(layerOpacity, 255),
-                         overOpacity: min(over?.opacity ?? 0, 255), baseColor: baseColor, vectorBits: vectorBits)
+                         overOpacity: min(over?.opacity ?? 0, 255), baseColor: baseColor)
     }
 
     /// Composes the rows `ys` over `xs` of the output in one pass, a tile column at a time (each
@@ -240,7 +234,7 @@ extension ComposeKernel {
             let painted = paint != nil && p.strokeRows.contains(j) && (c != p.none || t != p.none)
             let over = p.overRows.contains(j) ? p.over.map { $0 + (j &* p.overStride &+ lo) } : nil
             fusedLoop(n, p.dst + (j &* p.dstStride &+ lo), p.base + (j &* p.baseStride &+ lo), p.layer + (j &* p.layerStride &+ lo), opacity,
-                      c + lo, t + lo, painted ? paint : nil, over, overOpacity, invert, vectorBits: plan.vectorBits)
+                      c + lo, t + lo, painted ? paint : nil, over, overOpacity, invert)
         }
     }
 
@@ -251,7 +245,7 @@ extension ComposeKernel {
     static func fusedLoop(_ n: Int, _ dst: UnsafeMutablePointer<UInt32>, _ base: UnsafeMutablePointer<UInt32>,
                           _ layer: UnsafeMutablePointer<UInt32>, _ opacity: UInt32,
                           _ committed: UnsafeMutablePointer<UInt8>, _ tail: UnsafeMutablePointer<UInt8>, _ paint: StrokePaint?,
-                          _ over: UnsafeMutablePointer<UInt32>?, _ overOpacity: UInt32, _ invert: Bool, vectorBits: Int) {
+                          _ over: UnsafeMutablePointer<UInt32>?, _ overOpacity: UInt32, _ invert: Bool) {
         @inline(__always) func load(_ p: UnsafeMutablePointer<UInt32>, _ i: Int) -> SIMD8<UInt32> {
             UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<UInt32>.self)
         }
@@ -260,13 +254,6 @@ extension ComposeKernel {
         }
         let flip = SIMD8<UInt32>(repeating: 0x00FF_FFFF), opaque = SIMD8<UInt32>(repeating: 0xFF00_0000)
         var i = 0
-        if vectorBits > 0 {
-            // The runs of eight in AVX2 where the processor has it (CVector's FusedRow.c).
-            i = Int(withUnsafePointer(to: paint?.c ?? qs_stroke_paint()) { c in
-                qs_fused_row(Int32(n), dst, base, layer, opacity, committed, tail, paint == nil ? nil : c, over, overOpacity,
-                             invert ? 1 : 0, Int32(vectorBits))
-            })
-        }
         while i &+ 8 <= n {
             var s = load(layer, i)
             if let paint, case let m1 = load(committed, i), case let m2 = load(tail, i), m1 | m2 != 0 {

@@ -18,34 +18,18 @@ static inline __attribute__((always_inline)) qs_u16x8 qs_mulhi257(qs_u16x8 t) {
     return __builtin_convertvector((__builtin_convertvector(t, qs_u32x8) * 257u) >> 16, qs_u16x8);
 }
 
-/// The widest vectors the loops below have here, in bits: 512 (AVX-512), 256 (AVX2) or 0 (none:
-/// the caller does the work in its own vectors), as the processor has them and the system saves them.
-int qs_vector_bits(void);
+/// The widest vectors `qs_bilinear_row` has here, in bits: 512 (AVX-512), 256 (AVX2) or 0 (none:
+/// the caller samples on its own), as the processor has them and the system saves them.
+int qs_bilinear_row_widest(void);
 
 /// `count` samples of a turned view's row into `dst`, each the four pixels of `scratch` (`width`
 /// pixels a row) around it weighed by its fractions and made opaque, exactly as
 /// ComposeKernel.bilinear rounds. Sample i is at (u + i·a, v + i·d) in fixed point with 24
 /// fraction bits from the scratch's corner; every sample's pixel, and the pixels right of and
 /// below it, must lie in the scratch, whose sides are under 2¹⁶. Uses vectors up to `widest`
-/// bits (`qs_vector_bits()`, or less to compare the paths). Returns `count`, or 0 having
+/// bits (`qs_bilinear_row_widest()`, or less to compare the paths). Returns `count`, or 0 having
 /// written nothing when there are no such vectors here.
 int qs_bilinear_row(const uint32_t *scratch, int width, uint64_t u, uint64_t v, int64_t a, int64_t d,
                     int count, uint32_t *dst, int widest);
-
-/// The live stroke's colour for `qs_fused_row`: straight channels and alpha, and whether it
-/// paints (an eraser's alpha lane is 0, so paint goes away).
-typedef struct {
-    uint32_t r, g, b, a;
-    int paints;
-} qs_stroke_paint;
-
-/// ComposeKernel.fusedLoop's pixels in whole runs of eight: `layer` with the coverage bytes of
-/// `committed` and `tail` painted in (when `paint` is not null), at `opacity` over `base`, then
-/// `over` (when not null) at `over_opacity`, then inverted (when `invert`), into `dst`. Uses
-/// vectors up to `widest` bits; returns how many pixels it wrote (a multiple of eight, 0 when
-/// there are no such vectors here): the caller does the rest, with the same arithmetic.
-int qs_fused_row(int count, uint32_t *dst, const uint32_t *base, const uint32_t *layer, uint32_t opacity,
-                 const uint8_t *committed, const uint8_t *tail, const qs_stroke_paint *paint, const uint32_t *over,
-                 uint32_t over_opacity, int invert, int widest);
 
 #endif
