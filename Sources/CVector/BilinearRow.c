@@ -40,8 +40,23 @@ static int bilinear_tail(const uint32_t *scratch, int width, uint64_t u, uint64_
     return count;
 }
 
-/// p + ((q − p)·f + 128) >> 8 on 16-bit lanes, `f` the weight ·2⁷.
-#define QS_LERP(p, q, f) _mm256_add_epi16((p), _mm256_mulhrs_epi16(_mm256_sub_epi16((q), (p)), (f)))
+/// p + ((q − p)·f + 128) >> 8 on the 16-bit lanes of W-bit vectors, `f` the weight ·2⁷.
+#define QS_LERP(W, p, q, f) _mm##W##_add_epi16((p), _mm##W##_mulhrs_epi16(_mm##W##_sub_epi16((q), (p)), (f)))
+/// Each 32-bit lane of `x` shifted down `s` bits, then its bytes 0 and 2 (blue and red, or green and alpha).
+#define QS_HALF(W, x, s) _mm##W##_and_si##W(_mm##W##_srli_epi32((x), (s)), _mm##W##_set1_epi32(0x00FF00FF))
+/// The samples weighed, for both widths (W = 256: eight, 512: sixteen): `l`, `r` each sample's
+/// pixel and the one right of it, `lb`, `rb` the two below, `us`, `vs` its coordinates with 16
+/// fraction bits. The fractions ·2⁷ (bits 8…15, shifted to 7…14) go in both 16-bit halves of
+/// each pixel's lane, which hold blue and red, or (shifted down 8) green and alpha; opaque.
+#define QS_WEIGH(W, T, l, r, lb, rb, us, vs) ({                                                                  \
+    const T weight_ = _mm##W##_set1_epi32(0xFF << 7);                                                             \
+    T fx_ = _mm##W##_and_si##W(_mm##W##_srli_epi32((us), 1), weight_);                                            \
+    T fy_ = _mm##W##_and_si##W(_mm##W##_srli_epi32((vs), 1), weight_);                                            \
+    fx_ = _mm##W##_or_si##W(fx_, _mm##W##_slli_epi32(fx_, 16));                                                   \
+    fy_ = _mm##W##_or_si##W(fy_, _mm##W##_slli_epi32(fy_, 16));                                                   \
+    T br_ = QS_LERP(W, QS_LERP(W, QS_HALF(W, l, 0), QS_HALF(W, r, 0), fx_), QS_LERP(W, QS_HALF(W, lb, 0), QS_HALF(W, rb, 0), fx_), fy_); \
+    T ga_ = QS_LERP(W, QS_LERP(W, QS_HALF(W, l, 8), QS_HALF(W, r, 8), fx_), QS_LERP(W, QS_HALF(W, lb, 8), QS_HALF(W, rb, 8), fx_), fy_); \
+    _mm##W##_or_si##W(_mm##W##_or_si##W(br_, _mm##W##_slli_epi32(ga_, 8)), _mm##W##_set1_epi32((int)0xFF000000u)); })
 
 /// Two adjacent pixels as one 64-bit word each, two words into each 128-bit half.
 #define QS_PAIRS(p, i, j, k, l) _mm256_inserti128_si256(_mm256_castsi128_si256(QS_PAIR2(p, i, j)), QS_PAIR2(p, k, l), 1)
@@ -57,8 +72,7 @@ __attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scr
     __m256i u2367 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)u), _mm256_setr_epi64x(2 * a, 3 * a, 6 * a, 7 * a));
     __m256i v0145 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)v), _mm256_setr_epi64x(0, d, 4 * d, 5 * d));
     __m256i v2367 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)v), _mm256_setr_epi64x(2 * d, 3 * d, 6 * d, 7 * d));
-    const __m256i w = _mm256_set1_epi32(width), weight = _mm256_set1_epi32(0xFF << 7);
-    const __m256i low = _mm256_set1_epi32(0x00FF00FF), opaque = _mm256_set1_epi32((int)0xFF000000u);
+    const __m256i w = _mm256_set1_epi32(width);
     int i = 0;
     for (; i + 8 <= count; i += 8) {
         // Eight samples' coordinates with 16 fraction bits in 32-bit lanes (whole parts under 2¹⁶).
@@ -77,16 +91,7 @@ __attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scr
         __m256 b1 = _mm256_castsi256_ps(QS_PAIRS(below, at[2], at[3], at[6], at[7]));
         __m256i l = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0x88)), r = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0xDD));
         __m256i lb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0x88)), rb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0xDD));
-        // Fractions ·2⁷ (bits 8…15 of each coordinate, shifted to 7…14) in both 16-bit halves of
-        // each pixel's lane, which hold blue and red, or (shifted down 8) green and alpha.
-        __m256i fx = _mm256_and_si256(_mm256_srli_epi32(us, 1), weight), fy = _mm256_and_si256(_mm256_srli_epi32(vs, 1), weight);
-        fx = _mm256_or_si256(fx, _mm256_slli_epi32(fx, 16));
-        fy = _mm256_or_si256(fy, _mm256_slli_epi32(fy, 16));
-        __m256i br = QS_LERP(QS_LERP(_mm256_and_si256(l, low), _mm256_and_si256(r, low), fx),
-                             QS_LERP(_mm256_and_si256(lb, low), _mm256_and_si256(rb, low), fx), fy);
-        __m256i ga = QS_LERP(QS_LERP(_mm256_and_si256(_mm256_srli_epi32(l, 8), low), _mm256_and_si256(_mm256_srli_epi32(r, 8), low), fx),
-                             QS_LERP(_mm256_and_si256(_mm256_srli_epi32(lb, 8), low), _mm256_and_si256(_mm256_srli_epi32(rb, 8), low), fx), fy);
-        _mm256_storeu_si256((__m256i *)(dst + i), _mm256_or_si256(_mm256_or_si256(br, _mm256_slli_epi32(ga, 8)), opaque));
+        _mm256_storeu_si256((__m256i *)(dst + i), QS_WEIGH(256, __m256i, l, r, lb, rb, us, vs));
         u0145 = _mm256_add_epi64(u0145, a8); u2367 = _mm256_add_epi64(u2367, a8);
         v0145 = _mm256_add_epi64(v0145, d8); v2367 = _mm256_add_epi64(v2367, d8);
     }
@@ -95,7 +100,6 @@ __attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scr
 
 /// The same on sixteen samples: coordinates in two vectors of eight 64-bit lanes each, pixel
 /// pairs loaded eight to a vector, split into left and right by one two-source permute each.
-#define QS_LERP512(p, q, f) _mm512_add_epi16((p), _mm512_mulhrs_epi16(_mm512_sub_epi16((q), (p)), (f)))
 #define QS_PAIRS8(p, at, o) _mm512_inserti64x4(_mm512_castsi256_si512(QS_PAIRS(p, at[o], at[o + 1], at[o + 2], at[o + 3])), \
                                                QS_PAIRS(p, at[o + 4], at[o + 5], at[o + 6], at[o + 7]), 1)
 
@@ -108,8 +112,7 @@ __attribute__((target("avx2,avx512f,avx512bw"))) static int bilinear_row_avx512(
     __m512i u1 = _mm512_add_epi64(u0, a8), v1 = _mm512_add_epi64(v0, d8);
     const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const __m512i w = _mm512_set1_epi32(width), weight = _mm512_set1_epi32(0xFF << 7);
-    const __m512i low = _mm512_set1_epi32(0x00FF00FF), opaque = _mm512_set1_epi32((int)0xFF000000u);
+    const __m512i w = _mm512_set1_epi32(width);
     int i = 0;
     for (; i + 16 <= count; i += 16) {
         __m512i us = _mm512_permutex2var_epi32(_mm512_srli_epi64(u0, 8), evens, _mm512_srli_epi64(u1, 8));
@@ -121,14 +124,7 @@ __attribute__((target("avx2,avx512f,avx512bw"))) static int bilinear_row_avx512(
         __m512i b0 = QS_PAIRS8(below, at, 0), b1 = QS_PAIRS8(below, at, 8);
         __m512i l = _mm512_permutex2var_epi32(t0, evens, t1), r = _mm512_permutex2var_epi32(t0, odds, t1);
         __m512i lb = _mm512_permutex2var_epi32(b0, evens, b1), rb = _mm512_permutex2var_epi32(b0, odds, b1);
-        __m512i fx = _mm512_and_si512(_mm512_srli_epi32(us, 1), weight), fy = _mm512_and_si512(_mm512_srli_epi32(vs, 1), weight);
-        fx = _mm512_or_si512(fx, _mm512_slli_epi32(fx, 16));
-        fy = _mm512_or_si512(fy, _mm512_slli_epi32(fy, 16));
-        __m512i br = QS_LERP512(QS_LERP512(_mm512_and_si512(l, low), _mm512_and_si512(r, low), fx),
-                                QS_LERP512(_mm512_and_si512(lb, low), _mm512_and_si512(rb, low), fx), fy);
-        __m512i ga = QS_LERP512(QS_LERP512(_mm512_and_si512(_mm512_srli_epi32(l, 8), low), _mm512_and_si512(_mm512_srli_epi32(r, 8), low), fx),
-                                QS_LERP512(_mm512_and_si512(_mm512_srli_epi32(lb, 8), low), _mm512_and_si512(_mm512_srli_epi32(rb, 8), low), fx), fy);
-        _mm512_storeu_si512((void *)(dst + i), _mm512_or_si512(_mm512_or_si512(br, _mm512_slli_epi32(ga, 8)), opaque));
+        _mm512_storeu_si512((void *)(dst + i), QS_WEIGH(512, __m512i, l, r, lb, rb, us, vs));
         u0 = _mm512_add_epi64(u0, a16); u1 = _mm512_add_epi64(u1, a16);
         v0 = _mm512_add_epi64(v0, d16); v1 = _mm512_add_epi64(v1, d16);
     }
