@@ -9,7 +9,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-int qs_bilinear_row_widest(void) {
+int qs_vector_bits(void) {
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return 512;
     if (__builtin_cpu_supports("avx2")) return 256;
@@ -137,7 +137,7 @@ __attribute__((target("avx2,avx512f,avx512bw"))) static int bilinear_row_avx512(
 int qs_bilinear_row(const uint32_t *scratch, int width, uint64_t u, uint64_t v, int64_t a, int64_t d,
                     int count, uint32_t *dst, int widest) {
 #if defined(__x86_64__)
-    int have = qs_bilinear_row_widest();
+    int have = qs_vector_bits();
     if (widest >= 512 && have >= 512) return bilinear_row_avx512(scratch, width, u, v, a, d, count, dst);
     if (widest >= 256 && have >= 256) return bilinear_row_avx2(scratch, width, u, v, a, d, count, dst);
 #endif

@@ -1,3 +1,4 @@
+import CVector
 import Compute
 import Geometry
 
@@ -54,6 +55,8 @@ extension ComposeKernel {
     struct FusedPlan {
         let over: Over?, stroke: Stroke?, paint: StrokePaint?
         let opacity: UInt32, overOpacity: UInt32, baseColor: UInt32
+        /// `ComposeKernel.vectorBits`.
+        let vectorBits: Int
     }
 
     /// The fused path's plan, or nil when the stack does not have its shape or has nothing for
@@ -74,7 +77,7 @@ extension ComposeKernel {
         case .tiles(_, let missing): baseColor = missing
         }
         return FusedPlan(over: over, stroke: stroke, paint: stroke.map(StrokePaint.init), opacity: min(layerOpacity, 255),
-                         overOpacity: min(over?.opacity ?? 0, 255), baseColor: baseColor)
+                         overOpacity: min(over?.opacity ?? 0, 255), baseColor: baseColor, vectorBits: vectorBits)
     }
 
     /// Composes the rows `ys` over `xs` of the output in one pass, a tile column at a time (each
@@ -219,6 +222,7 @@ extension ComposeKernel {
     /// normal at the layer's opacity, then the layer above normal at its opacity, then inverted.
     @inline(never)
     static func fusedPiece(_ p: FusedPiece, _ plan: FusedPlan, invert: Bool) {
+        if plan.vectorBits > 0, fusedPieceInC(p, plan, invert: invert) { return }
         let paint = plan.paint, opacity = plan.opacity, overOpacity = plan.overOpacity
         for j in 0..<p.rows {
             var lo = 0, n = p.count
@@ -236,6 +240,23 @@ extension ComposeKernel {
             fusedLoop(n, p.dst + (j &* p.dstStride &+ lo), p.base + (j &* p.baseStride &+ lo), p.layer + (j &* p.layerStride &+ lo), opacity,
                       c + lo, t + lo, painted ? paint : nil, over, overOpacity, invert)
         }
+    }
+
+    /// `fusedPiece` in AVX2 where the processor has it (CVector's FusedPiece.c, the same bytes):
+    /// false when it does not, having written nothing.
+    static func fusedPieceInC(_ p: FusedPiece, _ plan: FusedPlan, invert: Bool) -> Bool {
+        // A turned view's spans are Range<Int>s, a frozen pair of Ints: lower, upper.
+        var piece = qs_piece(count: p.count, rows: p.rows, dst: p.dst, dst_stride: p.dstStride, base: p.base,
+                                   base_stride: p.baseStride, layer: p.layer, layer_stride: p.layerStride, committed: p.committed,
+                                   committed_rows: p.committedRows, tail: p.tail, tail_rows: p.tailRows, none: p.none,
+                                   over: p.over, over_stride: p.overStride, stroke_rows_lo: p.strokeRows.lowerBound,
+                                   stroke_rows_hi: p.strokeRows.upperBound, over_rows_lo: p.overRows.lowerBound,
+                                   over_rows_hi: p.overRows.upperBound, x: p.x,
+                                   spans: p.spans.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int.self) })
+        let bits = Int32(plan.vectorBits), flip: Int32 = invert ? 1 : 0
+        guard let paint = plan.paint else { return qs_fused_piece(&piece, nil, plan.opacity, plan.overOpacity, flip, bits) != 0 }
+        var colour = qs_stroke_paint(r: paint.r, g: paint.g, b: paint.b, a: paint.a, paints: paint.paints ? 1 : 0)
+        return qs_fused_piece(&piece, &colour, plan.opacity, plan.overOpacity, flip, bits) != 0
     }
 
     /// `count` pixels of the fused path: `base` below, `layer` with the coverage of `committed`

@@ -89,9 +89,9 @@ extension ComposeKernel {
                 // Swift's vectors, the rest one by one, with the same arithmetic.
                 var ur = u &- Int64(lx0) << fb, vr = v &- Int64(ly0) << fb
                 var x = xs.lowerBound
-                if rowVectorBits > 0, w < 1 << 16, h < 1 << 16, xs.count > 0 {
+                if vectorBits > 0, w < 1 << 16, h < 1 << 16, xs.count > 0 {
                     let done = Int(qs_bilinear_row(scratch, Int32(w), UInt64(bitPattern: ur), UInt64(bitPattern: vr), A, D, Int32(xs.count),
-                                                   dst + x, Int32(rowVectorBits)))
+                                                   dst + x, Int32(vectorBits)))
                     x &+= done
                     ur &+= A &* Int64(done); vr &+= D &* Int64(done)
                 }

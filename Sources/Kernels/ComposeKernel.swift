@@ -81,10 +81,10 @@ public struct ComposeKernel: Sendable {
     /// Where the canvas sits in the output: zoomed and moved. Output pixels that show no canvas
     /// are the desk.
     public var transform: ViewTransform = .identity
-    /// The widest vectors, in bits, that a turned view's bilinear rows may use (`qs_bilinear_row`:
-    /// AVX-512 or AVX2, where the processor has them); 0 keeps them in Swift's own vectors. Each
-    /// gives the same bytes: tests compare them.
-    public var rowVectorBits = Int(qs_bilinear_row_widest())
+    /// The widest vectors, in bits, that the fused compose and a turned view's bilinear rows may
+    /// use (CVector's `qs_fused_piece` and `qs_bilinear_row`: AVX-512 or AVX2, where the processor
+    /// has them); 0 keeps them in Swift's own vectors. Each gives the same bytes: tests compare them.
+    public var vectorBits = Int(qs_vector_bits())
 
     /// What the window shows around the canvas: a neutral grey, neither paper nor ink.
     public static let desk: UInt32 = 0xFF3A_3D42

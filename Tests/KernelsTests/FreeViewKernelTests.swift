@@ -26,7 +26,7 @@ import Testing
         let compute = ComputeContext(threads: threads, inlineThreshold: 0)
         var k = ComposeKernel(below: .texture(c.texture), layer: TiledTexture(), canvas: c.texture.bounds, output: out.texture)
         k.transform = t
-        if let bits = vectorBits { k.rowVectorBits = bits }
+        if let bits = vectorBits { k.vectorBits = bits }
         for r in regions ?? [Rect(size: size)] { k.run(over: r, on: compute) }
         return out
     }

@@ -2,9 +2,9 @@
 // below. (t · 257) >> 16 on eight 16-bit lanes is x86's `pmulhuw`; in Swift it goes through the
 // standard library's generic widening, which the optimiser leaves as a call inside a large
 // kernel. Written with clang's vector extensions, it is the same instruction on every target
-// (arm64's `umull`/`shrn` pair) and always inlined. A turned view's bilinear rows are AVX-512 or AVX2
-// (sixteen or eight pixels at a time), which Swift cannot target per function: BilinearRow.c,
-// chosen at run time.
+// (arm64's `umull`/`shrn` pair) and always inlined. A turned view's bilinear rows (AVX-512 or AVX2,
+// sixteen or eight pixels at a time) and the fused compose (AVX2) are vectors Swift cannot target
+// per function: BilinearRow.c and FusedPiece.c, chosen at run time.
 #ifndef QUICKSILVER_CVECTOR_H
 #define QUICKSILVER_CVECTOR_H
 
@@ -18,18 +18,50 @@ static inline __attribute__((always_inline)) qs_u16x8 qs_mulhi257(qs_u16x8 t) {
     return __builtin_convertvector((__builtin_convertvector(t, qs_u32x8) * 257u) >> 16, qs_u16x8);
 }
 
-/// The widest vectors `qs_bilinear_row` has here, in bits: 512 (AVX-512), 256 (AVX2) or 0 (none:
-/// the caller samples on its own), as the processor has them and the system saves them.
-int qs_bilinear_row_widest(void);
+/// The widest vectors the loops below have here, in bits: 512 (AVX-512), 256 (AVX2) or 0 (none:
+/// the caller does the work in its own vectors), as the processor has them and the system saves them.
+int qs_vector_bits(void);
 
 /// `count` samples of a turned view's row into `dst`, each the four pixels of `scratch` (`width`
 /// pixels a row) around it weighed by its fractions and made opaque, exactly as
 /// ComposeKernel.bilinear rounds. Sample i is at (u + i·a, v + i·d) in fixed point with 24
 /// fraction bits from the scratch's corner; every sample's pixel, and the pixels right of and
 /// below it, must lie in the scratch, whose sides are under 2¹⁶. Uses vectors up to `widest`
-/// bits (`qs_bilinear_row_widest()`, or less to compare the paths). Returns `count`, or 0 having
+/// bits (`qs_vector_bits()`, or less to compare the paths). Returns `count`, or 0 having
 /// written nothing when there are no such vectors here.
 int qs_bilinear_row(const uint32_t *scratch, int width, uint64_t u, uint64_t v, int64_t a, int64_t d,
                     int count, uint32_t *dst, int widest);
+
+/// The live stroke's colour for `qs_fused_piece`: straight channels and alpha, and whether it
+/// paints (an eraser's alpha lane is 0, so paint goes away).
+typedef struct {
+    uint32_t r, g, b, a;
+    int paints;
+} qs_stroke_paint;
+
+/// ComposeKernel.FusedPiece: `count` pixels by `rows` rows, each source's first pixel and row
+/// step, which mask rows may be set (bit j: row j), the rows the stroke and the layer above may
+/// cover ([lo, hi)), and, for a turned view's scratch, each row's span of canvas x (`spans`:
+/// lower and upper bound per row, `x` the piece's first canvas x), else null.
+typedef struct {
+    long count, rows;
+    uint32_t *dst; long dst_stride;
+    const uint32_t *base; long base_stride;
+    const uint32_t *layer; long layer_stride;
+    const uint8_t *committed; uint64_t committed_rows;
+    const uint8_t *tail; uint64_t tail_rows;
+    const uint8_t *none;
+    const uint32_t *over; long over_stride;
+    long stroke_rows_lo, stroke_rows_hi, over_rows_lo, over_rows_hi;
+    long x;
+    const long *spans;
+} qs_piece;
+
+/// ComposeKernel.fusedPiece: `layer` with the coverage of `committed` and `tail` painted in
+/// (when `paint` is not null), at `opacity` over `base`, then `over` at `over_opacity`, then
+/// inverted (when `invert`), into `dst`, with the same bytes. Uses vectors up to `widest` bits;
+/// returns 1, or 0 having written nothing when there are no such vectors here.
+int qs_fused_piece(const qs_piece *piece, const qs_stroke_paint *paint, uint32_t opacity, uint32_t over_opacity, int invert,
+                   int widest);
 
 #endif
