@@ -208,12 +208,14 @@ extension ComposeKernel {
         func span(ofRow ly: Int, within limit: Range<Int>) -> Range<Int> {
             // Each edge clipped to the band of v that reads the row; a convex polygon's extent
             // across a band is at its edges' ends within it (corners inside, or crossings).
-            // (Elementwise min and max spelled as selects: the generic ones stay calls.)
+            // (Elementwise min and max spelled as selects, the reductions by hand: the generic
+            // ones stay calls.)
             let b0 = SIMD4(repeating: Double(ly) - 1.01), b1 = SIMD4(repeating: Double(ly) + 1.01)
             let a = low.replacing(with: b0, where: b0 .> low), b = high.replacing(with: b1, where: b1 .< high)
             let xa = x0 + (a - y0) * slope, xb = x0 + (b - y0) * slope, meets = a .<= b
-            let lo = xa.replacing(with: xb, where: xb .< xa).replacing(with: .infinity, where: .!meets).min()
-            let hi = xa.replacing(with: xb, where: xb .> xa).replacing(with: -.infinity, where: .!meets).max()
+            let l = xa.replacing(with: xb, where: xb .< xa).replacing(with: .infinity, where: .!meets)
+            let h = xa.replacing(with: xb, where: xb .> xa).replacing(with: -.infinity, where: .!meets)
+            let lo = min(min(l[0], l[1]), min(l[2], l[3])), hi = max(max(h[0], h[1]), max(h[2], h[3]))
             guard lo <= hi else { return limit.lowerBound..<limit.lowerBound }
             // Clamped to the limit before converting (so no value is out of Int's range).
             let first = min(max(lo, Double(limit.lowerBound)), Double(limit.upperBound))
