@@ -1,10 +1,10 @@
 // Kernels: everything that writes pixels, as plain functions over `Texture` views.
 //
 // Start with `ComposeKernel`: it turns the canvas plus the live stroke's coverage into the 32-bit
-// image the window presents and export writes, over just the damaged region (a turned view's
-// bilinear rows are CVector's, in AVX-512 or AVX2 where the processor has them). `Coverage` stamps
-// the stroke engine's dabs and spans into an 8-bit coverage mask. `Blend` holds the one
-// source-over formula that both of them and the stroke bake share. `Color` is the pixel format.
+// image the window presents and export writes, over just the damaged region (its fused pass and
+// a turned view's bilinear rows are CVector's, in AVX2 or AVX-512 where the processor has them).
+// `Coverage` stamps the stroke engine's dabs and spans into an 8-bit coverage mask. `Blend` holds
+// the one source-over formula that both of them and the stroke bake share. `Color` is the pixel format.
 // `LayerBlend` composites one premultiplied layer onto another in a `BlendMode` (OpenRaster's
 // composite-ops, as Krita reads them).
 //
