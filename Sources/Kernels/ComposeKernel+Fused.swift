@@ -247,12 +247,12 @@ extension ComposeKernel {
     static func fusedPieceInC(_ p: FusedPiece, _ plan: FusedPlan, invert: Bool) -> Bool {
         // A turned view's spans are Range<Int>s, a frozen pair of Ints: lower, upper.
         var piece = qs_piece(count: p.count, rows: p.rows, dst: p.dst, dst_stride: p.dstStride, base: p.base,
-                                   base_stride: p.baseStride, layer: p.layer, layer_stride: p.layerStride, committed: p.committed,
-                                   committed_rows: p.committedRows, tail: p.tail, tail_rows: p.tailRows, none: p.none,
-                                   over: p.over, over_stride: p.overStride, stroke_rows_lo: p.strokeRows.lowerBound,
-                                   stroke_rows_hi: p.strokeRows.upperBound, over_rows_lo: p.overRows.lowerBound,
-                                   over_rows_hi: p.overRows.upperBound, x: p.x,
-                                   spans: p.spans.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int.self) })
+                             base_stride: p.baseStride, layer: p.layer, layer_stride: p.layerStride, committed: p.committed,
+                             committed_rows: p.committedRows, tail: p.tail, tail_rows: p.tailRows, none: p.none,
+                             over: p.over, over_stride: p.overStride, stroke_rows_lo: p.strokeRows.lowerBound,
+                             stroke_rows_hi: p.strokeRows.upperBound, over_rows_lo: p.overRows.lowerBound,
+                             over_rows_hi: p.overRows.upperBound, x: p.x,
+                             spans: p.spans.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int.self) })
         let bits = Int32(plan.vectorBits), flip: Int32 = invert ? 1 : 0
         guard let paint = plan.paint else { return qs_fused_piece(&piece, nil, plan.opacity, plan.overOpacity, flip, bits) != 0 }
         var colour = qs_stroke_paint(r: paint.r, g: paint.g, b: paint.b, a: paint.a, paints: paint.paints ? 1 : 0)

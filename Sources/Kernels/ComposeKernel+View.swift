@@ -16,9 +16,12 @@ extension ComposeKernel {
     public static let viewThreadsPerThreadgroup = Size(width: 640, height: 216)
 
     /// The groups for a region of such a view: `viewThreadsPerThreadgroup`, or 128² squares for
-    /// a region under four of those (a stroke's damage), so that the workers share it.
-    static func viewThreadgroup(for region: Size) -> Size {
-        region.area >= 4 * viewThreadsPerThreadgroup.area ? viewThreadsPerThreadgroup : Size(width: 128, height: 128)
+    /// a region under four of those (a stroke's damage), so that the workers share it, and for a
+    /// view sampling a box-averaged level, whose rows are composed across the preimage's whole
+    /// bounding box (the more of it a square's preimage fills, the less is composed unseen).
+    static func viewThreadgroup(for region: Size, sampling: ViewTransform.Sampling) -> Size {
+        let large = region.area >= 4 * viewThreadsPerThreadgroup.area && sampling == .bilinear(level: 1)
+        return large ? viewThreadsPerThreadgroup : Size(width: 128, height: 128)
     }
 
     /// Sample coordinates are fixed point with this many fractional bits: stepping by whole

@@ -108,7 +108,7 @@ public struct ComposeKernel: Sendable {
         let out = region.intersection(output.bounds)
         let exact = transform.powerOfTwoScale != nil
         let r = transform == .identity ? out.intersection(canvas) : out
-        let tg = exact ? Self.threadsPerThreadgroup : Self.viewThreadgroup(for: r.size)
+        let tg = exact ? Self.threadsPerThreadgroup : Self.viewThreadgroup(for: r.size, sampling: transform.sampling)
         compute.dispatchThreadgroups(ComputeContext.threadgroups(covering: r.size, threadsPerThreadgroup: tg),
                                      threadsPerThreadgroup: tg, grid: r) { group in
             if transform == .identity { self.execute(group) } else if exact { self.executeTransformed(group) } else { self.executeView(group) }
