@@ -6,8 +6,9 @@
 // there, a pixel's blue and red share a 32-bit lane (its green and alpha, shifted, another), so
 // one multiply weighs two channels of eight pixels at once, with no shuffle to spread them.
 #include "CVector.h"
+#if defined(__x86_64__)
 #include <immintrin.h>
-#include <string.h>
+#endif
 
 int qs_vector_bits(void) {
 #if defined(__x86_64__)
