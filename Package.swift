@@ -35,8 +35,8 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLinux"),
-        // The few vector loops Swift cannot spell: a 16-bit high multiply, and a turned view's
-        // bilinear rows in AVX2 when the processor has it (chosen at run time).
+        // The vector loops Swift cannot spell: a 16-bit high multiply, the fused compose (AVX2) and
+        // a turned view's bilinear rows (AVX-512 or AVX2), chosen at run time by the processor.
         .target(name: "CVector"),
         .target(name: "Geometry"),
         .target(name: "Compute", dependencies: ["Geometry"]),

@@ -1,24 +1,15 @@
 // A turned view's bilinear rows, sixteen samples at a time in AVX-512 or eight in AVX2, whichever
-// the processor has (see CVector.h). The rounding is
-// ComposeKernel.bilinear's: across, p + ((q − p)·fx + 128) >> 8 per channel, then down the same,
-// which is one `vpmulhrsw` with the weight scaled by 2⁷: (δ·(fx·2⁷) + 2¹⁴) >> 15 = (δ·fx + 128) >> 8
-// for δ in −255…255 and fx in 0…255, so the bytes equal the Swift rows' on every processor. As
-// there, a pixel's blue and red share a 32-bit lane (its green and alpha, shifted, another), so
-// one multiply weighs two channels of eight pixels at once, with no shuffle to spread them.
+// the processor has (see CVector.h). The rounding is ComposeKernel.bilinear's: across,
+// p + ((q − p)·fx + 128) >> 8 per channel, then down the same, which is one `vpmulhrsw` with the
+// weight scaled by 2⁷: (δ·(fx·2⁷) + 2¹⁴) >> 15 = (δ·fx + 128) >> 8 for δ in −255…255 and fx in
+// 0…255, so the bytes equal the Swift rows' on every processor. As there, a pixel's blue and red
+// share a 32-bit lane (its green and alpha, shifted, another), so one multiply weighs two channels
+// of every pixel in the register, with no shuffle to spread the weights.
 #include "CVector.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
-#endif
 
-int qs_vector_bits(void) {
-#if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return 512;
-    if (__builtin_cpu_supports("avx2")) return 256;
-#endif
-    return 0;
-}
-
-#if defined(__x86_64__)
 /// One sample, the scalar form of the same arithmetic (the row's ragged end).
 static inline uint32_t bilinear1(const uint32_t *p, int width, uint32_t fx, uint32_t fy) {
     uint32_t out = 0xFF000000u;

@@ -7,11 +7,10 @@
 // 8) in another's; the ragged end of a row one pixel at a time, as Swift's — so the bytes are the
 // same, eight pixels to a register where Swift's SIMD8 on x86-64 takes two SSE2 registers.
 #include "CVector.h"
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 #if defined(__x86_64__)
+#include <immintrin.h>
+
 /// Blend.mul255: x·y / 255, rounded.
 static inline uint32_t mul255(uint32_t x, uint32_t y) {
     uint32_t t = x * y + 128;

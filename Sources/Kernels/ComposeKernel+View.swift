@@ -127,9 +127,9 @@ extension ComposeKernel {
     }
 
     /// The scratch rows `lys` (`width` apart, the first pixel `limit.lowerBound`) of a view at
-    /// level 1 through the fused path: each row's span (`Preimage.span(ofRow:within:)`), desk off the canvas,
-    /// the canvas in bands of the rows in one row of tiles, which share their tiles' lookups
-    /// (row by row, those cost more than the one pass saved).
+    /// level 1 through the fused path: each row's span (`Preimage.span(ofRow:within:)`), desk off
+    /// the canvas, the canvas in bands of the rows in one row of tiles, which share their tiles'
+    /// lookups (row by row, those cost more than the one pass saved).
     private func composeViewRows(_ lys: Range<Int>, within limit: Range<Int>, _ quad: Preimage, _ plan: FusedPlan,
                                  into scratch: UnsafeMutablePointer<UInt32>, width w: Int) {
         withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: lys.count) { buffer in
@@ -189,8 +189,8 @@ extension ComposeKernel {
 
     /// A group's preimage: the parallelogram its samples lie in, in level coordinates, as its
     /// four edges (corner i to corner i + 1, in order round it), so that each scratch row's span
-    /// costs a few vector operations (worked out edge by edge per row, it was a tenth of a
-    /// turned frame).
+    /// costs a few vector operations (worked out edge by edge per row, it was 7 % of a turned
+    /// frame).
     struct Preimage {
         let x0: SIMD4<Double>, y0: SIMD4<Double>, low: SIMD4<Double>, high: SIMD4<Double>, slope: SIMD4<Double>
 

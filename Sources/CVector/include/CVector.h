@@ -1,10 +1,11 @@
-// CVector: the vector loops the kernels need that Swift cannot spell. Start at the two functions
-// below. (t · 257) >> 16 on eight 16-bit lanes is x86's `pmulhuw`; in Swift it goes through the
-// standard library's generic widening, which the optimiser leaves as a call inside a large
-// kernel. Written with clang's vector extensions, it is the same instruction on every target
-// (arm64's `umull`/`shrn` pair) and always inlined. A turned view's bilinear rows (AVX-512 or AVX2,
-// sixteen or eight pixels at a time) and the fused compose (AVX2) are vectors Swift cannot target
-// per function: BilinearRow.c and FusedPiece.c, chosen at run time.
+// CVector: the vector loops the kernels need that Swift cannot spell. Start with this header: a
+// function and a type per loop. (t · 257) >> 16 on eight 16-bit lanes is x86's `pmulhuw`; in Swift
+// it goes through the standard library's generic widening, which the optimiser leaves as a call
+// inside a large kernel. Written with clang's vector extensions, it is the same instruction on
+// every target (arm64's `umull`/`shrn` pair) and always inlined. A turned view's bilinear rows
+// (AVX-512 or AVX2, sixteen or eight pixels at a time, BilinearRow.c) and the fused compose (AVX2,
+// FusedPiece.c) use instruction sets Swift cannot target per function; VectorBits.c says at run
+// time which of them the processor has.
 #ifndef QUICKSILVER_CVECTOR_H
 #define QUICKSILVER_CVECTOR_H
 
