@@ -1,3 +1,4 @@
+import CVector
 import Geometry
 
 /// One dab ready to lay: its shape (`DabMask`) and what it does to each pixel (`DabPaint`).
@@ -34,10 +35,15 @@ public enum DabKernel {
         for i in indices { paint(stamps[Int(i)], group: group, tile: tile, tileX: tileX, tileY: tileY, roundTo8Bits: roundTo8Bits) }
     }
 
-    /// Lays one dab on `group`'s pixels of `tile`.
+    /// The widest vectors the dab rows have here (`qs_vector_bits()`): 256 and up lays pigment
+    /// dabs eight pixels at a time in AVX2 (CVector's PigmentRow.c), 0 keeps to Swift's lanes.
+    public static let vectorBits = Int(qs_vector_bits())
+
+    /// Lays one dab on `group`'s pixels of `tile`, with vectors up to `vectorBits` wide (less to
+    /// compare the paths: the bytes are the same).
     @inline(__always)
     public static func paint(_ s: DabStamp, group: Rect, tile: UnsafeMutablePointer<UInt16>, tileX: Int, tileY: Int,
-                             roundTo8Bits: Bool = false) {
+                             roundTo8Bits: Bool = false, vectorBits: Int = vectorBits) {
         let gx0 = group.minX &- tileX &* 64, gy0 = group.minY &- tileY &* 64
         let gx1 = group.maxX &- 1 &- tileX &* 64, gy1 = group.maxY &- 1 &- tileY &* 64
         let (lx, ly) = s.mask.local(tileX: tileX, tileY: tileY)
@@ -47,11 +53,13 @@ public enum DabKernel {
         guard x0 <= x1, y0 <= y1 else { return }
         /// Each pixel of the dab's part of the group with its opacity, when not 0; where the mask
         /// is not anti-aliased, four pixels' opacities at a time (`lanes` given those four).
+        /// `rows`, where given, lays a row's first pixels and says where to go on from.
         @inline(__always) func each(_ body: (UInt32, UnsafeMutablePointer<UInt16>) -> Void,
-                                    lanes: ((SIMD4<UInt32>, UnsafeMutablePointer<UInt16>) -> Void)? = nil) {
+                                    lanes: ((SIMD4<UInt32>, UnsafeMutablePointer<UInt16>) -> Void)? = nil,
+                                    rows: ((Int, UnsafeMutablePointer<UInt16>) -> Int)? = nil) {
             for yp in y0...y1 {
                 let row = tile + yp &* 256
-                var xp = x0
+                var xp = rows?(yp, row) ?? x0
                 if lanes != nil || !s.mask.antialiased {
                     while xp &+ 3 <= x1 {
                         let m = s.mask.antialiased
@@ -86,7 +94,16 @@ public enum DabKernel {
         }
         switch s.paint.kind {
         case .normal: each { m, p in s.paint.applyNormal(mask: m, to: p) }
-        case .pigment: each({ m, p in s.paint.applyPigment(mask: m, to: p) }, lanes: { m, p in DabRows.pigment(s.paint, mask: m, at: p) })
+        case .pigment:
+            let body = { (m: UInt32, p: UnsafeMutablePointer<UInt16>) in s.paint.applyPigment(mask: m, to: p) }
+            let lanes = { (m: SIMD4<UInt32>, p: UnsafeMutablePointer<UInt16>) in DabRows.pigment(s.paint, mask: m, at: p) }
+            guard vectorBits >= 256, !s.mask.antialiased else { return each(body, lanes: lanes) }
+            withUnsafeTemporaryAllocation(of: qs_pigment_dab.self, capacity: 1) { dab in
+                dab.baseAddress!.initialize(to: DabRows.vectorDab(s, lx: lx, ly: ly))
+                each(body, lanes: lanes, rows: { yp, row in
+                    Int(qs_pigment_row(dab.baseAddress!, row, Int32(yp), Int32(x0), Int32(x1 &+ 1), Int32(vectorBits)))
+                })
+            }
         case .general: each { m, p in s.paint.apply(mask: m, to: p) }
         }
     }

@@ -1,3 +1,5 @@
+import CVector
+
 /// The dab kernel's hot path four pixels at a time: the mask of a dab that is not anti-aliased
 /// (radius 3 and up) and pigment source-over (`DabPaint.Kind.pigment`, what every stock MyPaint 2
 /// brush paints with), each lane computing exactly what `DabMask.opacity` and
@@ -60,5 +62,16 @@ enum DabRows {
             out[4 * i + 3] = UInt16(truncatingIfNeeded: outA[i])
         }
         UnsafeMutableRawPointer(p).storeBytes(of: out, as: SIMD16<UInt16>.self)
+    }
+
+    /// The dab as PigmentRow.c takes it (its centre in the tile's own coordinates).
+    static func vectorDab(_ s: DabStamp, lx: Float, ly: Float) -> qs_pigment_dab {
+        let m = s.mask, p = s.paint, log = p.logCurve
+        return qs_pigment_dab(lx: lx, ly: ly, cs: m.cs, sn: m.sn, aspect_ratio: m.aspectRatio, one_over_radius2: m.oneOverRadius2,
+                              hardness: m.hardness, segment1_offset: m.segment1Offset, segment1_slope: m.segment1Slope,
+                              segment2_offset: m.segment2Offset, segment2_slope: m.segment2Slope,
+                              opacity: max(p.paintNormalOpacity, 150), r: p.color.r, g: p.color.g, b: p.color.b,
+                              log_curve: (log[0], log[1], log[2], log[3], log[4], log[5], log[6], log[7], log[8], log[9]),
+                              spectral: Spectral.table)
     }
 }

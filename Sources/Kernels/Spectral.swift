@@ -1,3 +1,5 @@
+import CVector
+
 /// Pigment ("spectral") colour mixing, as libmypaint 1.6 mixes paint when a brush's `paint_mode`
 /// is above 0: a colour is lifted to a 10-band reflectance curve (the sum of three primaries'
 /// curves weighted by r, g and b), two curves are mixed by a weighted geometric mean (what
@@ -36,6 +38,17 @@ public enum Spectral {
     static let toBlue: Curve = curve([0.339475473216284, 0.635401374177222, 0.771520797089589, 0.113222640692379,
                                       -0.055251113343776, -0.048222578468680, -0.012966666339586, -0.001523814504223,
                                       -0.000094718948810, -0.000051604594741])
+
+    /// The six tables for C (PigmentRow.c), made once for the process and never freed.
+    nonisolated(unsafe) static let table: UnsafePointer<qs_spectral> = {
+        @inline(__always) func ten(_ c: Curve) -> (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) {
+            (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9])
+        }
+        let table = UnsafeMutablePointer<qs_spectral>.allocate(capacity: 1)
+        table.initialize(to: qs_spectral(red: ten(red), green: ten(green), blue: ten(blue), to_red: ten(toRed), to_green: ten(toGreen),
+                                         to_blue: ten(toBlue)))
+        return UnsafePointer(table)
+    }()
 
     private static func curve(_ values: [Double]) -> Curve {
         var c = Curve()

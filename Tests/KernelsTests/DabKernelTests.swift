@@ -1,3 +1,4 @@
+import Geometry
 import Glibc
 import Kernels
 import Testing
@@ -43,5 +44,40 @@ import Testing
         let left = across.local(tileX: 0, tileY: 0), right = across.local(tileX: 1, tileY: 0)
         #expect(across.tileRange(localX: left.x, localY: left.y).x1 == 63)
         #expect(across.tileRange(localX: right.x, localY: right.y).x0 == 0)
+    }
+
+    /// PigmentRow.c's eight lanes lay the same 15-bit values as Swift's: pigment dabs of every
+    /// shape (radius 3 and up, soft to hard, long, turned, reaching past the tile, faint enough
+    /// for libmypaint's opacity floor) over random premultiplied pixels, some transparent.
+    @Test(.enabled(if: DabKernel.vectorBits >= 256, "the processor has no AVX2"))
+    func pigmentRowsInCAreSwiftsBytes() throws {
+        var random = GlibcRandom(seed: 29)
+        func unit() -> Float { Float(UInt32(random.next()) % 10_001) / 10_000 }
+        var laid = 0
+        for trial in 0..<300 {
+            var tile = [UInt16](repeating: 0, count: DabKernel.tileValues)
+            for i in 0..<4096 where random.next() % 5 != 0 {
+                let a = UInt16(UInt32(random.next()) % 32_769)
+                for c in 0..<3 where a > 0 { tile[4 * i + c] = UInt16(UInt32(random.next()) % (UInt32(a) + 1)) }
+                tile[4 * i + 3] = a
+            }
+            let x: Float = unit() * 100 - 18, y: Float = unit() * 100 - 18, radius: Float = 3 + unit() * 37
+            let hardness: Float = 0.05 + unit() * 0.95, aspectRatio: Float = 1 + unit() * 4, angle: Float = unit() * 360
+            let mask = DabMask(x: x, y: y, radius: radius, hardness: hardness, aspectRatio: aspectRatio, angle: angle)
+            let opaque: Float = trial % 4 == 0 ? unit() * 0.01 : unit()
+            let paint = DabPaint(r: unit(), g: unit(), b: unit(), opaque: opaque, alphaEraser: 1,
+                                 lockAlpha: 0, colorize: 0, posterize: 0, posterizeLevels: 0.5, paint: 1)
+            try #require(paint.kind == .pigment)
+            var swift = tile, c = tile
+            let group = Rect(x: 0, y: 0, width: 64, height: 64), stamp = DabStamp(mask: mask, paint: paint)
+            DabKernel.paint(stamp, group: group, tile: &swift, tileX: 0, tileY: 0, vectorBits: 0)
+            DabKernel.paint(stamp, group: group, tile: &c, tileX: 0, tileY: 0)
+            if swift != tile { laid += 1 }
+            if let i = (0..<swift.count).first(where: { swift[$0] != c[$0] }) {
+                Issue.record("dab \(trial) (\(mask)): value \(i) (pixel \(i / 4)) is \(c[i]) in C, \(swift[i]) in Swift")
+                return
+            }
+        }
+        #expect(laid > 200, "only \(laid) of the 300 dabs laid anything")
     }
 }

@@ -65,4 +65,25 @@ typedef struct {
 int qs_fused_piece(const qs_piece *piece, const qs_stroke_paint *paint, uint32_t opacity, uint32_t over_opacity, int invert,
                    int widest);
 
+/// libmypaint's spectral tables (Spectral.red … toBlue): 10 bands each.
+typedef struct {
+    float red[10], green[10], blue[10], to_red[10], to_green[10], to_blue[10];
+} qs_spectral;
+
+/// A dab that is not anti-aliased, laying pigment source-over (DabMask and DabPaint, kind
+/// .pigment): its mask in the tile's own coordinates, its pass's opacity (at least 150, as
+/// libmypaint enforces), its 15-bit colour and its colour's curve as fastlog2.
+typedef struct {
+    float lx, ly, cs, sn, aspect_ratio, one_over_radius2, hardness;
+    float segment1_offset, segment1_slope, segment2_offset, segment2_slope;
+    uint32_t opacity, r, g, b;
+    float log_curve[10];
+    const qs_spectral *spectral;
+} qs_pigment_dab;
+
+/// DabRows.opacities then DabRows.pigment on pixels x…end − 1 of row y (`row`: a tile's row of
+/// 15-bit r, g, b, a), eight at a time, with the same bytes. Returns the first pixel not done:
+/// `end`, or x itself when there are no such vectors here (the caller then does the row).
+int qs_pigment_row(const qs_pigment_dab *dab, uint16_t *row, int y, int x, int end, int widest);
+
 #endif
