@@ -35,8 +35,8 @@ public enum DabKernel {
         for i in indices { paint(stamps[Int(i)], group: group, tile: tile, tileX: tileX, tileY: tileY, roundTo8Bits: roundTo8Bits) }
     }
 
-    /// The widest vectors the dab rows have here (`qs_vector_bits()`): 256 and up lays pigment
-    /// dabs eight pixels at a time in AVX2 (CVector's PigmentRow.c), 0 keeps to Swift's lanes.
+    /// The widest vectors the dab rows have here (`qs_vector_bits()`): 256 and up lays plain and
+    /// pigment dabs eight pixels at a time in AVX2 (CVector's DabRows.c), 0 keeps to Swift's lanes.
     public static let vectorBits = Int(qs_vector_bits())
 
     /// Lays one dab on `group`'s pixels of `tile`, with vectors up to `vectorBits` wide (less to
@@ -92,19 +92,25 @@ public enum DabKernel {
             }
             return
         }
+        let body: (UInt32, UnsafeMutablePointer<UInt16>) -> Void
         switch s.paint.kind {
-        case .normal: each { m, p in s.paint.applyNormal(mask: m, to: p) }
-        case .pigment:
-            let body = { (m: UInt32, p: UnsafeMutablePointer<UInt16>) in s.paint.applyPigment(mask: m, to: p) }
-            let lanes = { (m: SIMD4<UInt32>, p: UnsafeMutablePointer<UInt16>) in DabRows.pigment(s.paint, mask: m, at: p) }
-            guard vectorBits >= 256, !s.mask.antialiased else { return each(body, lanes: lanes) }
-            withUnsafeTemporaryAllocation(of: qs_pigment_dab.self, capacity: 1) { dab in
+        case .normal: body = { m, p in s.paint.applyNormal(mask: m, to: p) }
+        case .normalAndEraser: body = { m, p in s.paint.applyNormalAndEraser(mask: m, to: p) }
+        case .pigment: body = { m, p in s.paint.applyPigment(mask: m, to: p) }
+        case .general: body = { m, p in s.paint.apply(mask: m, to: p) }
+        }
+        // Eight pixels at a time in C where the processor allows, the mask not anti-aliased.
+        if vectorBits >= 256, !s.mask.antialiased, s.paint.passesInC {
+            withUnsafeTemporaryAllocation(of: qs_dab.self, capacity: 1) { dab in
                 dab.baseAddress!.initialize(to: DabRows.vectorDab(s, lx: lx, ly: ly))
-                each(body, lanes: lanes, rows: { yp, row in
-                    Int(qs_pigment_row(dab.baseAddress!, row, Int32(yp), Int32(x0), Int32(x1 &+ 1), Int32(vectorBits)))
-                })
+                each(body, rows: { yp, row in Int(qs_dab_row(dab.baseAddress!, row, Int32(yp), Int32(x0), Int32(x1 &+ 1), Int32(vectorBits))) })
             }
-        case .general: each { m, p in s.paint.apply(mask: m, to: p) }
+            return
+        }
+        if s.paint.kind == .pigment {
+            each(body, lanes: { m, p in DabRows.pigment(s.paint, mask: m, at: p) })
+        } else {
+            each(body)
         }
     }
 
@@ -112,7 +118,7 @@ public enum DabKernel {
     /// pixel's worth): what decides whether a batch is worth waking the workers for.
     @inline(__always) public static func cost(of paint: DabPaint) -> Int {
         switch paint.kind {
-        case .normal: 4
+        case .normal, .normalAndEraser: 4
         case .pigment, .general: 24
         }
     }

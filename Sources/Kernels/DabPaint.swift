@@ -64,6 +64,8 @@ public struct DabPaint: Sendable {
         let others = passLock || passPaintLock || colorizeOpacity != 0 || posterizeOpacity != 0
         if colorA == 1 && !others && passNormal != passPaintNormal {
             kind = passNormal ? .normal : .pigment
+        } else if !others && passNormal && !passPaintNormal {
+            kind = .normalAndEraser
         } else {
             kind = .general
         }
@@ -75,6 +77,9 @@ public struct DabPaint: Sendable {
     public enum Kind: Sendable {
         /// Plain source-over of an opaque colour (no pigment, smudge, lock alpha, colorize or posterize).
         case normal
+        /// Plain source-over of the colour at its alpha below 1 (smudging toward transparency,
+        /// erasing), nothing else.
+        case normalAndEraser
         /// The same as pigment (`paint` 1).
         case pigment
         /// Anything else: every pass asked for per pixel.
@@ -88,6 +93,11 @@ public struct DabPaint: Sendable {
         Self.normal(mask, p, color, normalOpacity)
     }
 
+    /// Source-over at the colour's alpha alone (`kind` .normalAndEraser), on one pixel.
+    @inline(__always) public func applyNormalAndEraser(mask: UInt32, to p: UnsafeMutablePointer<UInt16>) {
+        normalAndEraser(mask, p, normalOpacity)
+    }
+
     /// Pigment source-over alone (`kind` .pigment), on one pixel.
     @inline(__always) public func applyPigment(mask: UInt32, to p: UnsafeMutablePointer<UInt16>) {
         normalPaint(mask, p, paintNormalOpacity)
@@ -97,6 +107,10 @@ public struct DabPaint: Sendable {
     @inline(__always) static func u16(_ v: Float) -> UInt32 { v > 0 ? UInt32(min(v, 65535)) : 0 }
     /// C's conversion of a double to int (truncation), in the range met.
     @inline(__always) static func int(_ v: Double) -> Int { v > -2e9 && v < 2e9 ? Int(v) : 0 }
+
+    /// Lays only plain and pigment source-over (no lock alpha, colorize or posterize): what
+    /// CVector's DabRows.c lays.
+    public var passesInC: Bool { !passLock && !passPaintLock && colorizeOpacity == 0 && posterizeOpacity == 0 }
 
     /// Does anything at all (a dab whose passes are all off leaves every pixel as it was).
     public var paints: Bool {

@@ -64,14 +64,20 @@ enum DabRows {
         UnsafeMutableRawPointer(p).storeBytes(of: out, as: SIMD16<UInt16>.self)
     }
 
-    /// The dab as PigmentRow.c takes it (its centre in the tile's own coordinates).
-    static func vectorDab(_ s: DabStamp, lx: Float, ly: Float) -> qs_pigment_dab {
-        let m = s.mask, p = s.paint, log = p.logCurve
-        return qs_pigment_dab(lx: lx, ly: ly, cs: m.cs, sn: m.sn, aspect_ratio: m.aspectRatio, one_over_radius2: m.oneOverRadius2,
-                              hardness: m.hardness, segment1_offset: m.segment1Offset, segment1_slope: m.segment1Slope,
-                              segment2_offset: m.segment2Offset, segment2_slope: m.segment2Slope,
-                              opacity: max(p.paintNormalOpacity, 150), r: p.color.r, g: p.color.g, b: p.color.b,
-                              log_curve: (log[0], log[1], log[2], log[3], log[4], log[5], log[6], log[7], log[8], log[9]),
-                              spectral: Spectral.table)
+    /// The dab's mask as DabRows.c takes it (its centre in the tile's own coordinates).
+    static func vectorMask(_ m: DabMask, lx: Float, ly: Float) -> qs_dab_mask {
+        qs_dab_mask(lx: lx, ly: ly, cs: m.cs, sn: m.sn, aspect_ratio: m.aspectRatio, one_over_radius2: m.oneOverRadius2,
+                    hardness: m.hardness, segment1_offset: m.segment1Offset, segment1_slope: m.segment1Slope,
+                    segment2_offset: m.segment2Offset, segment2_slope: m.segment2Slope)
+    }
+
+    /// The dab as DabRows.c takes it: its passes (`DabPaint.passesInC`) and their colour.
+    static func vectorDab(_ s: DabStamp, lx: Float, ly: Float) -> qs_dab {
+        let p = s.paint, log = p.logCurve
+        return qs_dab(mask: vectorMask(s.mask, lx: lx, ly: ly), normal_pass: p.passNormal ? 1 : 0, paint_pass: p.passPaintNormal ? 1 : 0,
+                      normal_opacity: p.normalOpacity, paint_opacity: p.paintNormalOpacity, color_a: p.colorA15,
+                      r: p.color.r, g: p.color.g, b: p.color.b,
+                      log_curve: (log[0], log[1], log[2], log[3], log[4], log[5], log[6], log[7], log[8], log[9]),
+                      spectral: Spectral.table)
     }
 }

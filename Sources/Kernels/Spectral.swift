@@ -39,7 +39,7 @@ public enum Spectral {
                                       -0.055251113343776, -0.048222578468680, -0.012966666339586, -0.001523814504223,
                                       -0.000094718948810, -0.000051604594741])
 
-    /// The six tables for C (PigmentRow.c), made once for the process and never freed.
+    /// The six tables for C (DabRows.c), made once for the process and never freed.
     nonisolated(unsafe) static let table: UnsafePointer<qs_spectral> = {
         @inline(__always) func ten(_ c: Curve) -> (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) {
             (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9])

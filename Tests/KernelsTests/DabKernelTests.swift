@@ -46,11 +46,12 @@ import Testing
         #expect(across.tileRange(localX: right.x, localY: right.y).x0 == 0)
     }
 
-    /// PigmentRow.c's eight lanes lay the same 15-bit values as Swift's: pigment dabs of every
-    /// shape (radius 3 and up, soft to hard, long, turned, reaching past the tile, faint enough
-    /// for libmypaint's opacity floor) over random premultiplied pixels, some transparent.
+    /// DabRows.c's eight lanes lay the same 15-bit values as Swift's: plain, smudging/erasing,
+    /// pigment and mixed dabs of every shape (radius 3 and up, soft to hard, long, turned, reaching past
+    /// the tile, faint enough for libmypaint's opacity floor) over random premultiplied pixels,
+    /// some transparent.
     @Test(.enabled(if: DabKernel.vectorBits >= 256, "the processor has no AVX2"))
-    func pigmentRowsInCAreSwiftsBytes() throws {
+    func dabRowsInCAreSwiftsBytes() throws {
         var random = GlibcRandom(seed: 29)
         func unit() -> Float { Float(UInt32(random.next()) % 10_001) / 10_000 }
         var laid = 0
@@ -64,17 +65,22 @@ import Testing
             let x: Float = unit() * 100 - 18, y: Float = unit() * 100 - 18, radius: Float = 3 + unit() * 37
             let hardness: Float = 0.05 + unit() * 0.95, aspectRatio: Float = 1 + unit() * 4, angle: Float = unit() * 360
             let mask = DabMask(x: x, y: y, radius: radius, hardness: hardness, aspectRatio: aspectRatio, angle: angle)
-            let opaque: Float = trial % 4 == 0 ? unit() * 0.01 : unit()
-            let paint = DabPaint(r: unit(), g: unit(), b: unit(), opaque: opaque, alphaEraser: 1,
-                                 lockAlpha: 0, colorize: 0, posterize: 0, posterizeLevels: 0.5, paint: 1)
-            try #require(paint.kind == .pigment)
+            let opaque: Float = trial % 5 == 0 ? unit() * 0.01 : unit()
+            // Pigment, plain, smudging (the colour's alpha below 1, 0: erasing), then both passes
+            // (pigment mode between 0 and 1), plain or smudging, in turn.
+            let kind = [DabPaint.Kind.pigment, .normal, .normalAndEraser, .general][trial % 4]
+            let alpha: Float = kind == .pigment || kind == .normal || trial % 8 == 3 ? 1 : (trial % 3 == 0 ? 0 : unit() * 0.99)
+            let pigment: Float = kind == .pigment ? 1 : kind == .general ? 0.05 + unit() * 0.9 : 0
+            let paint = DabPaint(r: unit(), g: unit(), b: unit(), opaque: opaque, alphaEraser: alpha,
+                                 lockAlpha: 0, colorize: 0, posterize: 0, posterizeLevels: 0.5, paint: pigment)
+            try #require(paint.kind == kind && paint.passesInC)
             var swift = tile, c = tile
             let group = Rect(x: 0, y: 0, width: 64, height: 64), stamp = DabStamp(mask: mask, paint: paint)
             DabKernel.paint(stamp, group: group, tile: &swift, tileX: 0, tileY: 0, vectorBits: 0)
             DabKernel.paint(stamp, group: group, tile: &c, tileX: 0, tileY: 0)
             if swift != tile { laid += 1 }
             if let i = (0..<swift.count).first(where: { swift[$0] != c[$0] }) {
-                Issue.record("dab \(trial) (\(mask)): value \(i) (pixel \(i / 4)) is \(c[i]) in C, \(swift[i]) in Swift")
+                Issue.record("dab \(trial) (\(kind), \(mask)): value \(i) (pixel \(i / 4)) is \(c[i]) in C, \(swift[i]) in Swift")
                 return
             }
         }

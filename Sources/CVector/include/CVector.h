@@ -3,9 +3,9 @@
 // it goes through the standard library's generic widening, which the optimiser leaves as a call
 // inside a large kernel. Written with clang's vector extensions, it is the same instruction on
 // every target (arm64's `umull`/`shrn` pair) and always inlined. A turned view's bilinear rows
-// (AVX-512 or AVX2, sixteen or eight pixels at a time, BilinearRow.c) and the fused compose (AVX2,
-// FusedPiece.c) use instruction sets Swift cannot target per function; VectorBits.c says at run
-// time which of them the processor has.
+// (AVX-512 or AVX2, sixteen or eight pixels at a time, BilinearRow.c), the fused compose (AVX2,
+// FusedPiece.c) and a MyPaint dab's rows (AVX2, DabRows.c) use instruction sets Swift cannot
+// target per function; VectorBits.c says at run time which of them the processor has.
 #ifndef QUICKSILVER_CVECTOR_H
 #define QUICKSILVER_CVECTOR_H
 
@@ -70,20 +70,28 @@ typedef struct {
     float red[10], green[10], blue[10], to_red[10], to_green[10], to_blue[10];
 } qs_spectral;
 
-/// A dab that is not anti-aliased, laying pigment source-over (DabMask and DabPaint, kind
-/// .pigment): its mask in the tile's own coordinates, its pass's opacity (at least 150, as
-/// libmypaint enforces), its 15-bit colour and its colour's curve as fastlog2.
+/// The mask of a dab that is not anti-aliased (DabMask), its centre in the tile's own coordinates.
 typedef struct {
     float lx, ly, cs, sn, aspect_ratio, one_over_radius2, hardness;
     float segment1_offset, segment1_slope, segment2_offset, segment2_slope;
-    uint32_t opacity, r, g, b;
+} qs_dab_mask;
+
+/// A dab laying source-over, plain or pigment or both (DabPaint without lock alpha, colorize or
+/// posterize): which of the two passes it lays, each pass's opacity (0…1<<15), its colour's alpha
+/// (1<<15, or below: smudging toward transparency, erasing), its 15-bit colour, and its colour's
+/// curve as fastlog2 with libmypaint's tables (for the pigment pass).
+typedef struct {
+    qs_dab_mask mask;
+    int normal_pass, paint_pass;
+    uint32_t normal_opacity, paint_opacity, color_a, r, g, b;
     float log_curve[10];
     const qs_spectral *spectral;
-} qs_pigment_dab;
+} qs_dab;
 
-/// DabRows.opacities then DabRows.pigment on pixels x…end − 1 of row y (`row`: a tile's row of
-/// 15-bit r, g, b, a), eight at a time, with the same bytes. Returns the first pixel not done:
-/// `end`, or x itself when there are no such vectors here (the caller then does the row).
-int qs_pigment_row(const qs_pigment_dab *dab, uint16_t *row, int y, int x, int end, int widest);
+/// A dab's mask then its passes on pixels x…end − 1 of row y (`row`: a tile's row of 15-bit r,
+/// g, b, a), eight at a time, with the bytes of the Swift steps (DabRows.opacities, then
+/// DabPaint.apply). Returns the first pixel not done: `end`, or x itself when there are no such
+/// vectors here (the caller then does the row).
+int qs_dab_row(const qs_dab *dab, uint16_t *row, int y, int x, int end, int widest);
 
 #endif

@@ -1,0 +1,237 @@
+// A MyPaint dab's rows eight pixels at a time in AVX2, where Swift's lanes on x86-64 are SSE2's
+// four: the mask of a dab that is not anti-aliased (DabRows.opacities), then source-over, plain
+// (DabPaint.applyNormal, and with the colour's alpha below 1, applyNormalAndEraser) or pigment
+// (DabRows.pigment). Every step is the Swift one in the same order, each float and double
+// operation the same IEEE operation (no fused multiply-adds: the target has none), so the 15-bit
+// values are the same bytes on every processor.
+#include "CVector.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define QS_AVX2 __attribute__((target("avx2"))) static inline
+
+/// x·c + y·d + z·e for float vectors, in that order: ((x·c + y·d) + z·e).
+QS_AVX2 __m256 sum3(__m256 c, __m256 x, __m256 d, __m256 y, __m256 e, __m256 z) {
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(c, x), _mm256_mul_ps(d, y)), _mm256_mul_ps(e, z));
+}
+
+/// Float lanes through double and back: f(double(x)), rounded to float, on the eight lanes.
+#define QS_VIA_DOUBLE(x, f) ({                                                                     \
+    __m256d lo_ = _mm256_cvtps_pd(_mm256_castps256_ps128(x)), hi_ = _mm256_cvtps_pd(_mm256_extractf128_ps((x), 1)); \
+    lo_ = f(lo_); hi_ = f(hi_);                                                                    \
+    _mm256_set_m128(_mm256_cvtpd_ps(hi_), _mm256_cvtpd_ps(lo_)); })
+
+QS_AVX2 __m256d plus_epsilon(__m256d x) { return _mm256_add_pd(x, _mm256_set1_pd(0.001)); }
+QS_AVX2 __m256d one_minus(__m256d x) { return _mm256_sub_pd(_mm256_set1_pd(1.0), x); }
+/// ⌊x + 0.5⌋: DabLanes.roundedHalfUp's double step.
+QS_AVX2 __m256d rounded_half_up(__m256d x) { return _mm256_floor_pd(_mm256_add_pd(x, _mm256_set1_pd(0.5))); }
+/// DabLanes.mix's channel: (x − ε) / (1 − ε as a float), clamped to 0…1 (NaN kept).
+QS_AVX2 __m256d channel(__m256d x) {
+    __m256d v = _mm256_div_pd(_mm256_sub_pd(x, _mm256_set1_pd(0.001)), _mm256_set1_pd((double)(float)(1.0 - 0.001)));
+    v = _mm256_blendv_pd(v, _mm256_set1_pd(1.0), _mm256_cmp_pd(v, _mm256_set1_pd(1.0), _CMP_GT_OQ));
+    return _mm256_blendv_pd(v, _mm256_setzero_pd(), _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_LT_OQ));
+}
+
+/// Spectral.fastlog2.
+QS_AVX2 __m256 fastlog2(__m256 x) {
+    __m256i bits = _mm256_castps_si256(x);
+    __m256 mx = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007FFFFF)), _mm256_set1_epi32(0x3F000000)));
+    __m256 y = _mm256_mul_ps(_mm256_cvtepi32_ps(bits), _mm256_set1_ps(1.1920928955078125e-7f));
+    y = _mm256_sub_ps(_mm256_sub_ps(y, _mm256_set1_ps(124.22551499f)), _mm256_mul_ps(_mm256_set1_ps(1.498030302f), mx));
+    return _mm256_sub_ps(y, _mm256_div_ps(_mm256_set1_ps(1.72587999f), _mm256_add_ps(_mm256_set1_ps(0.3520887068f), mx)));
+}
+
+/// Spectral.fastpow2, the whole number of its result rounded to nearest as the Swift lanes do.
+QS_AVX2 __m256 fastpow2(__m256 p) {
+    __m256 negative = _mm256_cmp_ps(p, _mm256_setzero_ps(), _CMP_LT_OQ);
+    __m256 offset = _mm256_and_ps(negative, _mm256_set1_ps(1.0f));
+    __m256 clipp = _mm256_blendv_ps(p, _mm256_set1_ps(-126.0f), _mm256_cmp_ps(p, _mm256_set1_ps(-126.0f), _CMP_LT_OQ));
+    __m256 z = _mm256_add_ps(_mm256_sub_ps(clipp, _mm256_round_ps(clipp, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)), offset);
+    __m256 v = _mm256_add_ps(_mm256_add_ps(clipp, _mm256_set1_ps(121.2740575f)),
+                             _mm256_div_ps(_mm256_set1_ps(27.7280233f), _mm256_sub_ps(_mm256_set1_ps(4.84252568f), z)));
+    v = _mm256_mul_ps(_mm256_set1_ps(8388608.0f), _mm256_sub_ps(v, _mm256_mul_ps(_mm256_set1_ps(1.49012907f), z)));
+    return _mm256_castsi256_ps(_mm256_cvtps_epi32(v));
+}
+
+/// Unsigned 32-bit lanes (below 2³¹) as floats.
+QS_AVX2 __m256 floats(__m256i v) { return _mm256_cvtepi32_ps(v); }
+
+/// The mask's opacities at eight pixels of row y from x: DabRows.opacities.
+QS_AVX2 __m256i opacities(const qs_dab_mask *d, int x, int y) {
+    __m256 yy = _mm256_set1_ps(((float)y + 0.5f) - d->ly);
+    __m256 xx = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
+                                            _mm256_set1_ps(0.5f)), _mm256_set1_ps(d->lx));
+    __m256 cs = _mm256_set1_ps(d->cs), sn = _mm256_set1_ps(d->sn);
+    __m256 yyr = _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(yy, cs), _mm256_mul_ps(xx, sn)), _mm256_set1_ps(d->aspect_ratio));
+    __m256 xxr = _mm256_add_ps(_mm256_mul_ps(yy, sn), _mm256_mul_ps(xx, cs));
+    __m256 rr = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(yyr, yyr), _mm256_mul_ps(xxr, xxr)), _mm256_set1_ps(d->one_over_radius2));
+    __m256 below = _mm256_cmp_ps(rr, _mm256_set1_ps(d->hardness), _CMP_LE_OQ);
+    __m256 opa = _mm256_blendv_ps(_mm256_set1_ps(d->segment2_offset), _mm256_set1_ps(d->segment1_offset), below);
+    opa = _mm256_add_ps(opa, _mm256_mul_ps(rr, _mm256_blendv_ps(_mm256_set1_ps(d->segment2_slope), _mm256_set1_ps(d->segment1_slope), below)));
+    __m256 v = _mm256_mul_ps(opa, _mm256_set1_ps(32768.0f));
+    __m256 off = _mm256_or_ps(_mm256_cmp_ps(rr, _mm256_set1_ps(1.0f), _CMP_GT_OQ), _mm256_cmp_ps(opa, _mm256_setzero_ps(), _CMP_NGT_UQ));
+    v = _mm256_andnot_ps(off, v);
+    v = _mm256_min_ps(v, _mm256_set1_ps(65535.0f));
+    return _mm256_cvttps_epi32(v);
+}
+
+/// Pixels x… of the row (at `p`) as lanes: the mask's opacities, which lanes it covers (the
+/// row's last pixels, under eight, as lanes that lay nothing), and r, g, b, a of pixel k in lane
+/// k. Returns 0 when no lane is covered.
+QS_AVX2 int lanes(const qs_dab_mask *m, const uint16_t *p, int x, int y, int end, __m256i *mask, __m256i *on, __m256i *r,
+                  __m256i *g, __m256i *b, __m256i *a) {
+    int n = end - x < 8 ? end - x : 8;
+    *mask = opacities(m, x, y);
+    *on = _mm256_and_si256(_mm256_cmpgt_epi32(*mask, _mm256_setzero_si256()),
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    if (_mm256_testz_si256(*on, *on)) return 0;
+    uint32_t cr[8] = {0}, cg[8] = {0}, cb[8] = {0}, ca[8] = {0};
+    for (int k = 0; k < n; k++) { cr[k] = p[4 * k]; cg[k] = p[4 * k + 1]; cb[k] = p[4 * k + 2]; ca[k] = p[4 * k + 3]; }
+    *r = _mm256_loadu_si256((const __m256i *)cr); *g = _mm256_loadu_si256((const __m256i *)cg);
+    *b = _mm256_loadu_si256((const __m256i *)cb); *a = _mm256_loadu_si256((const __m256i *)ca);
+    return 1;
+}
+
+/// The lanes `on` covers back into the row as r, g, b, a.
+QS_AVX2 void store(uint16_t *p, __m256i on, __m256i r, __m256i g, __m256i b, __m256i a) {
+    uint32_t cr[8], cg[8], cb[8], ca[8], covered[8];
+    _mm256_storeu_si256((__m256i *)cr, r); _mm256_storeu_si256((__m256i *)cg, g);
+    _mm256_storeu_si256((__m256i *)cb, b); _mm256_storeu_si256((__m256i *)ca, a);
+    _mm256_storeu_si256((__m256i *)covered, on);
+    for (int k = 0; k < 8; k++) {
+        if (!covered[k]) continue;
+        p[4 * k] = (uint16_t)cr[k]; p[4 * k + 1] = (uint16_t)cg[k]; p[4 * k + 2] = (uint16_t)cb[k]; p[4 * k + 3] = (uint16_t)ca[k];
+    }
+}
+
+/// (x·c + y·d) >> 15 on 32-bit lanes.
+QS_AVX2 __m256i mix15(__m256i x, __m256i c, __m256i y, __m256i d) {
+    return _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, c), _mm256_mullo_epi32(y, d)), 15);
+}
+
+/// DabPaint.normal (colour alpha 1<<15) or normalAndEraser: source-over at the colour's alpha.
+QS_AVX2 void normal_pass(const qs_dab *d, __m256i mask, __m256i *r, __m256i *g, __m256i *b, __m256i *a) {
+    __m256i opa_a = _mm256_srli_epi32(_mm256_mullo_epi32(mask, _mm256_set1_epi32((int)d->normal_opacity)), 15);
+    __m256i opa_b = _mm256_sub_epi32(_mm256_set1_epi32(32768), opa_a);
+    opa_a = _mm256_srli_epi32(_mm256_mullo_epi32(opa_a, _mm256_set1_epi32((int)d->color_a)), 15);
+    *a = _mm256_add_epi32(opa_a, _mm256_srli_epi32(_mm256_mullo_epi32(opa_b, *a), 15));
+    *r = mix15(opa_a, _mm256_set1_epi32((int)d->r), opa_b, *r);
+    *g = mix15(opa_a, _mm256_set1_epi32((int)d->g), opa_b, *g);
+    *b = mix15(opa_a, _mm256_set1_epi32((int)d->b), opa_b, *b);
+}
+
+/// The dab's curve to the power `fa` times the curve of the pixels' straight colour to the power
+/// `fb`, back to r, g, b (each clamped to 0…1): DabLanes.mix, band by band in order.
+QS_AVX2 void pigment_mix(const qs_dab *d, __m256 fa_a, __m256 fa_b, __m256i r, __m256i g, __m256i b, __m256i a, __m256 *mr,
+                         __m256 *mg, __m256 *mb) {
+    __m256 fa = floats(a), offset = _mm256_set1_ps((float)(1.0 - 0.001));
+    __m256 sr = _mm256_div_ps(floats(r), fa), sg = _mm256_div_ps(floats(g), fa), sb = _mm256_div_ps(floats(b), fa);
+    sr = _mm256_mul_ps(sr, offset); sg = _mm256_mul_ps(sg, offset); sb = _mm256_mul_ps(sb, offset);
+    sr = QS_VIA_DOUBLE(sr, plus_epsilon); sg = QS_VIA_DOUBLE(sg, plus_epsilon); sb = QS_VIA_DOUBLE(sb, plus_epsilon);
+    __m256 xr = _mm256_setzero_ps(), xg = xr, xb = xr;
+    for (int i = 0; i < 10; i++) {
+        __m256 band = sum3(_mm256_set1_ps(d->spectral->red[i]), sr, _mm256_set1_ps(d->spectral->green[i]), sg,
+                           _mm256_set1_ps(d->spectral->blue[i]), sb);
+        __m256 m = _mm256_mul_ps(fastpow2(_mm256_mul_ps(fa_a, _mm256_set1_ps(d->log_curve[i]))), fastpow2(_mm256_mul_ps(fa_b, fastlog2(band))));
+        __m256 tr = _mm256_mul_ps(_mm256_set1_ps(d->spectral->to_red[i]), m);
+        __m256 tg = _mm256_mul_ps(_mm256_set1_ps(d->spectral->to_green[i]), m);
+        __m256 tb = _mm256_mul_ps(_mm256_set1_ps(d->spectral->to_blue[i]), m);
+        if (i == 0) { xr = tr; xg = tg; xb = tb; }
+        else { xr = _mm256_add_ps(xr, tr); xg = _mm256_add_ps(xg, tg); xb = _mm256_add_ps(xb, tb); }
+    }
+    *mr = QS_VIA_DOUBLE(xr, channel); *mg = QS_VIA_DOUBLE(xg, channel); *mb = QS_VIA_DOUBLE(xb, channel);
+}
+
+/// DabPaint.normalPaint (DabRows.pigment): pigment source-over, plain where the pixel is transparent.
+QS_AVX2 void pigment_pass(const qs_dab *d, __m256i mask, __m256i on, __m256i *r, __m256i *g, __m256i *b, __m256i *a) {
+    // libmypaint's floor: pigment does not take opacities under 150.
+    uint32_t opacity = d->paint_opacity > 150 ? d->paint_opacity : 150;
+    __m256i opa_a = _mm256_srli_epi32(_mm256_mullo_epi32(mask, _mm256_set1_epi32((int)opacity)), 15);
+    __m256i opa_b = _mm256_sub_epi32(_mm256_set1_epi32(32768), opa_a);
+    __m256i out_a = _mm256_add_epi32(opa_a, _mm256_srli_epi32(_mm256_mullo_epi32(opa_b, *a), 15));
+    __m256i nr = mix15(opa_a, _mm256_set1_epi32((int)d->r), opa_b, *r);
+    __m256i ng = mix15(opa_a, _mm256_set1_epi32((int)d->g), opa_b, *g);
+    __m256i nb = mix15(opa_a, _mm256_set1_epi32((int)d->b), opa_b, *b);
+    __m256i painted = _mm256_andnot_si256(_mm256_cmpeq_epi32(*a, _mm256_setzero_si256()), on);
+    if (!_mm256_testz_si256(painted, painted)) {
+        __m256 fa_a = _mm256_div_ps(floats(opa_a), floats(out_a)), mr, mg, mb;
+        pigment_mix(d, fa_a, QS_VIA_DOUBLE(fa_a, one_minus), *r, *g, *b, *a, &mr, &mg, &mb);
+        __m256 f_out = floats(out_a);
+        // (uint16_t)(x + 0.5) with the sum in double: its floor, x being at least 0.
+        #define QS_ROUNDED(x) _mm256_cvtps_epi32(QS_VIA_DOUBLE(_mm256_mul_ps((x), f_out), rounded_half_up))
+        nr = _mm256_blendv_epi8(nr, QS_ROUNDED(mr), painted);
+        ng = _mm256_blendv_epi8(ng, QS_ROUNDED(mg), painted);
+        nb = _mm256_blendv_epi8(nb, QS_ROUNDED(mb), painted);
+        #undef QS_ROUNDED
+    }
+    *r = nr; *g = ng; *b = nb; *a = out_a;
+}
+
+/// DabPaint.spectralFactor: how far to mix by pigment rather than additively, by alpha x.
+QS_AVX2 __m256d half_plus(__m256d x) { return _mm256_add_pd(_mm256_set1_pd(0.5), x); }
+QS_AVX2 __m256 spectral_factor(__m256 x) {
+    __m256 b = _mm256_sub_ps(_mm256_mul_ps(x, _mm256_set1_ps(8.0f)), _mm256_set1_ps(3.0f));
+    __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), b);
+    __m256 q = _mm256_div_ps(b, _mm256_add_ps(_mm256_set1_ps(1.0f), _mm256_mul_ps(magnitude, _mm256_set1_ps(1.65f))));
+    __m256 f = QS_VIA_DOUBLE(q, half_plus);
+    f = _mm256_blendv_ps(f, _mm256_set1_ps(1.0f), _mm256_cmp_ps(f, _mm256_set1_ps(1.0f), _CMP_GT_OQ));
+    return _mm256_blendv_ps(f, _mm256_setzero_ps(), _mm256_cmp_ps(f, _mm256_setzero_ps(), _CMP_LT_OQ));
+}
+
+/// Float lanes to unsigned (DabPaint.u32): truncated, 0 for anything not above 0.
+QS_AVX2 __m256i u32(__m256 v) { return _mm256_cvttps_epi32(_mm256_max_ps(v, _mm256_setzero_ps())); }
+
+/// DabPaint.normalAndEraserPaint: pigment source-over at the colour's alpha below 1, mixed
+/// additively as much as the pixel is transparent.
+QS_AVX2 void eraser_paint_pass(const qs_dab *d, __m256i mask, __m256i on, __m256i *r, __m256i *g, __m256i *b, __m256i *a) {
+    __m256i opa_a = _mm256_srli_epi32(_mm256_mullo_epi32(mask, _mm256_set1_epi32((int)d->paint_opacity)), 15);
+    __m256i opa_b = _mm256_sub_epi32(_mm256_set1_epi32(32768), opa_a);
+    __m256i opa_a2 = _mm256_srli_epi32(_mm256_mullo_epi32(opa_a, _mm256_set1_epi32((int)d->color_a)), 15);
+    __m256i below = _mm256_srli_epi32(_mm256_mullo_epi32(opa_b, *a), 15);
+    __m256i out_a = _mm256_add_epi32(opa_a2, below);
+    __m256 spectral = spectral_factor(_mm256_div_ps(floats(*a), _mm256_set1_ps(32768.0f)));
+    __m256 additive = QS_VIA_DOUBLE(spectral, one_minus);
+    __m256i adds = _mm256_castps_si256(_mm256_cmp_ps(additive, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+    __m256i nr = _mm256_and_si256(mix15(opa_a2, _mm256_set1_epi32((int)d->r), opa_b, *r), adds);
+    __m256i ng = _mm256_and_si256(mix15(opa_a2, _mm256_set1_epi32((int)d->g), opa_b, *g), adds);
+    __m256i nb = _mm256_and_si256(mix15(opa_a2, _mm256_set1_epi32((int)d->b), opa_b, *b), adds);
+    __m256i mixes = _mm256_and_si256(_mm256_andnot_si256(_mm256_cmpeq_epi32(*a, _mm256_setzero_si256()), on),
+                                     _mm256_castps_si256(_mm256_cmp_ps(spectral, _mm256_setzero_ps(), _CMP_NEQ_UQ)));
+    if (!_mm256_testz_si256(mixes, mixes)) {
+        __m256 fa_a = _mm256_div_ps(floats(opa_a), floats(_mm256_add_epi32(opa_a, below)));
+        fa_a = _mm256_mul_ps(fa_a, _mm256_div_ps(_mm256_set1_ps((float)d->color_a), _mm256_set1_ps(32768.0f)));
+        __m256 mr, mg, mb;
+        pigment_mix(d, fa_a, QS_VIA_DOUBLE(fa_a, one_minus), *r, *g, *b, *a, &mr, &mg, &mb);
+        __m256 out = floats(out_a);
+        #define QS_CHANNEL(n, m) _mm256_blendv_epi8((n), u32(_mm256_add_ps(_mm256_mul_ps(additive, floats(n)), \
+                                                                      _mm256_mul_ps(_mm256_mul_ps(spectral, (m)), out))), mixes)
+        nr = QS_CHANNEL(nr, mr); ng = QS_CHANNEL(ng, mg); nb = QS_CHANNEL(nb, mb);
+        #undef QS_CHANNEL
+    }
+    *r = nr; *g = ng; *b = nb; *a = out_a;
+}
+
+__attribute__((target("avx2"))) static int dab_row_avx2(const qs_dab *d, uint16_t *row, int y, int x, int end) {
+    for (; x < end; x += 8) {
+        __m256i mask, on, r, g, b, a;
+        uint16_t *p = row + 4 * x;
+        if (!lanes(&d->mask, p, x, y, end, &mask, &on, &r, &g, &b, &a)) continue;
+        if (d->normal_pass) normal_pass(d, mask, &r, &g, &b, &a);
+        if (d->paint_pass) {
+            if (d->color_a == 32768) pigment_pass(d, mask, on, &r, &g, &b, &a);
+            else eraser_paint_pass(d, mask, on, &r, &g, &b, &a);
+        }
+        store(p, on, r, g, b, a);
+    }
+    return end;
+}
+#endif
+
+int qs_dab_row(const qs_dab *dab, uint16_t *row, int y, int x, int end, int widest) {
+#if defined(__x86_64__)
+    if (widest >= 256 && qs_vector_bits() >= 256) return dab_row_avx2(dab, row, y, x, end);
+#endif
+    (void)dab; (void)row; (void)y; (void)end; (void)widest;
+    return x;
+}
