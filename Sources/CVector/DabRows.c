@@ -57,15 +57,63 @@ QS_AVX2 __m256 fastpow2(__m256 p) {
 /// Unsigned 32-bit lanes (below 2³¹) as floats.
 QS_AVX2 __m256 floats(__m256i v) { return _mm256_cvtepi32_ps(v); }
 
-/// The mask's opacities at eight pixels of row y from x: DabRows.opacities.
-QS_AVX2 __m256i opacities(const qs_dab_mask *d, int x, int y) {
-    __m256 yy = _mm256_set1_ps(((float)y + 0.5f) - d->ly);
-    __m256 xx = _mm256_sub_ps(_mm256_add_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
-                                            _mm256_set1_ps(0.5f)), _mm256_set1_ps(d->lx));
+/// DabMask.rSample: the squared distance of (x, y) from the centre in the ellipse's own axes.
+QS_AVX2 __m256 r_sample(const qs_dab_mask *d, __m256 x, __m256 y) {
     __m256 cs = _mm256_set1_ps(d->cs), sn = _mm256_set1_ps(d->sn);
-    __m256 yyr = _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(yy, cs), _mm256_mul_ps(xx, sn)), _mm256_set1_ps(d->aspect_ratio));
-    __m256 xxr = _mm256_add_ps(_mm256_mul_ps(yy, sn), _mm256_mul_ps(xx, cs));
-    __m256 rr = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(yyr, yyr), _mm256_mul_ps(xxr, xxr)), _mm256_set1_ps(d->one_over_radius2));
+    __m256 yyr = _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(y, cs), _mm256_mul_ps(x, sn)), _mm256_set1_ps(d->aspect_ratio));
+    __m256 xxr = _mm256_add_ps(_mm256_mul_ps(y, sn), _mm256_mul_ps(x, cs));
+    return _mm256_add_ps(_mm256_mul_ps(yyr, yyr), _mm256_mul_ps(xxr, xxr));
+}
+
+/// min(max(v, low), high) as DabMask writes it: v > high ? high : (v < low ? low : v).
+QS_AVX2 __m256 clamp(__m256 v, __m256 low, __m256 high) {
+    __m256 c = _mm256_blendv_ps(v, low, _mm256_cmp_ps(v, low, _CMP_LT_OQ));
+    return _mm256_blendv_ps(c, high, _mm256_cmp_ps(v, high, _CMP_GT_OQ));
+}
+
+/// DabMask.rrAntialiased for pixels xs of row y: the visibility at the pixel's point nearest the
+/// centre, lessened by how much farther a point one unit of area away lies. Both sides of each
+/// branch are worked out and the lane's chosen.
+QS_AVX2 __m256 rr_antialiased(const qs_dab_mask *d, __m256 xs, int y) {
+    __m256 cs = _mm256_set1_ps(d->cs), sn = _mm256_set1_ps(d->sn), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    __m256 one_over = _mm256_set1_ps(d->one_over_radius2), area = _mm256_set1_ps(d->rad_area_one);
+    __m256 right = _mm256_sub_ps(_mm256_set1_ps(d->lx), xs), bottom = _mm256_set1_ps(d->ly - (float)y);
+    __m256 center_x = _mm256_sub_ps(right, _mm256_set1_ps(0.5f)), center_y = _mm256_sub_ps(bottom, _mm256_set1_ps(0.5f));
+    __m256 left = _mm256_sub_ps(right, one), top = _mm256_sub_ps(bottom, one);
+    // The pixel holds the centre: the near point is it, at distance 0.
+    __m256 inside = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(left, zero, _CMP_LT_OQ), _mm256_cmp_ps(right, zero, _CMP_GT_OQ)),
+                                  _mm256_and_ps(_mm256_cmp_ps(top, zero, _CMP_LT_OQ), _mm256_cmp_ps(bottom, zero, _CMP_GT_OQ)));
+    __m256 l2 = _mm256_add_ps(_mm256_mul_ps(cs, cs), _mm256_mul_ps(sn, sn));
+    __m256 t = _mm256_div_ps(_mm256_add_ps(_mm256_mul_ps(center_x, cs), _mm256_mul_ps(center_y, sn)), l2);
+    __m256 near_x = clamp(_mm256_mul_ps(cs, t), left, right), near_y = clamp(_mm256_mul_ps(sn, t), top, bottom);
+    near_x = _mm256_andnot_ps(inside, near_x);
+    near_y = _mm256_andnot_ps(inside, near_y);
+    __m256 rr_near = _mm256_andnot_ps(inside, _mm256_mul_ps(r_sample(d, near_x, near_y), one_over));
+    // Which side of the axis the pixel centre lies on.
+    __m256 sign = _mm256_sub_ps(_mm256_mul_ps(_mm256_sub_ps(center_x, cs), sn), _mm256_mul_ps(cs, _mm256_add_ps(center_y, sn)));
+    __m256 negative = _mm256_cmp_ps(sign, zero, _CMP_LT_OQ);
+    __m256 far_x = _mm256_blendv_ps(_mm256_add_ps(near_x, _mm256_mul_ps(sn, area)), _mm256_sub_ps(near_x, _mm256_mul_ps(sn, area)), negative);
+    __m256 far_y = _mm256_blendv_ps(_mm256_sub_ps(near_y, _mm256_mul_ps(cs, area)), _mm256_add_ps(near_y, _mm256_mul_ps(cs, area)), negative);
+    __m256 r_far = r_sample(d, far_x, far_y);
+    __m256 rr_far = _mm256_mul_ps(r_far, one_over);
+    __m256 mean = _mm256_mul_ps(_mm256_add_ps(rr_far, rr_near), _mm256_set1_ps(0.5f));
+    __m256 visibility = _mm256_div_ps(_mm256_sub_ps(one, rr_near), _mm256_add_ps(one, _mm256_sub_ps(rr_far, rr_near)));
+    __m256 rr = _mm256_blendv_ps(_mm256_sub_ps(one, visibility), mean, _mm256_cmp_ps(r_far, _mm256_set1_ps(d->r_aa_start), _CMP_LT_OQ));
+    return _mm256_blendv_ps(rr, rr_near, _mm256_cmp_ps(rr_near, one, _CMP_GT_OQ));
+}
+
+/// The mask's opacities at eight pixels of row y from x: DabRows.opacities, or DabMask.opacity
+/// for a dab anti-aliased.
+QS_AVX2 __m256i opacities(const qs_dab_mask *d, int x, int y) {
+    __m256 xs = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    __m256 rr;
+    if (d->antialiased) {
+        rr = rr_antialiased(d, xs, y);
+    } else {
+        __m256 yy = _mm256_set1_ps(((float)y + 0.5f) - d->ly);
+        __m256 xx = _mm256_sub_ps(_mm256_add_ps(xs, _mm256_set1_ps(0.5f)), _mm256_set1_ps(d->lx));
+        rr = _mm256_mul_ps(r_sample(d, xx, yy), _mm256_set1_ps(d->one_over_radius2));
+    }
     __m256 below = _mm256_cmp_ps(rr, _mm256_set1_ps(d->hardness), _CMP_LE_OQ);
     __m256 opa = _mm256_blendv_ps(_mm256_set1_ps(d->segment2_offset), _mm256_set1_ps(d->segment1_offset), below);
     opa = _mm256_add_ps(opa, _mm256_mul_ps(rr, _mm256_blendv_ps(_mm256_set1_ps(d->segment2_slope), _mm256_set1_ps(d->segment1_slope), below)));

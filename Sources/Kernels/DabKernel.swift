@@ -99,8 +99,8 @@ public enum DabKernel {
         case .pigment: body = { m, p in s.paint.applyPigment(mask: m, to: p) }
         case .general: body = { m, p in s.paint.apply(mask: m, to: p) }
         }
-        // Eight pixels at a time in C where the processor allows, the mask not anti-aliased.
-        if vectorBits >= 256, !s.mask.antialiased, s.paint.passesInC {
+        // Eight pixels at a time in C where the processor allows.
+        if vectorBits >= 256, s.paint.passesInC {
             withUnsafeTemporaryAllocation(of: qs_dab.self, capacity: 1) { dab in
                 dab.baseAddress!.initialize(to: DabRows.vectorDab(s, lx: lx, ly: ly))
                 each(body, rows: { yp, row in Int(qs_dab_row(dab.baseAddress!, row, Int32(yp), Int32(x0), Int32(x1 &+ 1), Int32(vectorBits))) })

@@ -47,9 +47,9 @@ import Testing
     }
 
     /// DabRows.c's eight lanes lay the same 15-bit values as Swift's: plain, smudging/erasing,
-    /// pigment and mixed dabs of every shape (radius 3 and up, soft to hard, long, turned, reaching past
-    /// the tile, faint enough for libmypaint's opacity floor) over random premultiplied pixels,
-    /// some transparent.
+    /// pigment and mixed dabs of every shape (anti-aliased under 3 px in radius, soft to hard,
+    /// long, turned, reaching past the tile, faint enough for libmypaint's opacity floor) over
+    /// random premultiplied pixels, some transparent.
     @Test(.enabled(if: DabKernel.vectorBits >= 256, "the processor has no AVX2"))
     func dabRowsInCAreSwiftsBytes() throws {
         var random = GlibcRandom(seed: 29)
@@ -62,7 +62,10 @@ import Testing
                 for c in 0..<3 where a > 0 { tile[4 * i + c] = UInt16(UInt32(random.next()) % (UInt32(a) + 1)) }
                 tile[4 * i + 3] = a
             }
-            let x: Float = unit() * 100 - 18, y: Float = unit() * 100 - 18, radius: Float = 3 + unit() * 37
+            // One dab in three under 3 px in radius: anti-aliased.
+            let small = trial % 3 == 1, spread: Float = small ? 70 : 100
+            let x: Float = unit() * spread - (spread - 64) / 2, y: Float = unit() * spread - (spread - 64) / 2
+            let radius: Float = small ? 0.2 + unit() * 2.79 : 3 + unit() * 37
             let hardness: Float = 0.05 + unit() * 0.95, aspectRatio: Float = 1 + unit() * 4, angle: Float = unit() * 360
             let mask = DabMask(x: x, y: y, radius: radius, hardness: hardness, aspectRatio: aspectRatio, angle: angle)
             let opaque: Float = trial % 5 == 0 ? unit() * 0.01 : unit()

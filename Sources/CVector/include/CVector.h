@@ -70,10 +70,12 @@ typedef struct {
     float red[10], green[10], blue[10], to_red[10], to_green[10], to_blue[10];
 } qs_spectral;
 
-/// The mask of a dab that is not anti-aliased (DabMask), its centre in the tile's own coordinates.
+/// A dab's mask (DabMask), its centre in the tile's own coordinates; anti-aliased or not.
 typedef struct {
     float lx, ly, cs, sn, aspect_ratio, one_over_radius2, hardness;
     float segment1_offset, segment1_slope, segment2_offset, segment2_slope;
+    int antialiased;
+    float r_aa_start, rad_area_one;
 } qs_dab_mask;
 
 /// A dab laying source-over, plain or pigment or both (DabPaint without lock alpha, colorize or
