@@ -276,6 +276,19 @@ __attribute__((target("avx2"))) static int dab_row_avx2(const qs_dab *d, uint16_
 }
 #endif
 
+__attribute__((target("avx2"))) static int mask_row_avx2(const qs_dab_mask *m, int y, int x, int end, uint32_t *out) {
+    for (int i = 0; x + i < end; i += 8) _mm256_storeu_si256((__m256i *)(out + i), opacities(m, x + i, y));
+    return end;
+}
+
+int qs_dab_mask_row(const qs_dab_mask *mask, int y, int x, int end, uint32_t *out, int widest) {
+#if defined(__x86_64__)
+    if (widest >= 256 && qs_vector_bits() >= 256) return mask_row_avx2(mask, y, x, end, out);
+#endif
+    (void)mask; (void)y; (void)end; (void)out; (void)widest;
+    return x;
+}
+
 int qs_dab_row(const qs_dab *dab, uint16_t *row, int y, int x, int end, int widest) {
 #if defined(__x86_64__)
     if (widest >= 256 && qs_vector_bits() >= 256) return dab_row_avx2(dab, row, y, x, end);

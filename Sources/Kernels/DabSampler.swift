@@ -1,3 +1,4 @@
+import CVector
 import Foundation
 
 /// The colour under a dab, for smudging: libmypaint 1.6's get_color, the average of the pixels a
@@ -25,8 +26,9 @@ public enum DabSampler {
 
     /// The colour under a dab at (x, y) of `radius`; `tile(tx, ty)` gives each tile's pixels
     /// (a transparent tile where there is none).
+    /// `vectorBits` as `DabKernel.vectorBits` (less to compare the paths: the colour is the same).
     public static func sample(x: Float, y: Float, radius: Float, paint: Float, random: inout GlibcRandom,
-                              tile: (Int, Int) -> UnsafePointer<UInt16>) -> Sample {
+                              vectorBits: Int = DabKernel.vectorBits, tile: (Int, Int) -> UnsafePointer<UInt16>) -> Sample {
         let radius = radius < 1 ? 1 : radius
         let mask = DabMask(x: x, y: y, radius: radius, hardness: 0.5, aspectRatio: 1, angle: 0)
         var sumWeight: Float = 0, sumR: Float = 0, sumG: Float = 0, sumB: Float = 0, sumA: Float = 0
@@ -42,7 +44,7 @@ public enum DabSampler {
                     legacy(mask, pixels, tx, ty, &sumWeight, &sumR, &sumG, &sumB, &sumA)
                 } else {
                     accumulate(mask, pixels, tx, ty, paint: paint, interval: interval, threshold: threshold, random: &random,
-                               &sumWeight, &sumR, &sumG, &sumB, &sumA)
+                               vectorBits: vectorBits, &sumWeight, &sumR, &sumG, &sumB, &sumA)
                 }
             }
         }
@@ -92,7 +94,7 @@ public enum DabSampler {
     /// libmypaint's get_color_pixels_accumulate over one tile: the running averages carried in
     /// the sums from tile to tile.
     static func accumulate(_ mask: DabMask, _ rgba: UnsafePointer<UInt16>, _ tx: Int, _ ty: Int, paint: Float, interval: UInt16,
-                           threshold: Int32, random: inout GlibcRandom,
+                           threshold: Int32, random: inout GlibcRandom, vectorBits: Int,
                            _ sumWeight: inout Float, _ sumR: inout Float, _ sumG: inout Float, _ sumB: inout Float, _ sumA: inout Float) {
         var avgSpectral = Spectral.Curve()
         var avg = (sumR, sumG, sumB)
@@ -100,12 +102,18 @@ public enum DabSampler {
         var counter: UInt16 = 0
         let (lx, ly) = mask.local(tileX: tx, tileY: ty)
         let range = mask.tileRange(localX: lx, localY: ly)
-        if range.x0 <= range.x1 && range.y0 <= range.y1 {
+        guard range.x0 <= range.x1 && range.y0 <= range.y1 else { return finish() }
+        // Each row's opacities first, eight at a time in C where the processor allows.
+        var cMask = DabRows.vectorMask(mask, lx: lx, ly: ly)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 72) { row in
+            let opacities = row.baseAddress!
             for yp in range.y0...range.y1 {
+                let inC = Int(qs_dab_mask_row(&cMask, Int32(yp), Int32(range.x0), Int32(range.x1 &+ 1), opacities, Int32(vectorBits))) > range.x0
                 for xp in range.x0...range.x1 {
-                    let opa = mask.opacity(xp: xp, yp: yp, localX: lx, localY: ly)
+                    let opa = inC ? opacities[xp &- range.x0] : mask.opacity(xp: xp, yp: yp, localX: lx, localY: ly)
                     guard opa != 0 else { continue }
-                    defer { counter = interval == 0 ? 0 : UInt16((UInt32(counter) &+ 1) % UInt32(interval)) }
+                    // (counter + 1) % interval, the counter being under the interval.
+                    defer { counter = interval == 0 || counter &+ 1 == interval ? 0 : counter &+ 1 }
                     guard counter == 0 || random.next() < threshold else { continue }
                     let p = rgba + (yp &* 64 &+ xp) &* 4
                     let pa = p[3]
@@ -130,11 +138,14 @@ public enum DabSampler {
                 }
             }
         }
-        let spec = Spectral.rgb(avgSpectral)
-        // `spec * paint + (1.0 - paint) * avg`: the second product and the sum in double.
-        let rest = 1 - Double(paint)
-        sumR = Float(Double(spec.r * paint) + rest * Double(avg.0))
-        sumG = Float(Double(spec.g * paint) + rest * Double(avg.1))
-        sumB = Float(Double(spec.b * paint) + rest * Double(avg.2))
+        finish()
+        func finish() {
+            let spec = Spectral.rgb(avgSpectral)
+            // `spec * paint + (1.0 - paint) * avg`: the second product and the sum in double.
+            let rest = 1 - Double(paint)
+            sumR = Float(Double(spec.r * paint) + rest * Double(avg.0))
+            sumG = Float(Double(spec.g * paint) + rest * Double(avg.1))
+            sumB = Float(Double(spec.b * paint) + rest * Double(avg.2))
+        }
     }
 }

@@ -89,4 +89,43 @@ import Testing
         }
         #expect(laid > 200, "only \(laid) of the 300 dabs laid anything")
     }
+
+    /// The colour under a dab (smudging) is the same with the mask's rows in C as in Swift: the
+    /// same random draws, the same running averages, bit for bit, over random tiles, for samples
+    /// of every size (anti-aliased under 3 px) and pigment share.
+    @Test(.enabled(if: DabKernel.vectorBits >= 256, "the processor has no AVX2"))
+    func samplesWithMaskRowsInCAreSwifts() {
+        var random = GlibcRandom(seed: 30)
+        func unit() -> Float { Float(UInt32(random.next()) % 10_001) / 10_000 }
+        // Four tiles around the origin, random premultiplied pixels, some transparent.
+        var tiles = [[UInt16]](repeating: [UInt16](repeating: 0, count: DabKernel.tileValues), count: 4)
+        for t in 0..<4 {
+            for i in 0..<4096 where random.next() % 4 != 0 {
+                let a = UInt16(UInt32(random.next()) % 32_769)
+                for c in 0..<3 where a > 0 { tiles[t][4 * i + c] = UInt16(UInt32(random.next()) % (UInt32(a) + 1)) }
+                tiles[t][4 * i + 3] = a
+            }
+        }
+        tiles.withUnsafeBufferPointer { all in
+            let pointers = all.map { $0.withUnsafeBufferPointer { $0.baseAddress! } }
+            let blank = [UInt16](repeating: 0, count: DabKernel.tileValues)
+            blank.withUnsafeBufferPointer { none in
+                func tile(_ tx: Int, _ ty: Int) -> UnsafePointer<UInt16> {
+                    (0...1).contains(tx) && (0...1).contains(ty) ? pointers[ty * 2 + tx] : none.baseAddress!
+                }
+                var painted = 0
+                for trial in 0..<200 {
+                    let x: Float = 20 + unit() * 88, y: Float = 20 + unit() * 88
+                    let radius: Float = trial % 3 == 0 ? 0.5 + unit() * 2.4 : 3 + unit() * 30
+                    let paint: Float = [0, 1, unit()][trial % 3]
+                    var inSwift = GlibcRandom(seed: UInt32(trial + 1)), inC = inSwift
+                    let a = DabSampler.sample(x: x, y: y, radius: radius, paint: paint, random: &inSwift, vectorBits: 0, tile: tile)
+                    let b = DabSampler.sample(x: x, y: y, radius: radius, paint: paint, random: &inC, tile: tile)
+                    #expect(a == b, "sample \(trial) at (\(x), \(y)), radius \(radius), paint \(paint)")
+                    if a.a > 0 { painted += 1 }
+                }
+                #expect(painted > 150, "only \(painted) of the 200 samples found paint")
+            }
+        }
+    }
 }

@@ -96,4 +96,9 @@ typedef struct {
 /// vectors here (the caller then does the row).
 int qs_dab_row(const qs_dab *dab, uint16_t *row, int y, int x, int end, int widest);
 
+/// The mask's opacities (DabMask.opacity) at pixels x…end − 1 of row y into `out`, eight at a
+/// time: `out` must hold end − x rounded up to eight. Returns `end`, or x having written nothing
+/// when there are no such vectors here.
+int qs_dab_mask_row(const qs_dab_mask *mask, int y, int x, int end, uint32_t *out, int widest);
+
 #endif
