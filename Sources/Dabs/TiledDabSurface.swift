@@ -36,11 +36,11 @@ public final class TiledDabSurface: DabSurface {
     public private(set) var strokeDamage = Rect.empty
     /// The sequence pigment sampling draws from (libmypaint's `rand()`).
     private var random = GlibcRandom()
-    /// When the dabs waiting reach this many, or cost this much (in the compute pass's units),
-    /// they are laid at the end of the atomic section: big enough batches for the workers, small
-    /// enough to stay in cache.
+    /// When the dabs waiting reach this many, or cost this much (in the compute pass's units:
+    /// about 175,000 pigment pixels laid in C), they are laid at the end of the atomic section:
+    /// big enough batches for the workers, small enough to stay in cache.
     static let batchDabs = 1024
-    static let batchCost = 1 << 22
+    static let batchCost = 1 << 19
 
     /// The tiles the last stroke changed, with what each held before (nil: no tile).
     public private(set) var lastStroke: [(key: TileKey, before: Tile?)] = []

@@ -115,11 +115,14 @@ public enum DabKernel {
     }
 
     /// How much laying one pixel of this dab costs, in the compute pass's units (a composed
-    /// pixel's worth): what decides whether a batch is worth waking the workers for.
+    /// pixel's worth): what decides whether a batch is worth waking the workers for. Laid in C
+    /// (DabRows.c), a pixel costs about an eighth of what it costs in Swift (measured over the
+    /// stock brushes: docs/performance.md).
     @inline(__always) public static func cost(of paint: DabPaint) -> Int {
+        let inC = vectorBits >= 256 && paint.passesInC
         switch paint.kind {
-        case .normal, .normalAndEraser: 4
-        case .pigment, .general: 24
+        case .normal, .normalAndEraser: return inC ? 1 : 4
+        case .pigment, .general: return inC ? 3 : 24
         }
     }
 }
