@@ -18,4 +18,6 @@
 // `DabKernel` (a batch of `DabStamp`s on one 16x16 threadgroup), each a `DabMask` (the shape) and
 // a `DabPaint` (the blend passes; `DabColorize`, and `Spectral` for pigment mixing); `DabSampler`
 // reads the colour under a dab for smudging (with `GlibcRandom`, rand()'s sequence); `Fix15`
-// converts between 8 and 15 bits. The Dabs module's surface dispatches them.
+// converts between 8 and 15 bits. `DabRows` and `DabLanes` are the lanes of the hot paths; where
+// the processor has AVX2 a dab's rows are CVector's (DabRows.c), eight pixels at a time, the
+// same bytes. The Dabs module's surface dispatches them.
