@@ -103,7 +103,8 @@ chaos: release test-deps
 # when it is set, the stabilizer table beside libmypaint's slow tracking (.build/bench/mypaint-track) and
 # brushes.libmypaint, `quicksilver render` of MyPaint brushes against libmypaint's program (mypaint-render);
 # a case whose work fails is named on stderr and stops make once the rest have run. Then event →
-# pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py),
+# pixels on screen measured from a second X client on a private Xvfb (Tests/Bench/latency.py; again
+# with classic/coarse_bulk_1, the stock brush whose dabs cost most),
 # then whole-process `render` against cairo (Tests/Bench/files.py). parse.300k is compared with C++
 # simdjson's NDJSON parser on the same journal (Tests/Bench/simdjson_parse.cpp, built here), play.300k
 # with cairo drawing its strokes (Tests/Bench/cairo_play.c).
@@ -113,6 +114,7 @@ bench: release test-deps bench-deps .build/bench/mypaint-track $(MYPAINT_RENDER)
 	.build/release/quicksilver-bench --mypaint .build/bench/mypaint-track --mypaint-render $(MYPAINT_RENDER) \
 		--simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
 	python3 Tests/Bench/latency.py .build/release/quicksilver
+	python3 Tests/Bench/latency.py .build/release/quicksilver 200 0 classic/coarse_bulk_1
 	python3 Tests/Bench/files.py .build/release/quicksilver
 
 .build/bench/mypaint-track: Tests/Bench/mypaint-track.c | bench-deps

@@ -14,12 +14,19 @@ With TURN (degrees, a multiple of 15) the view is first turned that far about th
 (Ctrl+] presses, as a user turns it) and the strokes run through the middle of the window, on the
 canvas; the modes are then named ink.latency.turned-TURN….
 
-Usage: latency.py QUICKSILVER_BINARY [STEPS [TURN]]"""
+With BRUSH (an installed MyPaint brush, e.g. classic/coarse_bulk_1) the window paints with it
+(`--brush`); its dabs land where libmypaint puts them, as wide as the brush, so a step is timed
+until any pixel within 40 px of the pen changes, and a step that lays no dab (dabs are spaced by
+the brush's radius) is not timed: those are counted apart, not as missing. The modes are then
+named ink.latency.BRUSH….
+
+Usage: latency.py QUICKSILVER_BINARY [STEPS [TURN [BRUSH]]]"""
 import atexit, ctypes, ctypes.util, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
 binary = sys.argv[1]
 steps = int(sys.argv[2]) if len(sys.argv) > 2 else 400
 turn = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+brush = sys.argv[4] if len(sys.argv) > 4 else None
 
 x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
 xtst = ctypes.CDLL(ctypes.util.find_library("Xtst") or "libXtst.so.6")
@@ -65,6 +72,17 @@ def pixel(dpy, root, x, y):
     return value
 
 
+def region(dpy, root, x, y, r):
+    """The screen's bytes within r px of (x, y), clipped to the screen's top left."""
+    x0, y0 = max(0, x - r), max(0, y - r)
+    p = x11.XGetImage(dpy, root, x0, y0, 2 * r, 2 * r, 0xFFFFFFFF, 2)  # ZPixmap, 4 bytes a pixel
+    img = XImage.from_address(p)
+    data = ctypes.string_at(img.data, 4 * img.width * img.height)
+    x11.XFree(img.data)
+    x11.XFree(p)
+    return data
+
+
 def cpu_seconds(pid):
     fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -76,7 +94,8 @@ def measure(extra):
     atexit.register(shutil.rmtree, work, ignore_errors=True)
     env = dict(os.environ, DISPLAY=display, XDG_STATE_HOME=work)
     # No predicted tail: it would ink pixels ahead of the samples; the real samples are timed.
-    window = subprocess.Popen([binary, "window", "--size", "800x600", "--no-journal", "--predict-ms", "0"] + extra, env=env,
+    brushes = ["--brush", brush] if brush else []
+    window = subprocess.Popen([binary, "window", "--size", "800x600", "--no-journal", "--predict-ms", "0"] + brushes + extra, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     dpy = x11.XOpenDisplay(display.encode())
     root = x11.XDefaultRootWindow(dpy)
@@ -102,7 +121,7 @@ def measure(extra):
         # Rows through the middle, which the turned canvas still covers end to end.
         y = 250
     rng = random.Random(7)
-    latencies, missing = [], 0
+    latencies, missing, undabbed = [], 0, 0
     for stroke in range((steps + 199) // 200):
         x = 100
         xtst.XTestFakeMotionEvent(dpy, -1, x, y, 0)
@@ -111,17 +130,25 @@ def measure(extra):
         time.sleep(0.05)
         for _ in range(min(200, steps - stroke * 200)):
             x += 3
+            # A brush's step: the screen around it as it is before it.
+            before = region(dpy, root, x, y, 40) if brush else None
             t0 = time.perf_counter()
             xtst.XTestFakeMotionEvent(dpy, -1, x, y, 0)
             x11.XFlush(dpy)
             # 2 px ahead of the pen's centre: the 8 px pen's last dab (3 px back) stops short of
             # it, so ink there means this sample reached the screen.
-            while pixel(dpy, root, x + 2, y) == 0xFFFFFF:
-                if time.perf_counter() - t0 > 0.2:
-                    missing += 1
-                    break
+            if brush:
+                if wait_for_change(dpy, root, x, y, before, t0):
+                    latencies.append(time.perf_counter() - t0)
+                else:
+                    undabbed += 1
             else:
-                latencies.append(time.perf_counter() - t0)
+                while pixel(dpy, root, x + 2, y) == 0xFFFFFF:
+                    if time.perf_counter() - t0 > 0.2:
+                        missing += 1
+                        break
+                else:
+                    latencies.append(time.perf_counter() - t0)
             time.sleep(rng.uniform(0.004, 0.010))
         xtst.XTestFakeButtonEvent(dpy, 1, 0, 0)
         x11.XSync(dpy, 0)
@@ -149,7 +176,16 @@ def measure(extra):
     server.wait(timeout=30)
     latencies.sort()
     def ms(p): return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))] if latencies else float("nan")
-    return ms(0.5), ms(0.99), missing, len(latencies), cpu
+    return ms(0.5), ms(0.99), missing, len(latencies), cpu, undabbed
+
+
+def wait_for_change(dpy, root, x, y, before, t0):
+    """Whether the screen within 40 px of (x, y) changes from `before` within 50 ms of t0 (a
+    brush's step that lays no dab changes nothing)."""
+    while region(dpy, root, x, y, 40) == before:
+        if time.perf_counter() - t0 > 0.05:
+            return False
+    return True
 
 
 never_shown = 0
@@ -157,10 +193,12 @@ never_shown = 0
 # between strokes), the same with them hidden (Tab), and the frame path.
 for name, extra in [("ink.latency", []), ("ink.latency.tools-hidden", ["--hide-tools"]),
                     ("ink.latency.frames", ["--no-low-latency"])]:
-    p50, p99, missing, n, cpu = measure(extra)
+    p50, p99, missing, n, cpu, undabbed = measure(extra)
     never_shown += missing
     name = name.replace("ink.latency", "ink.latency.turned-%d" % turn) if turn else name
-    print("%-26s p50 %6.2f ms  p99 %6.2f ms  missing %d of %d  CPU at 1 kHz %.0f %% of a core" % (name, p50, p99, missing, n + missing, 100 * cpu))
+    name = name.replace("ink.latency", "ink.latency." + brush) if brush else name
+    apart = "  (%d steps laid no dab)" % undabbed if brush else ""
+    print("%-26s p50 %6.2f ms  p99 %6.2f ms  missing %d of %d  CPU at 1 kHz %.0f %% of a core%s" % (name, p50, p99, missing, n + missing, 100 * cpu, apart))
 # A step whose ink never showed is a lost sample, not a slow one: make bench says so.
 if never_shown:
     sys.exit("latency: %d steps never showed their ink" % never_shown)
