@@ -1,9 +1,11 @@
 // A MyPaint dab's rows eight pixels at a time in AVX2, where Swift's lanes on x86-64 are SSE2's
-// four: the mask of a dab that is not anti-aliased (DabRows.opacities), then source-over, plain
-// (DabPaint.applyNormal, and with the colour's alpha below 1, applyNormalAndEraser) or pigment
-// (DabRows.pigment). Every step is the Swift one in the same order, each float and double
-// operation the same IEEE operation (no fused multiply-adds: the target has none), so the 15-bit
-// values are the same bytes on every processor.
+// four and most of its steps one pixel at a time. Start at dab_row_avx2: the mask (`opacities`:
+// DabRows.opacities, or DabMask.rrAntialiased under 3 px), then the passes DabPaint.apply lays
+// when there is no lock alpha, colorize or posterize — plain source-over (`normal_pass`), then
+// pigment source-over (`pigment_pass`, or `eraser_paint_pass` with the colour's alpha below 1).
+// mask_row_avx2 gives smudge sampling (DabSampler) a row's mask. Every step is the Swift one in
+// the same order, each float and double operation the same IEEE operation (no fused
+// multiply-adds: the target has none), so the 15-bit values are the same bytes on every processor.
 #include "CVector.h"
 
 #if defined(__x86_64__)
@@ -216,8 +218,8 @@ QS_AVX2 void pigment_pass(const qs_dab *d, __m256i mask, __m256i on, __m256i *r,
     *r = nr; *g = ng; *b = nb; *a = out_a;
 }
 
-/// DabPaint.spectralFactor: how far to mix by pigment rather than additively, by alpha x.
 QS_AVX2 __m256d half_plus(__m256d x) { return _mm256_add_pd(_mm256_set1_pd(0.5), x); }
+/// DabPaint.spectralFactor: how far to mix by pigment rather than additively, by alpha x.
 QS_AVX2 __m256 spectral_factor(__m256 x) {
     __m256 b = _mm256_sub_ps(_mm256_mul_ps(x, _mm256_set1_ps(8.0f)), _mm256_set1_ps(3.0f));
     __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), b);
