@@ -27,7 +27,10 @@ struct SampleTimes {
     /// going back, within `frame` (its end excluded: that instant is the next frame's).
     /// - Parameter own: each event's own time on the window's clock, nil for one that has none.
     /// - Parameter anchor: the newest sample journaled before, whose gap to these is kept if it fits.
-    init(own: [Double?], after lastT: Double, in frame: Range<Double>, following anchor: Anchor?) {
+    /// - Parameter early: where that gap does not fit, the events go as early in the frame as they
+    ///   can (after `lastT`) rather than ending at its end: the immediate ink path's batches, which
+    ///   come before the frame they are recorded in, and more may follow them in it.
+    init(own: [Double?], after lastT: Double, in frame: Range<Double>, following anchor: Anchor?, early: Bool = false) {
         let n = own.count
         let lo = max(frame.lowerBound, lastT), hi = frame.upperBound
         guard n > 0, lo < hi else {
@@ -41,13 +44,14 @@ struct SampleTimes {
         let offsets = Self.offsets(own)
         let span = offsets[n - 1]
         let firstSample = own.firstIndex { $0 != nil }
-        var start = last - span
+        var start = early ? first : last - span
         if let anchor, let i = firstSample, let w = own[i] {
             let kept = anchor.t + (w - anchor.own) - offsets[i]
             if kept >= first && kept + span <= last { start = kept }
         }
-        let squeeze = start < first ? (last - first) / span : 1
+        var squeeze = start < first ? (last - first) / span : 1
         if start < first { start = first }
+        if start + span > last { squeeze = (last - start) / span }
         var out: [Double] = []
         out.reserveCapacity(n)
         for o in offsets { out.append(min(max(start + o * squeeze, out.last ?? lo), last)) }

@@ -61,9 +61,10 @@ struct SessionLogs {
     /// event's own time on the window's clock (nil: none): at the samples' own gaps, within the
     /// frame, after the last time journaled (`SampleTimes`). The window gives the samples those
     /// times (`Session.stampQueued`) and `record` journals them.
-    func sampleTimes(own: [Double?], inFrame index: Int) -> SampleTimes {
+    /// `early`: for the immediate ink path (`SampleTimes.init`).
+    func sampleTimes(own: [Double?], inFrame index: Int, early: Bool = false) -> SampleTimes {
         let k = clockFrame(index), fps = ReplayPlayer.framesPerSecond
-        return SampleTimes(own: own, after: lastT, in: k / fps ..< (k + 1) / fps, following: anchor)
+        return SampleTimes(own: own, after: lastT, in: k / fps ..< (k + 1) / fps, following: anchor, early: early)
     }
 
     /// Records and journals the events frame `index` played, stamped within that frame (at

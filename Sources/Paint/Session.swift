@@ -264,16 +264,17 @@ public final class Session {
     }
 
     /// The immediate ink path: plays the queued events now, as long as they are samples of a pen,
-    /// pixel-pen or eraser stroke (up to the first that is not: a command, a mercurial stroke, a
-    /// view), and presents what they changed, between frames. The pixels are exactly those the
-    /// next frame would have drawn; everything else waits for it. Nothing happens while the
-    /// window must be redrawn whole. Returns what it played and presented.
+    /// pixel-pen, eraser or MyPaint brush's stroke (up to the first that is not: a command, a
+    /// mercurial stroke, a view), and presents what they changed, between frames. The pixels are
+    /// exactly those the next frame would have drawn (a MyPaint brush's samples at the times the
+    /// window stamped them with, `queuedInkCount`); everything else waits for it. Nothing happens
+    /// while the window must be redrawn whole. Returns what it played and presented.
     @discardableResult
     public func drawInk(to presenter: Presenter) -> Frame {
         guard !view.windowIsStale else { return Frame(played: [], presented: .empty) }
         var played: [SessionEvent] = []
         withPending { queue in
-            while let event = queue.first, isInk(event) {
+            while let event = queue.first, ink(event, during: inkStroke) != nil {
                 queue.removeFirst()
                 play(event)
                 played.append(event)
@@ -284,13 +285,38 @@ public final class Session {
         return Frame(played: played, presented: present(to: presenter))
     }
 
-    /// A sample the ink path may draw: one of a pen-like stroke, started or going on.
-    private func isInk(_ event: SessionEvent) -> Bool {
-        switch (event, strokes.live) {
-        case (.pointerMove, .pen), (.pointerUp, .pen): true
-        // Not a MyPaint brush's: its samples take their times from the frame that plays them.
-        case (.pointerDown, .none): brush.tip.kind != .mercurial && brush.mypaint == nil
-        default: false
+    /// How many of the queued events `drawInk` would play now: the window stamps a MyPaint
+    /// brush's among them with their times first (`stampQueued`).
+    public var queuedInkCount: Int {
+        var stroke = inkStroke, count = 0
+        for event in pending {
+            guard let next = ink(event, during: stroke) else { break }
+            stroke = next
+            count += 1
+        }
+        return count
+    }
+
+    /// The stroke the ink path is drawing, as far as it cares.
+    private enum InkStroke { case none, pen, mypaint, other }
+
+    private var inkStroke: InkStroke {
+        switch strokes.live {
+        case .none: .none
+        case .pen: .pen
+        case .mypaint: .mypaint
+        case .mercurial, .embossing: .other
+        }
+    }
+
+    /// Whether the ink path may draw `event` while `stroke` is drawn (a sample of a pen-like or
+    /// MyPaint stroke, started or going on): the stroke after it if so, else nil.
+    private func ink(_ event: SessionEvent, during stroke: InkStroke) -> InkStroke? {
+        switch (event, stroke) {
+        case (.pointerMove, .pen), (.pointerMove, .mypaint): stroke
+        case (.pointerUp, .pen), (.pointerUp, .mypaint): InkStroke.none
+        case (.pointerDown, .none): brush.mypaint != nil ? .mypaint : (brush.tip.kind != .mercurial ? .pen : nil)
+        default: nil
         }
     }
 

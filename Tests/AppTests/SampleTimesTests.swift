@@ -22,6 +22,26 @@ import TestSupport
         #expect(s.anchor == SampleTimes.Anchor(t: s.times[3], own: 2.003))
     }
 
+    /// The immediate ink path's batches come before the frame that records them, a few at a
+    /// time: the first goes to the frame's start, the next at its own gap after it, so a
+    /// stroke's samples keep their gaps however many batches the frame holds.
+    @Test func inkBatchesGoAsEarlyAsTheyCanThenFollowAtTheirGaps() {
+        let frame1 = 1.0 / 60 ..< 2.0 / 60
+        let before = SampleTimes.Anchor(t: 0.016, own: 4.000)
+        // Their own gap from the anchor puts them before the frame: they start it.
+        let a = SampleTimes(own: [4.0005, 4.0015], after: 0.016, in: frame1, following: before, early: true)
+        #expect(near(a.times, [1.0 / 60 + Self.gap, 1.0 / 60 + Self.gap + 0.001]), "\(a.times)")
+        // The next batch, in the same frame, keeps its own gap to the last.
+        let b = SampleTimes(own: [4.0045], after: a.times[1], in: frame1, following: a.anchor, early: true)
+        #expect(near(b.times, [a.times[1] + 0.003]), "\(b.times)")
+        // Without `early` the first batch would have ended at the frame's end, leaving no room.
+        let late = SampleTimes(own: [4.0005, 4.0015], after: 0.016, in: frame1, following: before)
+        #expect(abs(late.times[1] - (2.0 / 60 - Self.gap)) < 1e-12)
+        // A batch longer than the room left is squeezed into it, never past the frame.
+        let c = SampleTimes(own: [5.0, 5.1], after: 0.020, in: frame1, following: nil, early: true)
+        #expect(c.times[0] > 0.020 && abs(c.times[1] - (2.0 / 60 - Self.gap)) < 1e-12, "\(c.times)")
+    }
+
     @Test func gapsThatDoNotFitAreSqueezedAlikeBetweenLastTAndTheFramesEnd() {
         let lastT = 0.004
         let s = SampleTimes(own: [5.00, 5.01, 5.03], after: lastT, in: Self.frame0, following: nil)
