@@ -25,7 +25,7 @@ final class WorkingTile: @unchecked Sendable {
     /// Its pixels rounded to 8 bits into `tile` (every pixel written).
     func store(into tile: Tile) {
         let dst = tile.texture.base
-        for i in 0..<(64 * 64) { dst[i] = Fix15.pack(values + i &* 4) }
+        Fix15.pack(values, into: dst, count: 64 * 64)
     }
 }
 

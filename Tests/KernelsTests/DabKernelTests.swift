@@ -128,4 +128,20 @@ import Testing
             }
         }
     }
+
+    /// Tiles packed to 8 bits eight pixels at a time in C are `Fix15.pack`'s bytes, pixel by
+    /// pixel: every value from 0 to past 1.0, colour above alpha clamped to it, ragged counts.
+    @Test(.enabled(if: DabKernel.vectorBits >= 256, "the processor has no AVX2"))
+    func packedTilesInCAreSwiftsBytes() {
+        var random = GlibcRandom(seed: 31)
+        var values = [UInt16](repeating: 0, count: 4 * 4099)
+        for i in values.indices { values[i] = UInt16(truncatingIfNeeded: random.next() % (i % 3 == 0 ? 65_536 : 32_769)) }
+        for count in [4096, 4099, 7, 0] {
+            var swift = [UInt32](repeating: 0, count: count), c = swift
+            Fix15.pack(values, into: &swift, count: count, vectorBits: 0)
+            Fix15.pack(values, into: &c, count: count)
+            #expect(swift == c, "\(count) pixels")
+            #expect(swift.indices.allSatisfy { swift[$0] == Fix15.pack(values.withUnsafeBufferPointer { $0.baseAddress! } + $0 * 4) })
+        }
+    }
 }

@@ -4,8 +4,9 @@
 // inside a large kernel. Written with clang's vector extensions, it is the same instruction on
 // every target (arm64's `umull`/`shrn` pair) and always inlined. A turned view's bilinear rows
 // (AVX-512 or AVX2, sixteen or eight pixels at a time, BilinearRow.c), the fused compose (AVX2,
-// FusedPiece.c) and a MyPaint dab's rows (AVX2, DabRows.c) use instruction sets Swift cannot
-// target per function; VectorBits.c says at run time which of them the processor has.
+// FusedPiece.c) and a MyPaint dab's rows and its tiles packed for the screen (AVX2, DabRows.c,
+// PackTile.c) use instruction sets Swift cannot target per function; VectorBits.c says at run
+// time which of them the processor has.
 #ifndef QUICKSILVER_CVECTOR_H
 #define QUICKSILVER_CVECTOR_H
 
@@ -100,5 +101,10 @@ int qs_dab_row(const qs_dab *dab, uint16_t *row, int y, int x, int end, int wide
 /// time: `out` must hold end − x rounded up to eight. Returns `end`, or x having written nothing
 /// when there are no such vectors here.
 int qs_dab_mask_row(const qs_dab_mask *mask, int y, int x, int end, uint32_t *out, int widest);
+
+/// Fix15.pack on the first pixels of `values` (15-bit r, g, b, a each) into `dst`, eight at a
+/// time, with the same bytes. Returns how many it packed (count rounded down to eight; 0 when
+/// there are no such vectors here): the caller packs the rest.
+int qs_pack15(const uint16_t *values, uint32_t *dst, int count, int widest);
 
 #endif
