@@ -202,7 +202,7 @@ public final class PaintApp: FrameLoopDelegate {
     func drawInk(_ loop: FrameLoop) -> Bool {
         guard !window.isPresentPending else { return false }
         let started = loop.now
-        let stamped = stampInk(loop.upcomingFrame)
+        let stamped = stampSamples(loop.upcomingFrame, inkOnly: true)
         let drawn = session.drawInk(to: window)
         guard !drawn.played.isEmpty else { return false }
         record(drawn.played, inFrame: loop.upcomingFrame, loop, stamped: stamped)
@@ -242,21 +242,14 @@ public final class PaintApp: FrameLoopDelegate {
     /// With a MyPaint brush in use (chosen, by the frame's events too, or still drawing its
     /// stroke), gives the frame's queued samples the times the journal will hold, at their own
     /// gaps (a MyPaint brush's dtime comes from them), and returns them for `record`; nil otherwise.
-    /// The samples the ink path is about to play with a MyPaint brush, stamped like the frame's
-    /// (`stampSamples`) but as early in the frame that records them as their gaps allow: more
-    /// may follow them before that frame.
-    private func stampInk(_ frame: Int) -> SampleTimes? {
-        guard session.brush.mypaint != nil || session.isDrawingMyPaint else { return nil }
-        let count = session.queuedInkCount
-        guard count > 0 else { return nil }
-        let stamped = logs.sampleTimes(own: Array(session.queuedSampleTimes.prefix(count)), inFrame: frame, early: true)
-        session.stampQueued(stamped.times)
-        return stamped
-    }
-
-    private func stampSamples(_ frame: Int) -> SampleTimes? {
-        guard session.brush.mypaint != nil || session.upcomingBrush.mypaint != nil || session.isDrawingMyPaint else { return nil }
-        let stamped = logs.sampleTimes(own: session.queuedSampleTimes, inFrame: frame)
+    /// `inkOnly`: just the samples the ink path is about to play (`Session.queuedInkCount`), as
+    /// early in the frame that records them as their gaps allow, for more may follow them before it.
+    private func stampSamples(_ frame: Int, inkOnly: Bool = false) -> SampleTimes? {
+        // The ink path plays no command, so no brush chosen after its samples.
+        let chosen = !inkOnly && session.upcomingBrush.mypaint != nil
+        guard session.brush.mypaint != nil || chosen || session.isDrawingMyPaint else { return nil }
+        let own = session.queuedSampleTimes
+        let stamped = logs.sampleTimes(own: inkOnly ? Array(own.prefix(session.queuedInkCount)) : own, inFrame: frame, early: inkOnly)
         session.stampQueued(stamped.times)
         return stamped
     }

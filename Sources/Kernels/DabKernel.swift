@@ -100,7 +100,7 @@ public enum DabKernel {
         case .general: body = { m, p in s.paint.apply(mask: m, to: p) }
         }
         // Eight pixels at a time in C where the processor allows.
-        if vectorBits >= 256, s.paint.passesInC {
+        if laidInC(s.paint, vectorBits: vectorBits) {
             withUnsafeTemporaryAllocation(of: qs_dab.self, capacity: 1) { dab in
                 dab.baseAddress!.initialize(to: DabRows.vectorDab(s, lx: lx, ly: ly))
                 each(body, rows: { yp, row in Int(qs_dab_row(dab.baseAddress!, row, Int32(yp), Int32(x0), Int32(x1 &+ 1), Int32(vectorBits))) })
@@ -114,12 +114,17 @@ public enum DabKernel {
         }
     }
 
+    /// Whether a dab of this paint is laid in C (DabRows.c), vectors of `vectorBits` allowed.
+    @inline(__always) static func laidInC(_ paint: DabPaint, vectorBits: Int = vectorBits) -> Bool {
+        vectorBits >= 256 && paint.passesInC
+    }
+
     /// How much laying one pixel of this dab costs, in the compute pass's units (a composed
     /// pixel's worth): what decides whether a batch is worth waking the workers for. Laid in C
     /// (DabRows.c), a pixel costs about an eighth of what it costs in Swift (measured over the
     /// stock brushes: docs/performance.md).
     @inline(__always) public static func cost(of paint: DabPaint) -> Int {
-        let inC = vectorBits >= 256 && paint.passesInC
+        let inC = laidInC(paint)
         switch paint.kind {
         case .normal, .normalAndEraser: return inC ? 1 : 4
         case .pigment, .general: return inC ? 3 : 24

@@ -102,10 +102,10 @@ public enum DabSampler {
         var counter: UInt16 = 0
         let (lx, ly) = mask.local(tileX: tx, tileY: ty)
         let range = mask.tileRange(localX: lx, localY: ly)
-        guard range.x0 <= range.x1 && range.y0 <= range.y1 else { return finish() }
         // Each row's opacities first, eight at a time in C where the processor allows.
         var cMask = DabRows.vectorMask(mask, lx: lx, ly: ly)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 72) { row in
+            guard range.x0 <= range.x1 && range.y0 <= range.y1 else { return }
             let opacities = row.baseAddress!
             for yp in range.y0...range.y1 {
                 let inC = Int(qs_dab_mask_row(&cMask, Int32(yp), Int32(range.x0), Int32(range.x1 &+ 1), opacities, Int32(vectorBits))) > range.x0
@@ -138,14 +138,11 @@ public enum DabSampler {
                 }
             }
         }
-        finish()
-        func finish() {
-            let spec = Spectral.rgb(avgSpectral)
-            // `spec * paint + (1.0 - paint) * avg`: the second product and the sum in double.
-            let rest = 1 - Double(paint)
-            sumR = Float(Double(spec.r * paint) + rest * Double(avg.0))
-            sumG = Float(Double(spec.g * paint) + rest * Double(avg.1))
-            sumB = Float(Double(spec.b * paint) + rest * Double(avg.2))
-        }
+        let spec = Spectral.rgb(avgSpectral)
+        // `spec * paint + (1.0 - paint) * avg`: the second product and the sum in double.
+        let rest = 1 - Double(paint)
+        sumR = Float(Double(spec.r * paint) + rest * Double(avg.0))
+        sumG = Float(Double(spec.g * paint) + rest * Double(avg.1))
+        sumB = Float(Double(spec.b * paint) + rest * Double(avg.2))
     }
 }
