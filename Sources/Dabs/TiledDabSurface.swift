@@ -1,4 +1,5 @@
 import Compute
+import Dispatch
 import Geometry
 import Kernels
 
@@ -14,8 +15,9 @@ import Kernels
 ///
 /// Dabs are queued as they come (`DabBatch`) and laid in batches: before a colour is read
 /// (`sampleColor` sees every dab drawn before it), when the stroke ends, when anyone reads the
-/// surface (`flush`), or at the end of an atomic section once a batch is big enough. The
-/// damage `endAtomic` returns is exact either way (it is the dabs' bounds). A batch is laid by the
+/// surface (`flush`), or at the end of an atomic section once a batch is big enough: that one on
+/// a queue of its own (`layAhead`) while libmypaint works out the next dabs, everything that
+/// reads the surface waiting for it first. The damage `endAtomic` returns is exact either way (it is the dabs' bounds). A batch is laid by the
 /// dab kernel in 16x16 threadgroups over the tiles its dabs touch, each dab in order, on the
 /// workers when it is costly enough to be worth waking them, else on the calling thread. The same
 /// dabs give the same bytes for any number of threads and any batching.
@@ -30,6 +32,10 @@ public final class TiledDabSurface: DabSurface {
     private var working = WorkingTiles()
     /// The dabs drawn and not yet laid.
     private var batch = DabBatch()
+    /// The batch being laid on `layQueue` while the brush goes on drawing the next (`layAhead`).
+    private var ahead = DabBatch()
+    private let laying = DispatchGroup()
+    private let layQueue = DispatchQueue(label: "quicksilver.dabs.ahead")
     /// What the section's dabs changed.
     private var damage = Rect.empty
     /// What the stroke has changed so far.
@@ -92,7 +98,7 @@ public final class TiledDabSurface: DabSurface {
     }
 
     public func endAtomic() -> Rect {
-        if batch.count >= Self.batchDabs || batch.cost >= Self.batchCost { flush() }
+        if batch.count >= Self.batchDabs || batch.cost >= Self.batchCost { layAhead() }
         let d = damage
         damage = .empty
         strokeDamage = strokeDamage.union(d)
@@ -118,6 +124,7 @@ public final class TiledDabSurface: DabSurface {
     /// Paints from now on over `pixels` (a layer's, as they stand now): what was painted before
     /// is dropped, but for the strokes that ended (which are in `pixels` if they are the layer's).
     public func paint(over pixels: TiledTexture) {
+        laying.wait()
         batch.lay(on: &working, from: self.pixels, compute: compute, roundTo8Bits: precision == .eightBit)
         working.removeAll()
         damage = .empty
@@ -151,7 +158,21 @@ public final class TiledDabSurface: DabSurface {
     /// Lays every dab drawn so far. Reading the surface (`sampleColor`, `overWhite`, `endStroke`)
     /// does it first; a caller that reads the working tiles itself calls it.
     public func flush() {
+        laying.wait()
         batch.lay(on: &working, from: pixels, compute: compute, roundTo8Bits: precision == .eightBit)
+    }
+
+    /// Hands the batch to `layQueue`, to be laid while the caller goes on (libmypaint working
+    /// out the next dabs): the one before is laid first.
+    private func layAhead() {
+        laying.wait()
+        swap(&batch, &ahead)
+        let job = Ahead(surface: self)
+        layQueue.async(group: laying) { job.surface.layAheadBatch() }
+    }
+
+    private func layAheadBatch() {
+        ahead.lay(on: &working, from: pixels, compute: compute, roundTo8Bits: precision == .eightBit)
     }
 
     // MARK: reading
@@ -182,3 +203,9 @@ public final class TiledDabSurface: DabSurface {
     }
 }
 
+
+/// The surface, handed to `layQueue`: the thread that owns it touches the working tiles and the
+/// batch being laid only after `laying` says the lay is done.
+private struct Ahead: @unchecked Sendable {
+    let surface: TiledDabSurface
+}
