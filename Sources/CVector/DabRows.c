@@ -8,6 +8,8 @@
 // multiply-adds: the target has none), so the 15-bit values are the same bytes on every processor.
 #include "CVector.h"
 
+#include <math.h>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -104,10 +106,10 @@ QS_AVX2 __m256 rr_antialiased(const qs_dab_mask *d, __m256 xs, int y) {
     return _mm256_blendv_ps(rr, rr_near, _mm256_cmp_ps(rr_near, one, _CMP_GT_OQ));
 }
 
-/// The mask's opacities at eight pixels of row y from x: DabRows.opacities, or DabMask.opacity
-/// for a dab anti-aliased.
-QS_AVX2 __m256i opacities(const qs_dab_mask *d, int x, int y) {
-    __m256 xs = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+/// The mask's opacities at eight pixels of row y, x + order[k] in lane k: DabRows.opacities, or
+/// DabMask.opacity for a dab anti-aliased.
+QS_AVX2 __m256i opacities(const qs_dab_mask *d, int x, int y, __m256i order) {
+    __m256 xs = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x), order));
     __m256 rr;
     if (d->antialiased) {
         rr = rr_antialiased(d, xs, y);
@@ -126,32 +128,54 @@ QS_AVX2 __m256i opacities(const qs_dab_mask *d, int x, int y) {
     return _mm256_cvttps_epi32(v);
 }
 
+/// The lanes' pixels, as `lanes` orders them: 0, 1, 4, 5, 2, 3, 6, 7. Four pixels of four 16-bit
+/// channels fill a 256-bit register, and splitting two such registers into channels with one
+/// in-lane shuffle each leaves this order (putting it right would take a permute more each way).
+#define QS_ORDER _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7)
+
 /// Pixels x… of the row (at `p`) as lanes: the mask's opacities, which lanes it covers (the
-/// row's last pixels, under eight, as lanes that lay nothing), and r, g, b, a of pixel k in lane
-/// k. Returns 0 when no lane is covered.
+/// row's last pixels, under eight, as lanes that lay nothing), and r, g, b, a, each in the
+/// order QS_ORDER gives; `v` the pixels as they were, four to a register. Returns 0 when no
+/// lane is covered.
 QS_AVX2 int lanes(const qs_dab_mask *m, const uint16_t *p, int x, int y, int end, __m256i *mask, __m256i *on, __m256i *r,
-                  __m256i *g, __m256i *b, __m256i *a) {
+                  __m256i *g, __m256i *b, __m256i *a, __m256i v[2]) {
     int n = end - x < 8 ? end - x : 8;
-    *mask = opacities(m, x, y);
-    *on = _mm256_and_si256(_mm256_cmpgt_epi32(*mask, _mm256_setzero_si256()),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    const __m256i order = QS_ORDER;
+    *mask = opacities(m, x, y, order);
+    *on = _mm256_and_si256(_mm256_cmpgt_epi32(*mask, _mm256_setzero_si256()), _mm256_cmpgt_epi32(_mm256_set1_epi32(n), order));
     if (_mm256_testz_si256(*on, *on)) return 0;
-    uint32_t cr[8] = {0}, cg[8] = {0}, cb[8] = {0}, ca[8] = {0};
-    for (int k = 0; k < n; k++) { cr[k] = p[4 * k]; cg[k] = p[4 * k + 1]; cb[k] = p[4 * k + 2]; ca[k] = p[4 * k + 3]; }
-    *r = _mm256_loadu_si256((const __m256i *)cr); *g = _mm256_loadu_si256((const __m256i *)cg);
-    *b = _mm256_loadu_si256((const __m256i *)cb); *a = _mm256_loadu_si256((const __m256i *)ca);
+    if (n == 8) {
+        v[0] = _mm256_loadu_si256((const __m256i *)p);
+        v[1] = _mm256_loadu_si256((const __m256i *)(p + 16));
+    } else {
+        // Past the row's end lies the next row's start, or the tile's end: not read.
+        const __m256i first = _mm256_setr_epi64x(0, 1, 2, 3);
+        v[0] = _mm256_maskload_epi64((const long long *)p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), first));
+        v[1] = _mm256_maskload_epi64((const long long *)(p + 16), _mm256_cmpgt_epi64(_mm256_set1_epi64x(n - 4), first));
+    }
+    const __m256i low = _mm256_set1_epi32(0xFFFF);
+    __m256 rb0 = _mm256_castsi256_ps(_mm256_and_si256(v[0], low)), rb1 = _mm256_castsi256_ps(_mm256_and_si256(v[1], low));
+    __m256 ga0 = _mm256_castsi256_ps(_mm256_srli_epi32(v[0], 16)), ga1 = _mm256_castsi256_ps(_mm256_srli_epi32(v[1], 16));
+    *r = _mm256_castps_si256(_mm256_shuffle_ps(rb0, rb1, 0x88)); *b = _mm256_castps_si256(_mm256_shuffle_ps(rb0, rb1, 0xDD));
+    *g = _mm256_castps_si256(_mm256_shuffle_ps(ga0, ga1, 0x88)); *a = _mm256_castps_si256(_mm256_shuffle_ps(ga0, ga1, 0xDD));
     return 1;
 }
 
-/// The lanes `on` covers back into the row as r, g, b, a.
-QS_AVX2 void store(uint16_t *p, __m256i on, __m256i r, __m256i g, __m256i b, __m256i a) {
-    uint32_t cr[8], cg[8], cb[8], ca[8], covered[8];
-    _mm256_storeu_si256((__m256i *)cr, r); _mm256_storeu_si256((__m256i *)cg, g);
-    _mm256_storeu_si256((__m256i *)cb, b); _mm256_storeu_si256((__m256i *)ca, a);
-    _mm256_storeu_si256((__m256i *)covered, on);
-    for (int k = 0; k < 8; k++) {
-        if (!covered[k]) continue;
-        p[4 * k] = (uint16_t)cr[k]; p[4 * k + 1] = (uint16_t)cg[k]; p[4 * k + 2] = (uint16_t)cb[k]; p[4 * k + 3] = (uint16_t)ca[k];
+/// The lanes `on` covers back into the row as r, g, b, a (each truncated to 16 bits); the other
+/// pixels keep `v`'s values, and none past the row's end is written.
+QS_AVX2 void store(uint16_t *p, int x, int end, __m256i on, __m256i r, __m256i g, __m256i b, __m256i a, const __m256i v[2]) {
+    const __m256i low = _mm256_set1_epi32(0xFFFF);
+    __m256i rg = _mm256_or_si256(_mm256_and_si256(r, low), _mm256_slli_epi32(g, 16));
+    __m256i ba = _mm256_or_si256(_mm256_and_si256(b, low), _mm256_slli_epi32(a, 16));
+    // Unpacking undoes QS_ORDER: pixels 0…3, then 4…7, each pixel's mask widened to 64 bits.
+    __m256i on0 = _mm256_unpacklo_epi32(on, on), on1 = _mm256_unpackhi_epi32(on, on);
+    __m256i out0 = _mm256_unpacklo_epi32(rg, ba), out1 = _mm256_unpackhi_epi32(rg, ba);
+    if (end - x >= 8) {
+        _mm256_storeu_si256((__m256i *)p, _mm256_blendv_epi8(v[0], out0, on0));
+        _mm256_storeu_si256((__m256i *)(p + 16), _mm256_blendv_epi8(v[1], out1, on1));
+    } else {
+        _mm256_maskstore_epi64((long long *)p, on0, out0);
+        _mm256_maskstore_epi64((long long *)(p + 16), on1, out1);
     }
 }
 
@@ -264,22 +288,72 @@ QS_AVX2 void eraser_paint_pass(const qs_dab *d, __m256i mask, __m256i on, __m256
 
 __attribute__((target("avx2"))) static int dab_row_avx2(const qs_dab *d, uint16_t *row, int y, int x, int end) {
     for (; x < end; x += 8) {
-        __m256i mask, on, r, g, b, a;
+        __m256i mask, on, r, g, b, a, v[2];
         uint16_t *p = row + 4 * x;
-        if (!lanes(&d->mask, p, x, y, end, &mask, &on, &r, &g, &b, &a)) continue;
+        if (!lanes(&d->mask, p, x, y, end, &mask, &on, &r, &g, &b, &a, v)) continue;
         if (d->normal_pass) normal_pass(d, mask, &r, &g, &b, &a);
         if (d->paint_pass) {
             if (d->color_a == 32768) pigment_pass(d, mask, on, &r, &g, &b, &a);
             else eraser_paint_pass(d, mask, on, &r, &g, &b, &a);
         }
-        store(p, on, r, g, b, a);
+        store(p, x, end, on, r, g, b, a, v);
     }
     return end;
 }
 #endif
 
+/// A dab's rows as quadratics in x: rr·radius² = a·xx² + b·xx + c at xx = x + 0.5 − lx, with
+/// b = b1·yy and c = c2·yy² − r2 at yy = y + 0.5 − ly (DabMask.rrPlain's terms multiplied out),
+/// the rim r2 widened by a thousandth and a pixel.
+typedef struct { double four_a, half_over_a, b1, c2, r2, yy0, centre; } qs_span_terms;
+
+static inline qs_span_terms span_terms(const qs_dab_mask *m) {
+    double cs = m->cs, sn = m->sn, ar2 = (double)m->aspect_ratio * m->aspect_ratio, a = sn * sn * ar2 + cs * cs;
+    qs_span_terms t = {4 * a, 0.5 / a, 2 * sn * cs * (1 - ar2), cs * cs * ar2 + sn * sn,
+                       (double)m->radius * m->radius * 1.001 + 1, 0.5 - (double)m->ly, (double)m->lx - 0.5};
+    return t;
+}
+
+/// qs_dab_columns with the terms worked out. a ≥ 1 (the aspect ratio is at least 1), so the
+/// roots are well conditioned; whole pixels are taken by truncation, a pixel wider still.
+static inline int span_of_row(const qs_span_terms *t, int y, int x0, int x1, int *first, int *last) {
+    double yy = y + t->yy0, b = t->b1 * yy, disc = b * b - t->four_a * (t->c2 * yy * yy - t->r2);
+    if (!(disc >= 0)) return 0;
+    double root = sqrt(disc);
+    double lo = (-b - root) * t->half_over_a + t->centre, hi = (-b + root) * t->half_over_a + t->centre;
+    if (!(lo < x1 + 2 && hi > x0 - 2)) return 0;
+    // Clamped near the columns first, so that the conversions stay in range.
+    lo = lo > x0 - 4 ? lo : x0 - 4;
+    hi = hi < x1 + 4 ? hi : x1 + 4;
+    int f = (int)lo - 2, l = (int)hi + 2;
+    *first = f > x0 ? f : x0;
+    *last = l < x1 ? l : x1;
+    return *first <= *last;
+}
+
+int qs_dab_columns(const qs_dab_mask *m, int y, int x0, int x1, int *first, int *last) {
+    qs_span_terms t = span_terms(m);
+    return span_of_row(&t, y, x0, x1, first, last);
+}
+
+int qs_dab_rows(const qs_dab *dab, uint16_t *tile, int x0, int y0, int x1, int y1, int widest) {
+#if defined(__x86_64__)
+    if (widest >= 256 && qs_vector_bits() >= 256) {
+        qs_span_terms t = span_terms(&dab->mask);
+        for (int y = y0; y <= y1; y++) {
+            int first = x0, last = x1;
+            if (!dab->mask.antialiased && !span_of_row(&t, y, x0, x1, &first, &last)) continue;
+            dab_row_avx2(dab, tile + 256 * y, y, first, last + 1);
+        }
+        return 1;
+    }
+#endif
+    (void)dab; (void)tile; (void)x0; (void)y0; (void)x1; (void)y1; (void)widest;
+    return 0;
+}
+
 __attribute__((target("avx2"))) static int mask_row_avx2(const qs_dab_mask *m, int y, int x, int end, uint32_t *out) {
-    for (int i = 0; x + i < end; i += 8) _mm256_storeu_si256((__m256i *)(out + i), opacities(m, x + i, y));
+    for (int i = 0; x + i < end; i += 8) _mm256_storeu_si256((__m256i *)(out + i), opacities(m, x + i, y, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
     return end;
 }
 

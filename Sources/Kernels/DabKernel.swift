@@ -52,14 +52,20 @@ public enum DabKernel {
         let y0 = max(range.y0, gy0), y1 = min(range.y1, gy1)
         guard x0 <= x1, y0 <= y1 else { return }
         /// Each pixel of the dab's part of the group with its opacity, when not 0; where the mask
-        /// is not anti-aliased, four pixels' opacities at a time (`lanes` given those four).
-        /// `rows`, where given, lays a row's first pixels and says where to go on from.
+        /// is not anti-aliased, four pixels' opacities at a time (`lanes` given those four), and
+        /// only the columns of each row it may lay anything on (`qs_dab_columns`).
         @inline(__always) func each(_ body: (UInt32, UnsafeMutablePointer<UInt16>) -> Void,
-                                    lanes: ((SIMD4<UInt32>, UnsafeMutablePointer<UInt16>) -> Void)? = nil,
-                                    rows: ((Int, UnsafeMutablePointer<UInt16>) -> Int)? = nil) {
+                                    lanes: ((SIMD4<UInt32>, UnsafeMutablePointer<UInt16>) -> Void)? = nil) {
+            var vm = DabRows.vectorMask(s.mask, lx: lx, ly: ly)
+            var first: Int32 = 0, last: Int32 = 0
             for yp in y0...y1 {
+                var x0 = x0, x1 = x1
+                if !s.mask.antialiased {
+                    guard qs_dab_columns(&vm, Int32(yp), Int32(x0), Int32(x1), &first, &last) != 0 else { continue }
+                    (x0, x1) = (Int(first), Int(last))
+                }
                 let row = tile + yp &* 256
-                var xp = rows?(yp, row) ?? x0
+                var xp = x0
                 if lanes != nil || !s.mask.antialiased {
                     while xp &+ 3 <= x1 {
                         let m = s.mask.antialiased
@@ -92,20 +98,17 @@ public enum DabKernel {
             }
             return
         }
+        // Eight pixels at a time in C where the processor allows.
+        if laidInC(s.paint, vectorBits: vectorBits) {
+            var dab = DabRows.vectorDab(s, lx: lx, ly: ly)
+            if qs_dab_rows(&dab, tile, Int32(x0), Int32(y0), Int32(x1), Int32(y1), Int32(vectorBits)) != 0 { return }
+        }
         let body: (UInt32, UnsafeMutablePointer<UInt16>) -> Void
         switch s.paint.kind {
         case .normal: body = { m, p in s.paint.applyNormal(mask: m, to: p) }
         case .normalAndEraser: body = { m, p in s.paint.applyNormalAndEraser(mask: m, to: p) }
         case .pigment: body = { m, p in s.paint.applyPigment(mask: m, to: p) }
         case .general: body = { m, p in s.paint.apply(mask: m, to: p) }
-        }
-        // Eight pixels at a time in C where the processor allows.
-        if laidInC(s.paint, vectorBits: vectorBits) {
-            withUnsafeTemporaryAllocation(of: qs_dab.self, capacity: 1) { dab in
-                dab.baseAddress!.initialize(to: DabRows.vectorDab(s, lx: lx, ly: ly))
-                each(body, rows: { yp, row in Int(qs_dab_row(dab.baseAddress!, row, Int32(yp), Int32(x0), Int32(x1 &+ 1), Int32(vectorBits))) })
-            }
-            return
         }
         if s.paint.kind == .pigment {
             each(body, lanes: { m, p in DabRows.pigment(s.paint, mask: m, at: p) })

@@ -69,7 +69,7 @@ enum DabRows {
         qs_dab_mask(lx: lx, ly: ly, cs: m.cs, sn: m.sn, aspect_ratio: m.aspectRatio, one_over_radius2: m.oneOverRadius2,
                     hardness: m.hardness, segment1_offset: m.segment1Offset, segment1_slope: m.segment1Slope,
                     segment2_offset: m.segment2Offset, segment2_slope: m.segment2Slope, antialiased: m.antialiased ? 1 : 0,
-                    r_aa_start: m.rAAStart, rad_area_one: DabMask.radAreaOne)
+                    r_aa_start: m.rAAStart, rad_area_one: DabMask.radAreaOne, radius: m.radius)
     }
 
     /// The dab as DabRows.c takes it: its passes (`DabPaint.passesInC`) and their colour.
