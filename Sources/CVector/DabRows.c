@@ -357,6 +357,59 @@ __attribute__((target("avx2"))) static int mask_row_avx2(const qs_dab_mask *m, i
     return end;
 }
 
+/// qs_sample_pick's walk, the opacities eight at a time and each covered pixel taken in order.
+__attribute__((target("avx2"))) static int sample_pick_avx2(const qs_dab_mask *m, int x0, int y0, int x1, int y1, uint16_t interval,
+                                                            int32_t threshold, uint16_t *counter, uint32_t *state, int *front,
+                                                            int *rear, uint32_t *taken, uint32_t *opacity) {
+    const __m256i order = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    qs_span_terms t = span_terms(m);
+    int count = 0, f = *front, r = *rear;
+    uint16_t c = *counter;
+    for (int y = y0; y <= y1; y++) {
+        int first = x0, last = x1;
+        if (!m->antialiased && !span_of_row(&t, y, x0, x1, &first, &last)) continue;
+        for (int x = first; x <= last; x += 8) {
+            __m256i opa = opacities(m, x, y, order);
+            uint32_t lanes[8];
+            _mm256_storeu_si256((__m256i *)lanes, opa);
+            unsigned covered = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(opa, _mm256_setzero_si256())));
+            if (last - x < 7) covered &= (1u << (last - x + 1)) - 1;
+            while (covered) {
+                int k = __builtin_ctz(covered);
+                covered &= covered - 1;
+                int take = c == 0;
+                if (!take) {
+                    // glibc's rand(): r[f] += r[r], shifted right once.
+                    uint32_t v = state[f] + state[r];
+                    state[f] = v;
+                    f = f == 30 ? 0 : f + 1;
+                    r = r == 30 ? 0 : r + 1;
+                    take = (int32_t)(v >> 1) < threshold;
+                }
+                c = interval == 0 || c + 1 == interval ? 0 : c + 1;
+                if (take) {
+                    taken[count] = (uint32_t)(y * 64 + x + k);
+                    opacity[count] = lanes[k];
+                    count++;
+                }
+            }
+        }
+    }
+    *counter = c; *front = f; *rear = r;
+    return count;
+}
+
+int qs_sample_pick(const qs_dab_mask *mask, int x0, int y0, int x1, int y1, uint16_t interval, int32_t threshold, uint16_t *counter,
+                   uint32_t *state, int *front, int *rear, uint32_t *taken, uint32_t *opacity, int widest) {
+#if defined(__x86_64__)
+    if (widest >= 256 && qs_vector_bits() >= 256)
+        return sample_pick_avx2(mask, x0, y0, x1, y1, interval, threshold, counter, state, front, rear, taken, opacity);
+#endif
+    (void)mask; (void)x0; (void)y0; (void)x1; (void)y1; (void)interval; (void)threshold; (void)counter; (void)state;
+    (void)front; (void)rear; (void)taken; (void)opacity; (void)widest;
+    return -1;
+}
+
 int qs_dab_mask_row(const qs_dab_mask *mask, int y, int x, int end, uint32_t *out, int widest) {
 #if defined(__x86_64__)
     if (widest >= 256 && qs_vector_bits() >= 256) return mask_row_avx2(mask, y, x, end, out);

@@ -102,40 +102,53 @@ public enum DabSampler {
         var counter: UInt16 = 0
         let (lx, ly) = mask.local(tileX: tx, tileY: ty)
         let range = mask.tileRange(localX: lx, localY: ly)
-        // Each row's opacities first, eight at a time in C where the processor allows.
         var cMask = DabRows.vectorMask(mask, lx: lx, ly: ly)
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 72) { row in
+        // The pixels taken (their index in the tile, then their opacities), in order: picked in C
+        // where the processor allows, else here, then folded into the averages. (A tile the dab
+        // misses still turns the averages to colour below.)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * 4096) { buffer in
             guard range.x0 <= range.x1 && range.y0 <= range.y1 else { return }
-            let opacities = row.baseAddress!
-            for yp in range.y0...range.y1 {
-                let inC = Int(qs_dab_mask_row(&cMask, Int32(yp), Int32(range.x0), Int32(range.x1 &+ 1), opacities, Int32(vectorBits))) > range.x0
-                for xp in range.x0...range.x1 {
-                    let opa = inC ? opacities[xp &- range.x0] : mask.opacity(xp: xp, yp: yp, localX: lx, localY: ly)
-                    guard opa != 0 else { continue }
-                    // (counter + 1) % interval, the counter being under the interval.
-                    defer { counter = interval == 0 || counter &+ 1 == interval ? 0 : counter &+ 1 }
-                    guard counter == 0 || random.next() < threshold else { continue }
-                    let p = rgba + (yp &* 64 &+ xp) &* 4
-                    let pa = p[3]
-                    let alpha = Float(opa) * Float(pa) / Float(1 << 30)
-                    let alphaSums = alpha + sumA
-                    sumWeight += Float(opa) / 32768
-                    var facA: Float = 1, facB: Float = 1
-                    if alphaSums > 0 {
-                        facA = alpha / alphaSums
-                        facB = Float(1 - Double(facA))
+            let taken = buffer.baseAddress!, opacities = taken + 4096
+            var count = Int(random.withState { state, front, rear in
+                qs_sample_pick(&cMask, Int32(range.x0), Int32(range.y0), Int32(range.x1), Int32(range.y1), interval, threshold,
+                               &counter, state, front, rear, taken, opacities, Int32(vectorBits))
+            })
+            if count < 0 {
+                count = 0
+                for yp in range.y0...range.y1 {
+                    for xp in range.x0...range.x1 {
+                        let opa = mask.opacity(xp: xp, yp: yp, localX: lx, localY: ly)
+                        guard opa != 0 else { continue }
+                        // (counter + 1) % interval, the counter being under the interval.
+                        defer { counter = interval == 0 || counter &+ 1 == interval ? 0 : counter &+ 1 }
+                        guard counter == 0 || random.next() < threshold else { continue }
+                        taken[count] = UInt32(yp &* 64 &+ xp)
+                        opacities[count] = opa
+                        count &+= 1
                     }
-                    if paint > 0 && pa > 0 {
-                        let s = Spectral.curve(r: Float(p[0]) / Float(pa), g: Float(p[1]) / Float(pa), b: Float(p[2]) / Float(pa))
-                        avgSpectral = Spectral.mix(s, facA, avgSpectral, facB)
-                    }
-                    if paint < 1 && pa > 0 {
-                        avg.0 = Float(p[0]) * facA / Float(pa) + avg.0 * facB
-                        avg.1 = Float(p[1]) * facA / Float(pa) + avg.1 * facB
-                        avg.2 = Float(p[2]) * facA / Float(pa) + avg.2 * facB
-                    }
-                    sumA += alpha
                 }
+            }
+            for k in 0..<count {
+                let opa = opacities[k], p = rgba + Int(taken[k]) &* 4
+                let pa = p[3]
+                let alpha = Float(opa) * Float(pa) / Float(1 << 30)
+                let alphaSums = alpha + sumA
+                sumWeight += Float(opa) / 32768
+                var facA: Float = 1, facB: Float = 1
+                if alphaSums > 0 {
+                    facA = alpha / alphaSums
+                    facB = Float(1 - Double(facA))
+                }
+                if paint > 0 && pa > 0 {
+                    let s = Spectral.curve(r: Float(p[0]) / Float(pa), g: Float(p[1]) / Float(pa), b: Float(p[2]) / Float(pa))
+                    avgSpectral = Spectral.mix(s, facA, avgSpectral, facB)
+                }
+                if paint < 1 && pa > 0 {
+                    avg.0 = Float(p[0]) * facA / Float(pa) + avg.0 * facB
+                    avg.1 = Float(p[1]) * facA / Float(pa) + avg.1 * facB
+                    avg.2 = Float(p[2]) * facA / Float(pa) + avg.2 * facB
+                }
+                sumA += alpha
             }
         }
         let spec = Spectral.rgb(avgSpectral)

@@ -13,7 +13,7 @@ public struct GlibcRandom: Sendable {
                         UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
     /// glibc's two pointers into the ring of 31 words: the front one is added to (starting at 3),
     /// the rear one added (starting at 0).
-    private var front = 3, rear = 0
+    private var front: Int32 = 3, rear: Int32 = 0
 
     /// The sequence `srand(seed)` starts (seed 0 is taken as 1, as glibc does).
     public init(seed: UInt32 = 1) {
@@ -36,15 +36,23 @@ public struct GlibcRandom: Sendable {
 
     /// The next value, 0…2³¹ − 1, as `rand()` returns it.
     public mutating func next() -> Int32 {
-        let f = front, r = rear
+        let f = Int(front), r = Int(rear)
         let value = withUnsafeMutableBytes(of: &state) { raw -> UInt32 in
             let s = raw.bindMemory(to: UInt32.self)
             let v = s[f] &+ s[r]
             s[f] = v
             return v
         }
-        front = f == 30 ? 0 : f &+ 1
-        rear = r == 30 ? 0 : r &+ 1
+        front = f == 30 ? 0 : Int32(f &+ 1)
+        rear = r == 30 ? 0 : Int32(r &+ 1)
         return Int32(bitPattern: value >> 1)
+    }
+
+    /// Runs `body` on the sequence's state as C draws from it (CVector's qs_sample_pick): the
+    /// ring of 31 words, then the front and rear pointers.
+    mutating func withState<R>(_ body: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> R) -> R {
+        var f = front, r = rear
+        defer { front = f; rear = r }
+        return withUnsafeMutableBytes(of: &state) { raw in body(raw.bindMemory(to: UInt32.self).baseAddress!, &f, &r) }
     }
 }

@@ -90,9 +90,10 @@ import Testing
         #expect(laid > 200, "only \(laid) of the 300 dabs laid anything")
     }
 
-    /// The colour under a dab (smudging) is the same with the mask's rows in C as in Swift: the
-    /// same random draws, the same running averages, bit for bit, over random tiles, for samples
-    /// of every size (anti-aliased under 3 px) and pigment share.
+    /// The colour under a dab (smudging) is the same with its pixels picked in C as in Swift: the
+    /// same random draws (as many, the sequence left at the same place), the same running
+    /// averages, bit for bit, over random tiles, for samples of every size (anti-aliased under
+    /// 3 px) and pigment share.
     @Test(.enabled(if: DabKernel.vectorBits >= 256, "the processor has no AVX2"))
     func samplesWithMaskRowsInCAreSwifts() {
         var random = GlibcRandom(seed: 30)
@@ -122,6 +123,7 @@ import Testing
                     let a = DabSampler.sample(x: x, y: y, radius: radius, paint: paint, random: &inSwift, vectorBits: 0, tile: tile)
                     let b = DabSampler.sample(x: x, y: y, radius: radius, paint: paint, random: &inC, tile: tile)
                     #expect(a == b, "sample \(trial) at (\(x), \(y)), radius \(radius), paint \(paint)")
+                    #expect(inSwift.next() == inC.next(), "sample \(trial) drew a different count of random numbers")
                     if a.a > 0 { painted += 1 }
                 }
                 #expect(painted > 150, "only \(painted) of the 200 samples found paint")

@@ -114,6 +114,16 @@ int qs_dab_rows(const qs_dab *dab, uint16_t *tile, int x0, int y0, int x1, int y
 /// when there are no such vectors here.
 int qs_dab_mask_row(const qs_dab_mask *mask, int y, int x, int end, uint32_t *out, int widest);
 
+/// Which pixels of rows y0…y1, columns x0…x1 of a tile libmypaint's pigment get_color folds in
+/// (DabSampler.accumulate), in its order, rows first: each pixel of the mask's nonzero opacity
+/// moves `counter` on (back to 0 at `interval`), and is taken when the counter was 0, else when
+/// the next draw of glibc's rand() (`state`: its 31 words, `front` and `rear` its pointers, all
+/// moved on) is below `threshold`. Writes each taken pixel's index in the tile (y·64 + x) to
+/// `taken` and its opacity to `opacity` (both must hold a tile's 4096), and returns how many;
+/// -1 having done nothing when there are no such vectors here.
+int qs_sample_pick(const qs_dab_mask *mask, int x0, int y0, int x1, int y1, uint16_t interval, int32_t threshold, uint16_t *counter,
+                   uint32_t *state, int *front, int *rear, uint32_t *taken, uint32_t *opacity, int widest);
+
 /// Fix15.pack on the first pixels of `values` (15-bit r, g, b, a each) into `dst`, eight at a
 /// time, with the same bytes. Returns how many it packed (count rounded down to eight; 0 when
 /// there are no such vectors here): the caller packs the rest.
