@@ -33,7 +33,7 @@ CHAOS_KILLS  ?= 1000
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= replay replay-fast-path png x11-events ora
 
-.PHONY: run test bench build release deps test-deps bench-deps demo clean fuzz soak chaos install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop dab-goldens brush-goldens brush-table
+.PHONY: run test bench build release installed deps test-deps bench-deps demo clean fuzz soak chaos install uninstall stage icons test-install install-test-deps refresh-caches bench-timelapse interop dab-goldens brush-goldens brush-table
 
 run: release
 	@if [ -n "$$DISPLAY" ] && .build/release/quicksilver --help >/dev/null 2>&1 && command -v xdpyinfo >/dev/null && xdpyinfo >/dev/null 2>&1; then \
@@ -110,9 +110,9 @@ chaos: release test-deps
 # with cairo drawing its strokes (Tests/Bench/cairo_play.c).
 SIMDJSON_PARSE := .build/bench/simdjson_parse
 CAIRO_PLAY     := .build/bench/cairo_play
-bench: release test-deps bench-deps .build/bench/mypaint-track $(MYPAINT_RENDER) $(SIMDJSON_PARSE) $(CAIRO_PLAY)
+bench: release installed test-deps bench-deps .build/bench/mypaint-track $(MYPAINT_RENDER) $(SIMDJSON_PARSE) $(CAIRO_PLAY)
 	.build/release/quicksilver-bench --mypaint .build/bench/mypaint-track --mypaint-render $(MYPAINT_RENDER) \
-		--simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY)
+		--simdjson $(SIMDJSON_PARSE) --cairo $(CAIRO_PLAY) --quicksilver $(INSTALL_BIN)
 	python3 Tests/Bench/latency.py .build/release/quicksilver
 	python3 Tests/Bench/latency.py .build/release/quicksilver 200 0 classic/coarse_bulk_1
 	python3 Tests/Bench/files.py .build/release/quicksilver
@@ -147,13 +147,13 @@ brush-goldens: $(MYPAINT_RENDER) test-deps
 
 # docs/brushes.md's table (not part of `make test`: it takes a quarter of an hour): every stock brush
 # painting libmypaint's benchmark recording, by libmypaint's program and by `quicksilver render` of it
-# as a replay, PSNR and whole-process time ratio each (Tests/Tools/brush_table.py). The rows are kept
+# (the program `make install` installs) as a replay, PSNR and whole-process time ratio each (Tests/Tools/brush_table.py). The rows are kept
 # in .build/bench/brush-table.tsv, so an interrupted run goes on where it stopped: delete it to measure
 # afresh. BRUSH_EVENTS: the 30-second recording where it is at hand, else the 10-second fixture.
 BRUSH_EVENTS ?= $(firstword $(wildcard ../shared/corpus/painting30sec.dat) Tests/Fixtures/brushes/painting10sec.dat)
-brush-table: release test-deps $(MYPAINT_RENDER)
+brush-table: release installed test-deps $(MYPAINT_RENDER)
 	python3 Tests/Tools/brush_table.py --mypaint $(MYPAINT_RENDER) --brush-render .build/release/brush-render \
-		--quicksilver .build/release/quicksilver --events $(BRUSH_EVENTS) --brushes $(STOCK_BRUSHES) \
+		--quicksilver $(INSTALL_BIN) --events $(BRUSH_EVENTS) --brushes $(STOCK_BRUSHES) \
 		--markdown docs/brushes.md .build/bench/brush-table.tsv
 
 $(SIMDJSON_PARSE): Tests/Bench/simdjson_parse.cpp | bench-deps
@@ -230,10 +230,14 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 INSTALL_BUILD := .build-install
 INSTALL_BIN   := $(INSTALL_BUILD)/release/quicksilver
 
-stage: deps
+# The program `make install` installs; `make bench` and `make brush-table` time it against
+# libmypaint's, as the program a painter runs.
+installed: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product quicksilver --scratch-path $(INSTALL_BUILD)
+
+stage: deps installed
 	rm -rf $(MAN_OUTPUTS)
 	$(SWIFT) package plugin generate-manual --multi-page --date $(MAN_DATE)
-	$(SWIFT) build -c release --static-swift-stdlib --product quicksilver --scratch-path $(INSTALL_BUILD)
 	@rm -rf $(STAGE) && mkdir -p $(STAGE)/man1
 	@cp $(MAN_OUTPUTS)/quicksilver/*.1 $(STAGE)/man1/
 	@$(INSTALL_BIN) --generate-completion-script bash > $(STAGE)/quicksilver.bash

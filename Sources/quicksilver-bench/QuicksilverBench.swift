@@ -82,6 +82,9 @@ struct QuicksilverBench: ParsableCommand {
     @Option(help: "The libmypaint program brushes.libmypaint compares `quicksilver render` with (make bench builds it).")
     var mypaintRender = ".build/bench/mypaint-render"
 
+    @Option(help: "The quicksilver program brushes.libmypaint times (default: the one beside this program; make bench passes the one make install installs).")
+    var quicksilver: String?
+
     /// Curvature followed and damping, for comparing predictors.
     @Option(help: .hidden) var predictCurvature: Double?
     @Option(help: .hidden) var predictDamping: Double?
@@ -138,7 +141,8 @@ struct QuicksilverBench: ParsableCommand {
             for line in lines { report.line(line) }
         }
         if selectedTable("brushes.libmypaint"), !json {
-            let quicksilver = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quicksilver").path
+            let quicksilver = quicksilver
+                ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quicksilver").path
             if let r = report.attempt("brushes.libmypaint", { try BrushRatioBench(mypaint: mypaintRender, quicksilver: quicksilver).ratios() }) {
                 report.line("brushes.libmypaint".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.2fx", r.median)
                             + "   quicksilver render ÷ libmypaint, whole processes, median of \(r.each.count) brushes (make brush-table: all)")
