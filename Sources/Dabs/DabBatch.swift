@@ -16,6 +16,10 @@ struct DabBatch {
     private var keys: [TileKey] = []
     /// For each tile (by slot), where its dab indices start in `indices`, then one past the last.
     private var starts: [Int] = []
+    /// For each tile (by slot), which of its sixteen 16x16 threadgroups its dabs may meet (bit
+    /// 4·row + column), and those threadgroups as slot·16 + bit: only they are dispatched.
+    private var groups: [UInt16] = []
+    private var cells: [Int32] = []
     private var indices: [Int32] = []
     private var memory: [UnsafeMutablePointer<UInt16>] = []
 
@@ -34,25 +38,42 @@ struct DabBatch {
         return (b.minX >> 6, b.minY >> 6, (b.maxX - 1) >> 6, (b.maxY - 1) >> 6)
     }
 
+    /// The 16x16 threadgroups of tile `key` the dab may meet, as bits 4·row + column: its bounds,
+    /// a pixel wider each way (the kernel works in the tile's own coordinates, which round).
+    private static func groups(of stamp: DabStamp, inTile key: TileKey) -> UInt16 {
+        let b = stamp.mask.bounds, x0 = key.x << 6, y0 = key.y << 6
+        let c0 = max(b.minX &- 1 &- x0, 0) >> 4, c1 = min(b.maxX &- x0, 63) >> 4
+        let r0 = max(b.minY &- 1 &- y0, 0) >> 4, r1 = min(b.maxY &- y0, 63) >> 4
+        guard c0 <= c1, r0 <= r1 else { return 0 }
+        let columns = UInt16((1 << (c1 &+ 1)) &- (1 << c0))
+        var met: UInt16 = 0
+        for r in r0...r1 { met |= columns << (4 &* r) }
+        return met
+    }
+
     /// Lays every dab on the working tiles (promoting the layer's tiles they touch), then empties
     /// the batch.
     mutating func lay(on working: inout WorkingTiles, from pixels: TiledTexture, compute: ComputeContext, roundTo8Bits: Bool) {
         guard !stamps.isEmpty else { return }
-        // Count each tile's dabs, giving tiles their slots in the order first touched.
+        // Count each tile's dabs, giving tiles their slots in the order first touched, and note
+        // the threadgroups each dab may meet.
         slots.removeAll(keepingCapacity: true)
         keys.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
+        groups.removeAll(keepingCapacity: true)
         for s in stamps {
             let t = Self.tiles(s)
             for ty in t.ty0...t.ty1 {
                 for tx in t.tx0...t.tx1 {
-                    let key = TileKey(x: tx, y: ty)
+                    let key = TileKey(x: tx, y: ty), met = Self.groups(of: s, inTile: key)
                     if let slot = slots[key] {
                         starts[slot] += 1
+                        groups[slot] |= met
                     } else {
                         slots[key] = keys.count
                         keys.append(key)
                         starts.append(1)
+                        groups.append(met)
                     }
                 }
             }
@@ -83,18 +104,23 @@ struct DabBatch {
             t.changed = true
             memory.append(t.values)
         }
-        let tileCount = keys.count
-        // A grid of 64x64 cells, one a tile, cut in 16x16 threadgroups: 16 to a tile.
-        let grid = Rect(x: 0, y: 0, width: 64 * tileCount, height: 64)
+        cells.removeAll(keepingCapacity: true)
+        for (slot, met) in groups.enumerated() {
+            for bit in 0..<16 where met & (1 << bit) != 0 { cells.append(Int32(slot << 4 | bit)) }
+        }
+        // A row of 16x16 cells, one a threadgroup met.
+        let grid = Rect(x: 0, y: 0, width: 16 * cells.count, height: 16)
         stamps.withUnsafeBufferPointer { stamps in
             indices.withUnsafeBufferPointer { indices in
                 starts.withUnsafeBufferPointer { starts in
                     keys.withUnsafeBufferPointer { keys in
                         memory.withUnsafeBufferPointer { memory in
-                            let job = LayJob(stamps: stamps, indices: indices, starts: starts, keys: keys, memory: memory)
-                            compute.dispatchThreadgroups(Size(width: 4 * tileCount, height: 4), threadsPerThreadgroup: Size(width: 16, height: 16),
-                                                         grid: grid, workingThreads: cost) { group in
-                                job.lay(group.threadPositions, roundTo8Bits: roundTo8Bits)
+                            cells.withUnsafeBufferPointer { cells in
+                                let job = LayJob(stamps: stamps, indices: indices, starts: starts, keys: keys, memory: memory, cells: cells)
+                                compute.dispatchThreadgroups(Size(width: cells.count, height: 1), threadsPerThreadgroup: Size(width: 16, height: 16),
+                                                             grid: grid, workingThreads: cost) { group in
+                                    job.lay(group.threadPositions, roundTo8Bits: roundTo8Bits)
+                                }
                             }
                         }
                     }
@@ -113,13 +139,14 @@ private struct LayJob: @unchecked Sendable {
     let starts: UnsafeBufferPointer<Int>
     let keys: UnsafeBufferPointer<TileKey>
     let memory: UnsafeBufferPointer<UnsafeMutablePointer<UInt16>>
+    let cells: UnsafeBufferPointer<Int32>
 
-    /// One threadgroup: a 16x16 block of the grid of tile cells, mapped to its tile's pixels.
+    /// One threadgroup: a 16x16 cell of the row, mapped to its tile's pixels.
     @inline(__always) func lay(_ cell: Rect, roundTo8Bits: Bool) {
         guard let base = stamps.baseAddress, let all = indices.baseAddress else { return }
-        let slot = cell.minX >> 6
+        let code = Int(cells[cell.minX >> 4]), slot = code >> 4, bit = code & 15
         let key = keys[slot]
-        let group = Rect(x: key.x << 6 + (cell.minX & 63), y: key.y << 6 + cell.minY, width: cell.width, height: cell.height)
+        let group = Rect(x: key.x << 6 + (bit & 3) << 4, y: key.y << 6 + (bit >> 2) << 4, width: 16, height: 16)
         let mine = UnsafeBufferPointer(start: all + starts[slot], count: starts[slot + 1] - starts[slot])
         DabKernel.paint(base, indices: mine, group: group, tile: memory[slot], tileX: key.x, tileY: key.y, roundTo8Bits: roundTo8Bits)
     }

@@ -87,6 +87,50 @@ import Testing
         #expect(surface.pixels.isEmpty)
     }
 
+    /// A batch lays each dab on every pixel it reaches, however it straddles tiles and their
+    /// 16x16 threadgroups (only those its bounds meet are dispatched): the same bytes as each
+    /// dab laid in turn over every pixel of every tile it touches.
+    @Test func aBatchLaysEveryDabWhereverItReaches() throws {
+        let surface = TiledDabSurface(compute: Self.compute(2))
+        var reference: [TileKey: [UInt16]] = [:]
+        var seed: UInt64 = 11
+        func next() -> Float {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Float(seed >> 40) / Float(1 << 24)
+        }
+        surface.beginAtomic()
+        for i in 0..<400 {
+            // Small dabs (a third anti-aliased) anywhere over 3x2 tiles: their rims end anywhere
+            // in a threadgroup, a pixel or two into the next one too.
+            let x = next() * 192, y = next() * 128
+            let radius = i % 3 == 0 ? 0.3 + next() * 2.6 : 3 + next() * 9
+            let (r, g, b, opaque, hardness, aspect, angle) = (next(), next(), next(), 0.2 + next() * 0.8, 0.1 + next() * 0.9,
+                                                              1 + next() * 2, next() * 180)
+            let paint: Float = i % 2 == 0 ? 1 : 0
+            #expect(surface.draw(Dab(x: x, y: y, radius: radius, r: r, g: g, b: b, opaque: opaque, hardness: hardness,
+                                     aspectRatio: aspect, angle: angle, paint: paint)))
+            let stamp = DabStamp(mask: DabMask(x: x, y: y, radius: radius, hardness: hardness, aspectRatio: aspect, angle: angle),
+                                 paint: DabPaint(r: r, g: g, b: b, opaque: opaque, alphaEraser: 1, lockAlpha: 0, colorize: 0, posterize: 0,
+                                                 posterizeLevels: 0.05, paint: paint))
+            let bounds = stamp.mask.bounds
+            for key in TileKey.covering(Rect(minX: bounds.minX, minY: bounds.minY, maxX: bounds.maxX, maxY: bounds.maxY)) {
+                var tile = reference[key] ?? [UInt16](repeating: 0, count: DabKernel.tileValues)
+                DabKernel.paint(stamp, group: key.rect, tile: &tile, tileX: key.x, tileY: key.y)
+                reference[key] = tile
+            }
+        }
+        _ = surface.endAtomic()
+        #expect(reference.count >= 9)
+        for (key, values) in reference {
+            let laid = try #require(surface.strokeTile(key), "tile \(key)")
+            var packed = [UInt32](repeating: 0, count: 64 * 64)
+            Fix15.pack(values, into: &packed, count: 64 * 64)
+            if let i = (0..<64 * 64).first(where: { laid.texture.base[$0] != packed[$0] }) {
+                Issue.record("tile \(key), pixel (\(i % 64), \(i / 64)): \(laid.texture.base[i]) laid in a batch, \(packed[i]) dab by dab")
+            }
+        }
+    }
+
     /// The same dabs give the same bytes at any thread count and any precision's repeat.
     @Test func deterministicAcrossThreads() {
         func run(_ threads: Int) -> [UInt8] {
