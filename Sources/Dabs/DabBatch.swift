@@ -3,9 +3,10 @@ import Geometry
 import Kernels
 
 /// The dabs drawn and not yet laid, in order, and the laying of them: each bound to the tiles it
-/// touches, then every 16x16 block of those tiles laid by one threadgroup, its tile's dabs in
-/// order (`DabKernel`). Only the tiles dabs touch are visited, however far apart the dabs lie,
-/// and the same dabs give the same bytes for any number of threads and any batching.
+/// touches, then each 16x16 block of those tiles that a dab's bounds meet laid by one
+/// threadgroup, its tile's dabs in order (`DabKernel`). Only the tiles and blocks dabs touch are
+/// visited, however far apart the dabs lie, and the same dabs give the same bytes for any number
+/// of threads and any batching.
 struct DabBatch {
     private(set) var stamps: [DabStamp] = []
     /// What laying them costs, in the compute pass's units.
