@@ -283,9 +283,10 @@ public final class PaintApp: FrameLoopDelegate {
     }
 
     /// Shows the status in the title (and the status strip) when it changed, and the layers in
-    /// their panel when the document changed.
+    /// their panel when the document changed, once no stroke is open: a thumbnail made again
+    /// every frame of a stroke held up the ink (the pen is on the canvas, not on the panel).
     func showStatus() {
-        if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false {
+        if let panel = widgets?.layers, panel.needsRows, panel.isOpen, widgets?.hidden == false, !session.isStroking {
             panel.show(layerRows.panel(session.document, scale: panel.scale, visibleRows: panel.visibleRows))
         }
         widgets?.symmetry?.show(symmetryGuide)

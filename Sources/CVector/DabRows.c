@@ -1,10 +1,12 @@
 // A MyPaint dab's rows eight pixels at a time in AVX2, where Swift's lanes on x86-64 are SSE2's
-// four and most of its steps one pixel at a time. Start at dab_row_avx2: the mask (`opacities`:
+// four and most of its steps one pixel at a time. Start at qs_dab_rows: a threadgroup's rows of
+// a dab, each only over the columns its ellipse may cover (`span_of_row`), by dab_row_avx2 —
+// pixels split into channels by shuffles (`lanes`, `store`), the mask (`opacities`:
 // DabRows.opacities, or DabMask.rrAntialiased under 3 px), then the passes DabPaint.apply lays
-// when there is no lock alpha, colorize or posterize — plain source-over (`normal_pass`), then
+// when there is no lock alpha, colorize or posterize: plain source-over (`normal_pass`), then
 // pigment source-over (`pigment_pass`, or `eraser_paint_pass` with the colour's alpha below 1).
-// mask_row_avx2 gives smudge sampling (DabSampler) a row's mask. Every step is the Swift one in
-// the same order, each float and double operation the same IEEE operation (no fused
+// qs_sample_pick gives smudge sampling (DabSampler) the pixels it folds in. Every step is the
+// Swift one in the same order, each float and double operation the same IEEE operation (no fused
 // multiply-adds: the target has none), so the 15-bit values are the same bytes on every processor.
 #include "CVector.h"
 
@@ -352,11 +354,6 @@ int qs_dab_rows(const qs_dab *dab, uint16_t *tile, int x0, int y0, int x1, int y
     return 0;
 }
 
-__attribute__((target("avx2"))) static int mask_row_avx2(const qs_dab_mask *m, int y, int x, int end, uint32_t *out) {
-    for (int i = 0; x + i < end; i += 8) _mm256_storeu_si256((__m256i *)(out + i), opacities(m, x + i, y, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-    return end;
-}
-
 /// qs_sample_pick's walk, the opacities eight at a time and each covered pixel taken in order.
 __attribute__((target("avx2"))) static int sample_pick_avx2(const qs_dab_mask *m, int x0, int y0, int x1, int y1, uint16_t interval,
                                                             int32_t threshold, uint16_t *counter, uint32_t *state, int *front,
@@ -408,20 +405,4 @@ int qs_sample_pick(const qs_dab_mask *mask, int x0, int y0, int x1, int y1, uint
     (void)mask; (void)x0; (void)y0; (void)x1; (void)y1; (void)interval; (void)threshold; (void)counter; (void)state;
     (void)front; (void)rear; (void)taken; (void)opacity; (void)widest;
     return -1;
-}
-
-int qs_dab_mask_row(const qs_dab_mask *mask, int y, int x, int end, uint32_t *out, int widest) {
-#if defined(__x86_64__)
-    if (widest >= 256 && qs_vector_bits() >= 256) return mask_row_avx2(mask, y, x, end, out);
-#endif
-    (void)mask; (void)y; (void)end; (void)out; (void)widest;
-    return x;
-}
-
-int qs_dab_row(const qs_dab *dab, uint16_t *row, int y, int x, int end, int widest) {
-#if defined(__x86_64__)
-    if (widest >= 256 && qs_vector_bits() >= 256) return dab_row_avx2(dab, row, y, x, end);
-#endif
-    (void)dab; (void)row; (void)y; (void)end; (void)widest;
-    return x;
 }

@@ -24,6 +24,25 @@ import UI
         #expect(two.rows[1].thumbnail.allSatisfy { $0 == desk || [0xFFFF_FFFF, 0xFFDD_DDDD].contains($0) }, "the new layer is empty")
     }
 
+    /// While a stroke is open the thumbnails wait (making them every frame held up the ink);
+    /// they show the stroke once it ends. A MyPaint brush's, whose open stroke is in the layer's
+    /// pixels from frame to frame.
+    @Test func theThumbnailsWaitForTheStrokeToEnd() throws {
+        let h = try Harness(size: .init(width: 640, height: 400), uiScale: 1)
+        let myb = #"{"version": 3, "settings": {"radius_logarithmic": {"base_value": 1.5, "inputs": {}}}}"#
+        h.session.handle(.command(.mypaint(MyPaintChoice(name: "test/brush", settings: myb))))
+        h.step([])
+        let blank = try #require(h.app.widgets?.layers?.panel?.rows.first?.thumbnail)
+        h.step([.pointerDown(sample(40, 200, t: 0)), .pointerMove(sample(200, 200, t: 0.01))])
+        h.step([.pointerMove(sample(360, 200, t: 0.02))])
+        let during = h.app.widgets?.layers?.panel?.rows.first?.thumbnail
+        #expect(during == blank ? true : false, "the thumbnail was made again while the stroke is open")
+        h.step([.pointerUp(sample(360, 200, t: 0.03))])
+        h.step([])
+        let after = try #require(h.app.widgets?.layers?.panel?.rows.first?.thumbnail)
+        #expect(after.contains { $0 != desk && ($0 & 0xFF) < 200 }, "the line shows once the stroke ends")
+    }
+
     /// A group holds no pixels: its thumbnail is what it holds, composed as the group composes
     /// it (a hidden layer left out, a layer's opacity applied), and follows the strokes on a
     /// layer in it, whichever entry is current.

@@ -91,12 +91,6 @@ typedef struct {
     const qs_spectral *spectral;
 } qs_dab;
 
-/// A dab's mask then its passes on pixels x…end − 1 of row y (`row`: a tile's row of 15-bit r,
-/// g, b, a), eight at a time, with the bytes of the Swift steps (DabRows.opacities, then
-/// DabPaint.apply). Returns the first pixel not done: `end`, or x itself when there are no such
-/// vectors here (the caller then does the row).
-int qs_dab_row(const qs_dab *dab, uint16_t *row, int y, int x, int end, int widest);
-
 /// The columns of row y, within x0…x1, where a dab that is not anti-aliased may lay anything
 /// (`first`…`last`); 0 when it lays nothing on the row. Outside its ellipse rr > 1 and the
 /// opacity is 0, so only such pixels are left out: the row's quadratic in x solved in double,
@@ -104,15 +98,11 @@ int qs_dab_row(const qs_dab *dab, uint16_t *row, int y, int x, int end, int wide
 /// (A thin dab at an angle covers a few pixels of each row of its bounding box.)
 int qs_dab_columns(const qs_dab_mask *mask, int y, int x0, int x1, int *first, int *last);
 
-/// The dab laid on rows y0…y1, columns x0…x1 (inclusive) of a 64x64 tile of 15-bit r, g, b, a
-/// by `qs_dab_row`, each row only where it may lay anything (`qs_dab_columns`). Returns 1, or 0
-/// having done nothing when there are no such vectors here.
+/// A dab's mask then its passes (DabRows.opacities, then DabPaint.apply: the bytes of the Swift
+/// steps) on rows y0…y1, columns x0…x1 (inclusive) of a 64x64 tile of 15-bit r, g, b, a, eight
+/// pixels at a time, each row only where it may lay anything (`qs_dab_columns`). Returns 1, or
+/// 0 having done nothing when there are no such vectors here (the caller then lays it).
 int qs_dab_rows(const qs_dab *dab, uint16_t *tile, int x0, int y0, int x1, int y1, int widest);
-
-/// The mask's opacities (DabMask.opacity) at pixels x…end − 1 of row y into `out`, eight at a
-/// time: `out` must hold end − x rounded up to eight. Returns `end`, or x having written nothing
-/// when there are no such vectors here.
-int qs_dab_mask_row(const qs_dab_mask *mask, int y, int x, int end, uint32_t *out, int widest);
 
 /// Which pixels of rows y0…y1, columns x0…x1 of a tile libmypaint's pigment get_color folds in
 /// (DabSampler.accumulate), in its order, rows first: each pixel of the mask's nonzero opacity
