@@ -15,9 +15,11 @@ import Kernels
 ///
 /// Dabs are queued as they come (`DabBatch`) and laid in batches: before a colour is read
 /// (`sampleColor` sees every dab drawn before it), when the stroke ends, when anyone reads the
-/// surface (`flush`), or at the end of an atomic section once a batch is big enough: that one on
-/// a queue of its own (`layAhead`) while libmypaint works out the next dabs, everything that
-/// reads the surface waiting for it first. The damage `endAtomic` returns is exact either way (it is the dabs' bounds). A batch is laid by the
+/// surface (`flush`), or at the end of an atomic section once a batch is big enough: on a surface
+/// nobody watches (no `strokeTile` yet: a headless render), that one on a queue of its own
+/// (`layAhead`) while libmypaint works out the next dabs, everything that reads the surface
+/// waiting for it first; on a watched one, at once, since it is read right after. The damage
+/// `endAtomic` returns is exact either way (it is the dabs' bounds). A batch is laid by the
 /// dab kernel in 16x16 threadgroups over the tiles its dabs touch, each dab in order, on the
 /// workers when it is costly enough to be worth waking them, else on the calling thread. The same
 /// dabs give the same bytes for any number of threads and any batching.
@@ -36,6 +38,9 @@ public final class TiledDabSurface: DabSurface {
     private var ahead = DabBatch()
     private let laying = DispatchGroup()
     private let layQueue = DispatchQueue(label: "quicksilver.dabs.ahead")
+    /// A stroke has been shown live (`strokeTile`): the surface is read after every section, and
+    /// a batch laid ahead would only add a thread's wake-up to each.
+    private var watched = false
     /// What the section's dabs changed.
     private var damage = Rect.empty
     /// What the stroke has changed so far.
@@ -98,7 +103,9 @@ public final class TiledDabSurface: DabSurface {
     }
 
     public func endAtomic() -> Rect {
-        if batch.count >= Self.batchDabs || batch.cost >= Self.batchCost { layAhead() }
+        if batch.count >= Self.batchDabs || batch.cost >= Self.batchCost {
+            if watched { flush() } else { layAhead() }
+        }
         let d = damage
         damage = .empty
         strokeDamage = strokeDamage.union(d)
@@ -136,6 +143,7 @@ public final class TiledDabSurface: DabSurface {
     /// The open stroke's tile at `key` as it would be if the stroke ended now (rounded to 8
     /// bits, in a new tile); nil where the stroke has not painted. For showing a stroke live.
     public func strokeTile(_ key: TileKey) -> Tile? {
+        watched = true
         flush()
         guard let t = working[working.localKey(key)], t.changed else { return nil }
         let tile = Tile.unset()
