@@ -131,6 +131,37 @@ import Testing
         }
     }
 
+    /// Full batches of a surface nobody watches are laid on a queue of their own while the
+    /// brush goes on: the same bytes as a watched one's, laid at once, whatever reads it between
+    /// (a colour, the end of a stroke).
+    @Test func batchesLaidAheadGiveTheSameBytes() {
+        func run(watched: Bool) -> [UInt8] {
+            let surface = TiledDabSurface(compute: Self.compute(2))
+            if watched { _ = surface.strokeTile(TileKey(x: 0, y: 0)) }
+            var seed: UInt64 = 5
+            func next() -> Float {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                return Float(seed >> 40) / Float(1 << 24)
+            }
+            for stroke in 0..<3 {
+                for section in 0..<40 {
+                    surface.beginAtomic()
+                    // Large pigment dabs: a batch fills in a few sections.
+                    for _ in 0..<6 {
+                        surface.draw(Dab(x: next() * 400, y: next() * 300, radius: 20 + next() * 40, r: next(), g: next(), b: next(),
+                                         opaque: 0.2 + next() * 0.8, hardness: next(), paint: next()))
+                    }
+                    if section % 25 == 24 { _ = surface.sampleColor(x: next() * 400, y: next() * 300, radius: 10, paint: next()) }
+                    _ = surface.endAtomic()
+                }
+                if stroke < 2 { surface.endStroke() }
+            }
+            surface.endStroke()
+            return surface.overWhite(Rect(x: -60, y: -60, width: 520, height: 420))
+        }
+        #expect(run(watched: false) == run(watched: true))
+    }
+
     /// The same dabs give the same bytes at any thread count and any precision's repeat.
     @Test func deterministicAcrossThreads() {
         func run(_ threads: Int) -> [UInt8] {
