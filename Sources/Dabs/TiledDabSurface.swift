@@ -211,7 +211,6 @@ public final class TiledDabSurface: DabSurface {
     }
 }
 
-
 /// The surface, handed to `layQueue`: the thread that owns it touches the working tiles and the
 /// batch being laid only after `laying` says the lay is done.
 private struct Ahead: @unchecked Sendable {
