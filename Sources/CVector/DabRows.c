@@ -354,6 +354,7 @@ int qs_dab_rows(const qs_dab *dab, uint16_t *tile, int x0, int y0, int x1, int y
     return 0;
 }
 
+#if defined(__x86_64__)
 /// qs_sample_pick's walk, the opacities eight at a time and each covered pixel taken in order.
 __attribute__((target("avx2"))) static int sample_pick_avx2(const qs_dab_mask *m, int x0, int y0, int x1, int y1, uint16_t interval,
                                                             int32_t threshold, uint16_t *counter, uint32_t *state, int *front,
@@ -394,6 +395,78 @@ __attribute__((target("avx2"))) static int sample_pick_avx2(const qs_dab_mask *m
     }
     *counter = c; *front = f; *rear = r;
     return count;
+}
+
+/// A table's ten bands as two vectors of eight lanes (the last six lanes zero).
+QS_AVX2 void bands(const float t[10], __m256 *low, __m256 *high) {
+    float padded[16] = {0};
+    for (int i = 0; i < 10; i++) padded[i] = t[i];
+    *low = _mm256_loadu_ps(padded);
+    *high = _mm256_loadu_ps(padded + 8);
+}
+
+/// Spectral.fastpow(x, p) = fastpow2(p · fastlog2(x)) on eight lanes.
+QS_AVX2 __m256 fastpow(__m256 x, float p) { return fastpow2(_mm256_mul_ps(_mm256_set1_ps(p), fastlog2(x))); }
+
+/// qs_sample_fold's loop: DabSampler.accumulate's, step for step.
+__attribute__((target("avx2"))) static void sample_fold_avx2(const uint16_t *tile, const uint32_t *taken, const uint32_t *opacity,
+                                                            int count, float paint, const qs_spectral *spectral, float *curve,
+                                                            float *avg, float *sum_weight, float *sum_a) {
+    __m256 red[2], green[2], blue[2];
+    bands(spectral->red, &red[0], &red[1]);
+    bands(spectral->green, &green[0], &green[1]);
+    bands(spectral->blue, &blue[0], &blue[1]);
+    __m256 c[2] = {_mm256_loadu_ps(curve), _mm256_loadu_ps(curve + 8)};
+    float a0 = avg[0], a1 = avg[1], a2 = avg[2], weight = *sum_weight, sum = *sum_a;
+    const float offset = (float)(1.0 - 0.001);
+    for (int k = 0; k < count; k++) {
+        const uint16_t *p = tile + 4 * taken[k];
+        uint32_t opa = opacity[k];
+        float pa = (float)p[3];
+        float alpha = (float)opa * pa / (float)(1 << 30);
+        float alpha_sums = alpha + sum;
+        weight += (float)opa / 32768.0f;
+        float fa = 1, fb = 1;
+        if (alpha_sums > 0) {
+            fa = alpha / alpha_sums;
+            fb = (float)(1.0 - (double)fa);
+        }
+        if (paint > 0 && p[3] > 0) {
+            // Spectral.curve: `r * offset + WGM_EPSILON`, the product in float, the sum in double.
+            __m256 r = _mm256_set1_ps((float)((double)((float)p[0] / pa * offset) + 0.001));
+            __m256 g = _mm256_set1_ps((float)((double)((float)p[1] / pa * offset) + 0.001));
+            __m256 b = _mm256_set1_ps((float)((double)((float)p[2] / pa * offset) + 0.001));
+            for (int h = 0; h < 2; h++) {
+                __m256 band = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(red[h], r), _mm256_mul_ps(green[h], g)), _mm256_mul_ps(blue[h], b));
+                c[h] = _mm256_mul_ps(fastpow(band, fa), fastpow(c[h], fb));
+            }
+        }
+        if (paint < 1 && p[3] > 0) {
+            a0 = (float)p[0] * fa / pa + a0 * fb;
+            a1 = (float)p[1] * fa / pa + a1 * fb;
+            a2 = (float)p[2] * fa / pa + a2 * fb;
+        }
+        sum += alpha;
+    }
+    _mm256_storeu_ps(curve, c[0]);
+    _mm256_storeu_ps(curve + 8, c[1]);
+    avg[0] = a0; avg[1] = a1; avg[2] = a2;
+    *sum_weight = weight; *sum_a = sum;
+}
+
+#endif
+
+int qs_sample_fold(const uint16_t *tile, const uint32_t *taken, const uint32_t *opacity, int count, float paint,
+                   const qs_spectral *spectral, float *curve, float *avg, float *sum_weight, float *sum_a, int widest) {
+#if defined(__x86_64__)
+    if (widest >= 256 && qs_vector_bits() >= 256) {
+        sample_fold_avx2(tile, taken, opacity, count, paint, spectral, curve, avg, sum_weight, sum_a);
+        return 1;
+    }
+#endif
+    (void)tile; (void)taken; (void)opacity; (void)count; (void)paint; (void)spectral; (void)curve; (void)avg; (void)sum_weight;
+    (void)sum_a; (void)widest;
+    return 0;
 }
 
 int qs_sample_pick(const qs_dab_mask *mask, int x0, int y0, int x1, int y1, uint16_t interval, int32_t threshold, uint16_t *counter,

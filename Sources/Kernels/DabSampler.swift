@@ -104,8 +104,8 @@ public enum DabSampler {
         let range = mask.tileRange(localX: lx, localY: ly)
         var cMask = DabRows.vectorMask(mask, lx: lx, ly: ly)
         // The pixels taken (their index in the tile, then their opacities), in order: picked in C
-        // where the processor allows, else here, then folded into the averages. (A tile the dab
-        // misses still turns the averages to colour below.)
+        // where the processor allows, else here, then folded into the averages, in C likewise.
+        // (A tile the dab misses still turns the averages to colour below.)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * 4096) { buffer in
             guard range.x0 <= range.x1 && range.y0 <= range.y1 else { return }
             let taken = buffer.baseAddress!, opacities = taken + 4096
@@ -128,6 +128,15 @@ public enum DabSampler {
                     }
                 }
             }
+            // Folded in C where the processor allows, else here, the same steps.
+            let folded = withUnsafeMutableBytes(of: &avgSpectral) { curve in
+                withUnsafeMutableBytes(of: &avg) { rgb in
+                    qs_sample_fold(rgba, taken, opacities, Int32(count), paint, Spectral.table,
+                                   curve.baseAddress!.assumingMemoryBound(to: Float.self), rgb.baseAddress!.assumingMemoryBound(to: Float.self),
+                                   &sumWeight, &sumA, Int32(vectorBits))
+                }
+            }
+            guard folded == 0 else { return }
             for k in 0..<count {
                 let opa = opacities[k], p = rgba + Int(taken[k]) &* 4
                 let pa = p[3]

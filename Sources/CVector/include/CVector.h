@@ -114,6 +114,14 @@ int qs_dab_rows(const qs_dab *dab, uint16_t *tile, int x0, int y0, int x1, int y
 int qs_sample_pick(const qs_dab_mask *mask, int x0, int y0, int x1, int y1, uint16_t interval, int32_t threshold, uint16_t *counter,
                    uint32_t *state, int *front, int *rear, uint32_t *taken, uint32_t *opacity, int widest);
 
+/// DabSampler.accumulate's fold of the pixels `qs_sample_pick` took (`count` of them, their
+/// indices in `tile` and opacities) into the running averages, with the bytes of the Swift
+/// steps: `sum_a` and `sum_weight`, by `paint` the 10-band pigment curve (`curve`, 16 floats,
+/// the last six unused) and the additive colour (`avg`, r, g, b). Returns 1, or 0 having done
+/// nothing when there are no such vectors here (the caller then folds them).
+int qs_sample_fold(const uint16_t *tile, const uint32_t *taken, const uint32_t *opacity, int count, float paint,
+                   const qs_spectral *spectral, float *curve, float *avg, float *sum_weight, float *sum_a, int widest);
+
 /// Fix15.pack on the first pixels of `values` (15-bit r, g, b, a each) into `dst`, eight at a
 /// time, with the same bytes. Returns how many it packed (count rounded down to eight; 0 when
 /// there are no such vectors here): the caller packs the rest.
