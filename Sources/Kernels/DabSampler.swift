@@ -103,8 +103,8 @@ public enum DabSampler {
         let (lx, ly) = mask.local(tileX: tx, tileY: ty)
         let range = mask.tileRange(localX: lx, localY: ly)
         var cMask = DabRows.vectorMask(mask, lx: lx, ly: ly)
-        // The pixels taken (their index in the tile, then their opacities), in order: picked in C
-        // where the processor allows, else here, then folded into the averages, in C likewise.
+        // The pixels taken (their index in the tile, then their opacities), in order: picked,
+        // then folded into the averages, each in C where the processor allows (`pick`, `fold`).
         // (A tile the dab misses still turns the averages to colour below.)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * 4096) { buffer in
             guard range.x0 <= range.x1 && range.y0 <= range.y1 else { return }
@@ -114,21 +114,9 @@ public enum DabSampler {
                                &counter, state, front, rear, taken, opacities, Int32(vectorBits))
             })
             if count < 0 {
-                count = 0
-                for yp in range.y0...range.y1 {
-                    for xp in range.x0...range.x1 {
-                        let opa = mask.opacity(xp: xp, yp: yp, localX: lx, localY: ly)
-                        guard opa != 0 else { continue }
-                        // (counter + 1) % interval, the counter being under the interval.
-                        defer { counter = interval == 0 || counter &+ 1 == interval ? 0 : counter &+ 1 }
-                        guard counter == 0 || random.next() < threshold else { continue }
-                        taken[count] = UInt32(yp &* 64 &+ xp)
-                        opacities[count] = opa
-                        count &+= 1
-                    }
-                }
+                count = pick(mask, lx: lx, ly: ly, range: range, interval: interval, threshold: threshold, counter: &counter,
+                             random: &random, taken: taken, opacities: opacities)
             }
-            // Folded in C where the processor allows, else here, the same steps.
             let folded = withUnsafeMutableBytes(of: &avgSpectral) { curve in
                 withUnsafeMutableBytes(of: &avg) { rgb in
                     qs_sample_fold(rgba, taken, opacities, Int32(count), paint, Spectral.table,
@@ -136,28 +124,9 @@ public enum DabSampler {
                                    &sumWeight, &sumA, Int32(vectorBits))
                 }
             }
-            guard folded == 0 else { return }
-            for k in 0..<count {
-                let opa = opacities[k], p = rgba + Int(taken[k]) &* 4
-                let pa = p[3]
-                let alpha = Float(opa) * Float(pa) / Float(1 << 30)
-                let alphaSums = alpha + sumA
-                sumWeight += Float(opa) / 32768
-                var facA: Float = 1, facB: Float = 1
-                if alphaSums > 0 {
-                    facA = alpha / alphaSums
-                    facB = Float(1 - Double(facA))
-                }
-                if paint > 0 && pa > 0 {
-                    let s = Spectral.curve(r: Float(p[0]) / Float(pa), g: Float(p[1]) / Float(pa), b: Float(p[2]) / Float(pa))
-                    avgSpectral = Spectral.mix(s, facA, avgSpectral, facB)
-                }
-                if paint < 1 && pa > 0 {
-                    avg.0 = Float(p[0]) * facA / Float(pa) + avg.0 * facB
-                    avg.1 = Float(p[1]) * facA / Float(pa) + avg.1 * facB
-                    avg.2 = Float(p[2]) * facA / Float(pa) + avg.2 * facB
-                }
-                sumA += alpha
+            if folded == 0 {
+                fold(rgba, taken: taken, opacities: opacities, count: count, paint: paint, curve: &avgSpectral, avg: &avg,
+                     sumWeight: &sumWeight, sumA: &sumA)
             }
         }
         let spec = Spectral.rgb(avgSpectral)
@@ -166,5 +135,58 @@ public enum DabSampler {
         sumR = Float(Double(spec.r * paint) + rest * Double(avg.0))
         sumG = Float(Double(spec.g * paint) + rest * Double(avg.1))
         sumB = Float(Double(spec.b * paint) + rest * Double(avg.2))
+    }
+
+    /// `accumulate`'s pick one pixel at a time (CVector's qs_sample_pick where the processor
+    /// allows): each pixel of `range` the mask covers moves the counter on, and is taken when
+    /// the counter was 0, else when the next random draw is below `threshold`. Writes the taken
+    /// pixels' indices in the tile and their opacities; returns how many.
+    static func pick(_ mask: DabMask, lx: Float, ly: Float, range: (x0: Int, y0: Int, x1: Int, y1: Int), interval: UInt16,
+                     threshold: Int32, counter: inout UInt16, random: inout GlibcRandom, taken: UnsafeMutablePointer<UInt32>,
+                     opacities: UnsafeMutablePointer<UInt32>) -> Int {
+        var count = 0
+        for yp in range.y0...range.y1 {
+            for xp in range.x0...range.x1 {
+                let opa = mask.opacity(xp: xp, yp: yp, localX: lx, localY: ly)
+                guard opa != 0 else { continue }
+                // (counter + 1) % interval, the counter being under the interval.
+                defer { counter = interval == 0 || counter &+ 1 == interval ? 0 : counter &+ 1 }
+                guard counter == 0 || random.next() < threshold else { continue }
+                taken[count] = UInt32(yp &* 64 &+ xp)
+                opacities[count] = opa
+                count &+= 1
+            }
+        }
+        return count
+    }
+
+    /// `accumulate`'s fold of the pixels taken into the running averages (CVector's
+    /// qs_sample_fold where the processor allows, the same steps): the alpha and weight sums, by
+    /// `paint` the pigment curve and the additive colour.
+    static func fold(_ rgba: UnsafePointer<UInt16>, taken: UnsafePointer<UInt32>, opacities: UnsafePointer<UInt32>, count: Int,
+                     paint: Float, curve: inout Spectral.Curve, avg: inout (Float, Float, Float), sumWeight: inout Float,
+                     sumA: inout Float) {
+        for k in 0..<count {
+            let opa = opacities[k], p = rgba + Int(taken[k]) &* 4
+            let pa = p[3]
+            let alpha = Float(opa) * Float(pa) / Float(1 << 30)
+            let alphaSums = alpha + sumA
+            sumWeight += Float(opa) / 32768
+            var facA: Float = 1, facB: Float = 1
+            if alphaSums > 0 {
+                facA = alpha / alphaSums
+                facB = Float(1 - Double(facA))
+            }
+            if paint > 0 && pa > 0 {
+                let s = Spectral.curve(r: Float(p[0]) / Float(pa), g: Float(p[1]) / Float(pa), b: Float(p[2]) / Float(pa))
+                curve = Spectral.mix(s, facA, curve, facB)
+            }
+            if paint < 1 && pa > 0 {
+                avg.0 = Float(p[0]) * facA / Float(pa) + avg.0 * facB
+                avg.1 = Float(p[1]) * facA / Float(pa) + avg.1 * facB
+                avg.2 = Float(p[2]) * facA / Float(pa) + avg.2 * facB
+            }
+            sumA += alpha
+        }
     }
 }
