@@ -197,17 +197,17 @@ extension ComposeKernel {
                                            base: fill, baseStride: 0, layer: clear, layerStride: 0, committed: none, tail: none, none: none,
                                            x: px, spans: spans)
                         if let t = baseTexture { p.base = t.row(y0) + px; p.baseStride = t.rowStride }
-                        if let t = baseTile { p.base = t.texture.base + inTile; p.baseStride = 64 }
-                        if let t = layerTile { p.layer = t.texture.base + inTile; p.layerStride = 64 }
+                        if let t = baseTile { p.base = t.base + inTile; p.baseStride = 64 }
+                        if let t = layerTile { p.layer = t.base + inTile; p.layerStride = 64 }
                         if strokeXs.contains(px) {
                             p.strokeRows = strokeRows
-                            if let t = committedTile { p.committed = t.texture.base + inTile; p.committedRows = t.setRows >> UInt64(ry0) }
-                            if let t = tailTile { p.tail = t.texture.base + inTile; p.tailRows = t.setRows >> UInt64(ry0) }
+                            if let t = committedTile { p.committed = t.base + inTile; p.committedRows = t.setRows >> UInt64(ry0) }
+                            if let t = tailTile { p.tail = t.base + inTile; p.tailRows = t.setRows >> UInt64(ry0) }
                         }
                         if overXs.contains(px) {
                             p.overRows = overRows
                             if let t = overTexture { p.over = t.row(y0) + px; p.overStride = t.rowStride }
-                            if let t = overTile { p.over = t.texture.base + inTile; p.overStride = 64 }
+                            if let t = overTile { p.over = t.base + inTile; p.overStride = 64 }
                         }
                         Self.fusedPiece(p, plan, invert: invert)
                         px = end

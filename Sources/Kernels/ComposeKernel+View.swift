@@ -189,20 +189,22 @@ extension ComposeKernel {
 
     /// A group's preimage: the parallelogram its samples lie in, in level coordinates, as its
     /// four edges (corner i to corner i + 1, in order round it), so that each scratch row's span
-    /// costs a few vector operations (worked out edge by edge per row, it was 7 % of a turned
-    /// frame).
+    /// costs a few scalar operations (in SIMD4<Double>, which x86-64's baseline splits into
+    /// SSE2 pairs, it was 4 % of a turned frame).
     struct Preimage {
-        let x0: SIMD4<Double>, y0: SIMD4<Double>, low: SIMD4<Double>, high: SIMD4<Double>, slope: SIMD4<Double>
+        /// An edge: its start, the band of rows it spans and its x per unit of y.
+        struct Edge {
+            var x0 = 0.0, y0 = 0.0, low = 0.0, high = 0.0, slope = 0.0
+        }
+        let e0: Edge, e1: Edge, e2: Edge, e3: Edge
 
         init(_ corners: [(Double, Double)]) {
-            var x0 = SIMD4<Double>(), y0 = x0, low = x0, high = x0, slope = x0
-            for i in 0..<4 {
+            func edge(_ i: Int) -> Edge {
                 let (ax, ay) = corners[i], (bx, by) = corners[(i + 1) % 4]
-                x0[i] = ax; y0[i] = ay; low[i] = min(ay, by); high[i] = max(ay, by)
                 // A level edge adds no x of its own: its end is the next edge's start.
-                slope[i] = ay == by ? 0 : (bx - ax) / (by - ay)
+                return Edge(x0: ax, y0: ay, low: min(ay, by), high: max(ay, by), slope: ay == by ? 0 : (bx - ax) / (by - ay))
             }
-            self.x0 = x0; self.y0 = y0; self.low = low; self.high = high; self.slope = slope
+            e0 = edge(0); e1 = edge(1); e2 = edge(2); e3 = edge(3)
         }
 
         /// The level pixels of row `ly` that samples inside the parallelogram may read, within
@@ -211,18 +213,19 @@ extension ComposeKernel {
         func span(ofRow ly: Int, within limit: Range<Int>) -> Range<Int> {
             // Each edge clipped to the band of v that reads the row; a convex polygon's extent
             // across a band is at its edges' ends within it (corners inside, or crossings).
-            // (Elementwise min and max spelled as selects, the reductions by hand: the generic
-            // ones stay calls.)
-            let b0 = SIMD4(repeating: Double(ly) - 1.01), b1 = SIMD4(repeating: Double(ly) + 1.01)
-            let a = low.replacing(with: b0, where: b0 .> low), b = high.replacing(with: b1, where: b1 .< high)
-            let xa = x0 + (a - y0) * slope, xb = x0 + (b - y0) * slope, meets = a .<= b
-            let l = xa.replacing(with: xb, where: xb .< xa).replacing(with: .infinity, where: .!meets)
-            let h = xa.replacing(with: xb, where: xb .> xa).replacing(with: -.infinity, where: .!meets)
-            let lo = min(min(l[0], l[1]), min(l[2], l[3])), hi = max(max(h[0], h[1]), max(h[2], h[3]))
+            let b0 = Double(ly) - 1.01, b1 = Double(ly) + 1.01
+            var lo = Double.infinity, hi = -Double.infinity
+            @inline(__always) func clip(_ e: Edge) {
+                let a = e.low < b0 ? b0 : e.low, b = e.high > b1 ? b1 : e.high
+                guard a <= b else { return }
+                let xa = e.x0 + (a - e.y0) * e.slope, xb = e.x0 + (b - e.y0) * e.slope
+                lo = Swift.min(lo, Swift.min(xa, xb)); hi = Swift.max(hi, Swift.max(xa, xb))
+            }
+            clip(e0); clip(e1); clip(e2); clip(e3)
             guard lo <= hi else { return limit.lowerBound..<limit.lowerBound }
             // Clamped to the limit before converting (so no value is out of Int's range).
-            let first = min(max(lo, Double(limit.lowerBound)), Double(limit.upperBound))
-            let last = min(max(hi, Double(limit.lowerBound)), Double(limit.upperBound))
+            let first = Swift.min(Swift.max(lo, Double(limit.lowerBound)), Double(limit.upperBound))
+            let last = Swift.min(Swift.max(hi, Double(limit.lowerBound)), Double(limit.upperBound))
             return (Int(first.rounded(.down)) - 2..<Int(last.rounded(.up)) + 3).clamped(to: limit)
         }
     }
