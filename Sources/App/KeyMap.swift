@@ -212,16 +212,21 @@ public enum KeyMap {
     public static var help: String {
         var lines = ["Keys:"]
         for b in bindings {
-            var words = b.does.split(separator: " ").map(String.init), line = "  " + b.keys.padding(toLength: 19, withPad: " ", startingAt: 0)
-            if b.keys.count > 18 { line = "  " + b.keys + " " }
+            // Keys padded to 19 columns, or followed by a space when longer; the words wrapped
+            // at 100 columns under column 21. Lengths kept as it goes (each String.count walks
+            // the string: this ran at every start, `render` too, for ArgumentParser's tree).
+            let keys = b.keys.count
+            var line = "  " + b.keys + (keys > 18 ? " " : String(repeating: " ", count: 19 - keys)), length = keys > 18 ? keys + 3 : 21
             var first = true
-            while !words.isEmpty {
-                let word = words.removeFirst()
-                if !first, line.count + 1 + word.count > 100 {
+            for word in b.does.split(separator: " ") {
+                let n = word.count
+                if !first, length + 1 + n > 100 {
                     lines.append(line)
                     line = String(repeating: " ", count: 21) + word
+                    length = 21 + n
                 } else {
                     line += (first ? "" : " ") + word
+                    length += (first ? 0 : 1) + n
                 }
                 first = false
             }

@@ -250,8 +250,16 @@ enum FileCalls {
 
     /// Reads up to `buffer.count - start` bytes into `buffer` from index `start`; 0 at end of file.
     static func read(_ fd: Int32, into buffer: inout [UInt8], from start: Int = 0) throws(Failure) -> Int {
+        let result = buffer.withUnsafeMutableBytes { b in
+            Result { () throws(Failure) in try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[start...])) }
+        }
+        return try result.get()
+    }
+
+    /// Reads into `buffer`: the bytes read (0 at the end of the file).
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress.map { $0 + start }, $0.count - start) }
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno != EINTR { throw errorText("read failed") }
         }

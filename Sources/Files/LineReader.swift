@@ -14,14 +14,18 @@ public enum LineReader {
         let fd: Int32
         do { fd = try FileCalls.openForReading(path) } catch { throw FileError(path: path, error) }
         defer { FileCalls.closeQuietly(fd) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        // Not zeroed: a short file touches only the pages it fills (zeroing 1 MiB was a
+        // fifteenth of an empty `render`).
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
         var pending: [UInt8] = []
         var line = 0
         while true {
             let n: Int
-            do { n = try FileCalls.read(fd, into: &chunk) } catch { throw FileError(path: path, error) }
+            do { n = try FileCalls.read(fd, into: chunk) } catch { throw FileError(path: path, error) }
             if n == 0 { break }
-            try chunk.withUnsafeBufferPointer { buf in
+            try chunk.withMemoryRebound(to: UInt8.self) { b in
+                let buf = UnsafeBufferPointer(b)
                 var start = 0
                 while let i = newline(in: buf, from: start, to: n) {
                     line += 1
