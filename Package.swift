@@ -25,7 +25,8 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xext xi xpresent",
                       providers: [.apt(["libx11-dev", "libxext-dev", "libxi-dev", "libxpresent-dev"])]),
-        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // libzip (libzip-dev), opened at its first call: see CZip.h.
+        .target(name: "CZip"),
         // The text stack: fontconfig finds fonts, FreeType draws glyphs, HarfBuzz shapes runs.
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig",
                       providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),

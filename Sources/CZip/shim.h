@@ -1,2 +1,0 @@
-// libzip: zip archives read and written in memory (OpenRaster files are zips).
-#include <zip.h>
