@@ -18,7 +18,8 @@ import Kernels
 /// surface (`flush`), or at the end of an atomic section once a batch is big enough: on a surface
 /// nobody watches (no `strokeTile` yet: a headless render), that one on a queue of its own
 /// (`layAhead`) while libmypaint works out the next dabs, everything that reads the surface
-/// waiting for it first; on a watched one, at once, since it is read right after. The damage
+/// waiting for it first (and a smaller batch too when that queue is idle); on a watched one, at
+/// once, since it is read right after. The damage
 /// `endAtomic` returns is exact either way (it is the dabs' bounds). A batch is laid by the
 /// dab kernel in 16x16 threadgroups over the tiles its dabs touch, each dab in order, on the
 /// workers when it is costly enough to be worth waking them, else on the calling thread. The same
@@ -41,6 +42,8 @@ public final class TiledDabSurface: DabSurface {
     /// A stroke has been shown live (`strokeTile`): the surface is read after every section, and
     /// a batch laid ahead would only add a thread's wake-up to each.
     private var watched = false
+    /// How many batches have gone to be laid ahead (`layAhead`): a figure for tests.
+    public private(set) var laidAhead = 0
     /// What the section's dabs changed.
     private var damage = Rect.empty
     /// What the stroke has changed so far.
@@ -52,6 +55,11 @@ public final class TiledDabSurface: DabSurface {
     /// big enough batches for the workers, small enough to stay in cache.
     static let batchDabs = 1024
     static let batchCost = 1 << 19
+    /// A batch this big or bigger is laid ahead as soon as the queue is idle: what remains at a
+    /// stroke's end is laid on the calling thread after the last dab (a tenth of a short
+    /// render's time when only full batches went ahead). A busy queue still gets full batches:
+    /// smaller ones (64 dabs) slowed brushes whose dabs are costly, the lay being their limit.
+    static let idleDabs = 256
 
     /// The tiles the last stroke changed, with what each held before (nil: no tile).
     public private(set) var lastStroke: [(key: TileKey, before: Tile?)] = []
@@ -105,6 +113,8 @@ public final class TiledDabSurface: DabSurface {
     public func endAtomic() -> Rect {
         if batch.count >= Self.batchDabs || batch.cost >= Self.batchCost {
             if watched { flush() } else { layAhead() }
+        } else if !watched, batch.count >= Self.idleDabs, laying.wait(timeout: .now()) == .success {
+            layAhead()
         }
         let d = damage
         damage = .empty
@@ -174,6 +184,7 @@ public final class TiledDabSurface: DabSurface {
     /// out the next dabs): the one before is laid first.
     private func layAhead() {
         laying.wait()
+        laidAhead += 1
         swap(&batch, &ahead)
         let job = Ahead(surface: self)
         layQueue.async(group: laying) { job.surface.layAheadBatch() }

@@ -162,6 +162,34 @@ import Testing
         #expect(run(watched: false) == run(watched: true))
     }
 
+    /// Small dabs, too few and too cheap to fill a batch: whatever the lay-ahead queue is handed
+    /// while it is idle, the bytes are those of a surface that lays every section at once.
+    @Test func batchesHandedToAnIdleQueueGiveTheSameBytes() {
+        func run(watched: Bool) -> (bytes: [UInt8], laidAhead: Int) {
+            let surface = TiledDabSurface(compute: Self.compute(2))
+            if watched { _ = surface.strokeTile(TileKey(x: 0, y: 0)) }
+            var seed: UInt64 = 11
+            func next() -> Float {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                return Float(seed >> 40) / Float(1 << 24)
+            }
+            for section in 0..<300 {
+                surface.beginAtomic()
+                for _ in 0..<3 {
+                    surface.draw(Dab(x: next() * 200, y: next() * 150, radius: 1 + next() * 4, r: next(), g: next(), b: next(),
+                                     opaque: 0.3 + next() * 0.7, hardness: next(), paint: section % 2 == 0 ? 0 : next()))
+                }
+                _ = surface.endAtomic()
+            }
+            surface.endStroke()
+            return (surface.overWhite(Rect(x: -10, y: -10, width: 220, height: 170)), surface.laidAhead)
+        }
+        let ahead = run(watched: false), atOnce = run(watched: true)
+        #expect(ahead.bytes == atOnce.bytes)
+        // 900 dabs of a few pixels: neither a full batch's count nor its cost.
+        #expect(ahead.laidAhead > 0 && atOnce.laidAhead == 0, "\(ahead.laidAhead) batches laid ahead")
+    }
+
     /// The same dabs give the same bytes at any thread count and any precision's repeat.
     @Test func deterministicAcrossThreads() {
         func run(_ threads: Int) -> [UInt8] {
