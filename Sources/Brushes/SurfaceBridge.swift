@@ -24,11 +24,10 @@ public final class SurfaceBridge {
         pointer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         pointer.pointee.surface.draw_dab_pigment = { s, x, y, radius, r, g, b, opaque, hardness, alphaEraser, aspect, angle, lock,
                                                      colorize, posterize, posterizeLevels, paint in
-            guard let bridge = SurfaceBridge.owner(of: UnsafeMutableRawPointer(s)) else { return 0 }
             let dab = Dab(x: x, y: y, radius: radius, r: r, g: g, b: b, opaque: opaque, hardness: hardness, alphaEraser: alphaEraser,
                           aspectRatio: aspect, angle: angle, lockAlpha: lock, colorize: colorize, posterize: posterize,
                           posterizeLevels: posterizeLevels, paint: paint)
-            return bridge.draw(dab) ? 1 : 0
+            return SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s)) { $0.draw(dab) } == true ? 1 : 0
         }
         pointer.pointee.surface.get_color_pigment = { s, x, y, radius, r, g, b, a, paint in
             SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.answer(x: x, y: y, radius: radius, paint: paint, r, g, b, a)
@@ -54,11 +53,10 @@ public final class SurfaceBridge {
         // (posterize_num 1.0), no pigment, the legacy colour average.
         pointer.pointee.surface.parent.draw_dab = { s, x, y, radius, r, g, b, opaque, hardness, alphaEraser, aspect, angle, lock,
                                                     colorize in
-            guard let bridge = SurfaceBridge.owner(of: UnsafeMutableRawPointer(s)) else { return 0 }
             let dab = Dab(x: x, y: y, radius: radius, r: r, g: g, b: b, opaque: opaque, hardness: hardness, alphaEraser: alphaEraser,
                           aspectRatio: aspect, angle: angle, lockAlpha: lock, colorize: colorize, posterize: 0, posterizeLevels: 1,
                           paint: 0)
-            return bridge.draw(dab) ? 1 : 0
+            return SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s)) { $0.draw(dab) } == true ? 1 : 0
         }
         pointer.pointee.surface.parent.get_color = { s, x, y, radius, r, g, b, a in
             SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.answer(x: x, y: y, radius: radius, paint: -1, r, g, b, a)
@@ -84,6 +82,7 @@ public final class SurfaceBridge {
     /// Draws `dab` and its copies; true when any of them changed something.
     private func draw(_ dab: Dab) -> Bool {
         var drew = surface.draw(dab)
+        guard !mirrors.isEmpty else { return drew }
         for m in mirrors {
             var copy = dab
             let p = m.apply(Double(dab.x) + origin.x, Double(dab.y) + origin.y)
@@ -117,6 +116,14 @@ public final class SurfaceBridge {
     static func owner(of surface: UnsafeMutableRawPointer?) -> SurfaceBridge? {
         guard let owner = surface?.assumingMemoryBound(to: QSMyPaintSurface.self).pointee.owner else { return nil }
         return Unmanaged<SurfaceBridge>.fromOpaque(owner).takeUnretainedValue()
+    }
+
+    /// `body` given the bridge a callback's surface pointer belongs to, borrowed: it outlives the
+    /// call (see the type's comment). A reference taken for every dab cost a retain and a release,
+    /// about 3 % of the thread that runs libmypaint.
+    static func withOwner<R>(of surface: UnsafeMutableRawPointer?, _ body: (SurfaceBridge) -> R) -> R? {
+        guard let owner = surface?.assumingMemoryBound(to: QSMyPaintSurface.self).pointee.owner else { return nil }
+        return Unmanaged<SurfaceBridge>.fromOpaque(owner)._withUnsafeGuaranteedRef(body)
     }
 
     private func answer(x: Float, y: Float, radius: Float, paint: Float, _ r: UnsafeMutablePointer<Float>?, _ g: UnsafeMutablePointer<Float>?,

@@ -48,6 +48,8 @@ public final class TiledDabSurface: DabSurface {
     private var damage = Rect.empty
     /// What the stroke has changed so far.
     public private(set) var strokeDamage = Rect.empty
+    /// The last dab colour's reflectance curves (`DabPaint`'s pigment passes).
+    private var curves = Spectral.Memo()
     /// The sequence pigment sampling draws from (libmypaint's `rand()`).
     private var random = GlibcRandom()
     /// When the dabs waiting reach this many, or cost this much (in the compute pass's units:
@@ -87,7 +89,8 @@ public final class TiledDabSurface: DabSurface {
         let mask = DabMask(x: dab.x, y: dab.y, radius: dab.radius, hardness: hardness, aspectRatio: dab.aspectRatio,
                            angle: dab.angle.isFinite ? dab.angle : 0)
         let paint = DabPaint(r: dab.r, g: dab.g, b: dab.b, opaque: opaque, alphaEraser: dab.alphaEraser, lockAlpha: dab.lockAlpha,
-                             colorize: dab.colorize, posterize: dab.posterize, posterizeLevels: dab.posterizeLevels, paint: dab.paint)
+                             colorize: dab.colorize, posterize: dab.posterize, posterizeLevels: dab.posterizeLevels, paint: dab.paint,
+                             curves: &curves)
         let b = mask.bounds, o = origin
         let rect = Rect(minX: b.minX &+ o.x, minY: b.minY &+ o.y, maxX: b.maxX &+ o.x, maxY: b.maxY &+ o.y)
         damage = damage.union(rect)

@@ -25,6 +25,15 @@ public struct DabPaint: Sendable {
     /// libmypaint's posterize_num, a hundredth of the levels (0.01…1.28).
     public init(r: Float, g: Float, b: Float, opaque: Float, alphaEraser: Float, lockAlpha: Float, colorize: Float,
                 posterize: Float, posterizeLevels: Float, paint: Float) {
+        var curves = Spectral.Memo()
+        self.init(r: r, g: g, b: b, opaque: opaque, alphaEraser: alphaEraser, lockAlpha: lockAlpha, colorize: colorize,
+                  posterize: posterize, posterizeLevels: posterizeLevels, paint: paint, curves: &curves)
+    }
+
+    /// The same, the colour's curves taken from `curves` when it holds this colour's (a brush's
+    /// dabs mostly share their colour), else worked out and kept there.
+    public init(r: Float, g: Float, b: Float, opaque: Float, alphaEraser: Float, lockAlpha: Float, colorize: Float,
+                posterize: Float, posterizeLevels: Float, paint: Float, curves: inout Spectral.Memo) {
         @inline(__always) func clamp01(_ v: Float) -> Float { v > 1 ? 1 : (v < 0 ? 0 : v) }
         let opaque = clamp01(opaque)
         let lock = clamp01(lockAlpha), colorize = clamp01(colorize), posterize = clamp01(posterize)
@@ -54,9 +63,7 @@ public struct DabPaint: Sendable {
         colorizeOpacity = colorize != 0 ? Self.u16(colorize * opaque * 32768) : 0
         posterizeOpacity = posterize != 0 ? Self.u16(posterize * opaque * 32768) : 0
         // The C passes the 15-bit colour, divided back by 1<<15.
-        curve = paint > 0 ? Spectral.curve(r: Float(color.r) / 32768, g: Float(color.g) / 32768, b: Float(color.b) / 32768)
-                          : Spectral.Curve()
-        logCurve = paint > 0 ? Spectral.fastlog2(curve) : Spectral.Curve()
+        (curve, logCurve) = paint > 0 ? curves.curves(r: color.r, g: color.g, b: color.b) : (Spectral.Curve(), Spectral.Curve())
         passNormal = paint < 1 && normal != 0
         passLock = paint < 1 && lock != 0 && colorA != 0
         passPaintNormal = paint > 0 && normal != 0

@@ -56,6 +56,25 @@ public enum Spectral {
         return c
     }
 
+    /// The last 15-bit colour a dab asked for, its curve (`curve(r:g:b:)` of it divided back by
+    /// 1<<15, as the C passes it) and that curve's fastlog2.
+    public struct Memo: Sendable {
+        var color: SIMD3<UInt32>?
+        var curve = Curve(), logCurve = Curve()
+
+        public init() {}
+
+        mutating func curves(r: UInt32, g: UInt32, b: UInt32) -> (curve: Curve, log: Curve) {
+            let c = SIMD3(r, g, b)
+            if color != c {
+                curve = Spectral.curve(r: Float(r) / 32768, g: Float(g) / 32768, b: Float(b) / 32768)
+                logCurve = Spectral.fastlog2(curve)
+                color = c
+            }
+            return (curve, logCurve)
+        }
+    }
+
     /// The reflectance curve of straight r, g, b (each 0…1): libmypaint's rgb_to_spectral.
     @inline(__always) public static func curve(r: Float, g: Float, b: Float) -> Curve {
         // `r * offset + WGM_EPSILON`: the product in float, the sum in double, stored as float.
