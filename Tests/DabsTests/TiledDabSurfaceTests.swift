@@ -7,6 +7,23 @@ import Testing
 @Suite struct TiledDabSurfaceTests {
     static func compute(_ threads: Int) -> ComputeContext { ComputeContext(threads: threads, inlineThreshold: 0) }
 
+    /// A surface on two threads; a watched one (a stroke shown live: `strokeTile` asked) lays
+    /// every batch at once, one nobody watches lays batches ahead.
+    static func surface(watched: Bool) -> TiledDabSurface {
+        let surface = TiledDabSurface(compute: compute(2))
+        if watched { _ = surface.strokeTile(TileKey(x: 0, y: 0)) }
+        return surface
+    }
+
+    /// The same floats in 0..<1 for the same seed (a 64-bit LCG's top bits).
+    struct Unit {
+        var seed: UInt64
+        mutating func next() -> Float {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Float(seed >> 40) / Float(1 << 24)
+        }
+    }
+
     @Test func dabsLaidWhenTheSectionEndsAndDamageReported() {
         let surface = TiledDabSurface(compute: Self.compute(1))
         surface.beginAtomic()
@@ -93,11 +110,8 @@ import Testing
     @Test func aBatchLaysEveryDabWhereverItReaches() throws {
         let surface = TiledDabSurface(compute: Self.compute(2))
         var reference: [TileKey: [UInt16]] = [:]
-        var seed: UInt64 = 11
-        func next() -> Float {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Float(seed >> 40) / Float(1 << 24)
-        }
+        var unit = Unit(seed: 11)
+        func next() -> Float { unit.next() }
         surface.beginAtomic()
         for i in 0..<400 {
             // Small dabs (a third anti-aliased) anywhere over 3x2 tiles: their rims end anywhere
@@ -136,13 +150,9 @@ import Testing
     /// (a colour, the end of a stroke).
     @Test func batchesLaidAheadGiveTheSameBytes() {
         func run(watched: Bool) -> [UInt8] {
-            let surface = TiledDabSurface(compute: Self.compute(2))
-            if watched { _ = surface.strokeTile(TileKey(x: 0, y: 0)) }
-            var seed: UInt64 = 5
-            func next() -> Float {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                return Float(seed >> 40) / Float(1 << 24)
-            }
+            let surface = Self.surface(watched: watched)
+            var unit = Unit(seed: 5)
+            func next() -> Float { unit.next() }
             for stroke in 0..<3 {
                 for section in 0..<40 {
                     surface.beginAtomic()
@@ -166,13 +176,9 @@ import Testing
     /// while it is idle, the bytes are those of a surface that lays every section at once.
     @Test func batchesHandedToAnIdleQueueGiveTheSameBytes() {
         func run(watched: Bool) -> (bytes: [UInt8], laidAhead: Int) {
-            let surface = TiledDabSurface(compute: Self.compute(2))
-            if watched { _ = surface.strokeTile(TileKey(x: 0, y: 0)) }
-            var seed: UInt64 = 11
-            func next() -> Float {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                return Float(seed >> 40) / Float(1 << 24)
-            }
+            let surface = Self.surface(watched: watched)
+            var unit = Unit(seed: 11)
+            func next() -> Float { unit.next() }
             for section in 0..<300 {
                 surface.beginAtomic()
                 for _ in 0..<3 {
@@ -194,11 +200,8 @@ import Testing
     @Test func deterministicAcrossThreads() {
         func run(_ threads: Int) -> [UInt8] {
             let surface = TiledDabSurface(compute: Self.compute(threads))
-            var seed: UInt64 = 7
-            func next() -> Float {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                return Float(seed >> 40) / Float(1 << 24)
-            }
+            var unit = Unit(seed: 7)
+            func next() -> Float { unit.next() }
             for _ in 0..<40 {
                 surface.beginAtomic()
                 for _ in 0..<8 {
