@@ -30,23 +30,19 @@ public final class SurfaceBridge {
             return SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s)) { $0.draw(dab) } == true ? 1 : 0
         }
         pointer.pointee.surface.get_color_pigment = { s, x, y, radius, r, g, b, a, paint in
-            SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.answer(x: x, y: y, radius: radius, paint: paint, r, g, b, a)
+            SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s)) { $0.answer(x: x, y: y, radius: radius, paint: paint, r, g, b, a) }
         }
         pointer.pointee.surface.end_atomic_multi = { s, rois in
-            guard let bridge = SurfaceBridge.owner(of: UnsafeMutableRawPointer(s)) else { return }
-            let damage = bridge.surface.endAtomic()
-            bridge.lastDamage = damage
+            guard let damage = SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s), { $0.endAtomic() }) else { return }
             guard let rois, rois.pointee.num_rectangles > 0, let rects = rois.pointee.rectangles else { return }
             rects.pointee = SurfaceBridge.rectangle(damage)
             rois.pointee.num_rectangles = 1
         }
         pointer.pointee.surface.parent.begin_atomic = { s in
-            SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.surface.beginAtomic()
+            SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s)) { $0.surface.beginAtomic() }
         }
         pointer.pointee.surface.parent.end_atomic = { s, roi in
-            guard let bridge = SurfaceBridge.owner(of: UnsafeMutableRawPointer(s)) else { return }
-            let damage = bridge.surface.endAtomic()
-            bridge.lastDamage = damage
+            guard let damage = SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s), { $0.endAtomic() }) else { return }
             roi?.pointee = SurfaceBridge.rectangle(damage)
         }
         // The first interface, as libmypaint's own tiled surface adapts it: no posterize
@@ -59,7 +55,7 @@ public final class SurfaceBridge {
             return SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s)) { $0.draw(dab) } == true ? 1 : 0
         }
         pointer.pointee.surface.parent.get_color = { s, x, y, radius, r, g, b, a in
-            SurfaceBridge.owner(of: UnsafeMutableRawPointer(s))?.answer(x: x, y: y, radius: radius, paint: -1, r, g, b, a)
+            SurfaceBridge.withOwner(of: UnsafeMutableRawPointer(s)) { $0.answer(x: x, y: y, radius: radius, paint: -1, r, g, b, a) }
         }
     }
 
@@ -102,6 +98,12 @@ public final class SurfaceBridge {
     /// What the last atomic section changed.
     public private(set) var lastDamage = Rect.empty
 
+    /// Closes the surface's atomic section: what it changed, kept as `lastDamage` too.
+    private func endAtomic() -> Rect {
+        lastDamage = surface.endAtomic()
+        return lastDamage
+    }
+
     /// The surface as `mypaint_brush_stroke_to_2` takes it.
     var surface2: UnsafeMutablePointer<MyPaintSurface2> {
         UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: MyPaintSurface2.self)
@@ -110,12 +112,6 @@ public final class SurfaceBridge {
     /// The surface as the first interface (`mypaint_brush_stroke_to`, begin/end_atomic) takes it.
     var surface1: UnsafeMutablePointer<MyPaintSurface> {
         UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: MyPaintSurface.self)
-    }
-
-    /// The bridge a callback's surface pointer belongs to.
-    static func owner(of surface: UnsafeMutableRawPointer?) -> SurfaceBridge? {
-        guard let owner = surface?.assumingMemoryBound(to: QSMyPaintSurface.self).pointee.owner else { return nil }
-        return Unmanaged<SurfaceBridge>.fromOpaque(owner).takeUnretainedValue()
     }
 
     /// `body` given the bridge a callback's surface pointer belongs to, borrowed: it outlives the
