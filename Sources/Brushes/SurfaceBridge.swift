@@ -78,7 +78,6 @@ public final class SurfaceBridge {
     /// Draws `dab` and its copies; true when any of them changed something.
     private func draw(_ dab: Dab) -> Bool {
         var drew = surface.draw(dab)
-        guard !mirrors.isEmpty else { return drew }
         for m in mirrors {
             var copy = dab
             let p = m.apply(Double(dab.x) + origin.x, Double(dab.y) + origin.y)

@@ -19,11 +19,11 @@ import Kernels
 /// nobody watches (no `strokeTile` yet: a headless render), that one on a queue of its own
 /// (`layAhead`) while libmypaint works out the next dabs, everything that reads the surface
 /// waiting for it first (and a smaller batch too when that queue is idle); on a watched one, at
-/// once, since it is read right after. The damage
-/// `endAtomic` returns is exact either way (it is the dabs' bounds). A batch is laid by the
-/// dab kernel in 16x16 threadgroups over the tiles its dabs touch, each dab in order, on the
-/// workers when it is costly enough to be worth waking them, else on the calling thread. The same
-/// dabs give the same bytes for any number of threads and any batching.
+/// once, since it is read right after. The damage `endAtomic` returns is exact either way (it is
+/// the dabs' bounds). A batch is laid by the dab kernel in 16x16 threadgroups over the tiles its
+/// dabs touch, each dab in order, on the workers when it is costly enough to be worth waking
+/// them, else on the calling thread. The same dabs give the same bytes for any number of threads
+/// and any batching.
 ///
 /// Dabs and colour reads come in the surface's own coordinates, which start at `origin` on the
 /// layer (`setOrigin`); damage, `lastStroke` and `strokeTile` speak the layer's.
@@ -114,9 +114,10 @@ public final class TiledDabSurface: DabSurface {
     }
 
     public func endAtomic() -> Rect {
-        if batch.count >= Self.batchDabs || batch.cost >= Self.batchCost {
-            if watched { flush() } else { layAhead() }
-        } else if !watched, batch.count >= Self.idleDabs, laying.wait(timeout: .now()) == .success {
+        let full = batch.count >= Self.batchDabs || batch.cost >= Self.batchCost
+        if watched {
+            if full { flush() }
+        } else if full || (batch.count >= Self.idleDabs && laying.wait(timeout: .now()) == .success) {
             layAhead()
         }
         let d = damage
