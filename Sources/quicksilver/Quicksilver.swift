@@ -18,14 +18,14 @@ struct Quicksilver: ParsableCommand {
         defaultSubcommand: WindowCommand.self
     )
 
-    /// `quicksilver render …` with valid arguments is parsed as that command alone: the whole
-    /// tree of subcommands, which ArgumentParser builds by reflection at every start, was 2 ms
-    /// of each `render` (an eighth of an empty one). Everything else (another command, help, a
-    /// mistake in render's arguments) goes through the tree, whose messages and usage name
-    /// `quicksilver render`, as before.
+    /// `quicksilver render …` with plain, valid arguments is read without ArgumentParser
+    /// (`RenderCommand.plain`): its reflection over the tree of subcommands, and then over
+    /// render's own options, was 2 ms of each `render`, a tenth of an empty one. Everything else
+    /// (another command, help, a mistake in render's arguments) goes through the tree, whose
+    /// messages and usage name `quicksilver render`, as before.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "render", let render = try? RenderCommand.parse(Array(arguments.dropFirst())) {
+        if arguments.first == "render", let render = RenderCommand.plain(Array(arguments.dropFirst())) {
             do { try render.run() } catch { RenderCommand.exit(withError: error) }
             return
         }

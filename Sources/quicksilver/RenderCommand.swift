@@ -36,6 +36,53 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
+    /// The command for `arguments` (those after `render`) when they are plain: one replay, and
+    /// each of `-o`/`--output`, `--crop` and `--threads` at most once, with its value after it or
+    /// after `=`, all of them valid. Nil for anything else (help, `--`, an unknown or repeated
+    /// option, a value out of range), which ArgumentParser then reads, with its messages.
+    static func plain(_ arguments: [String]) -> RenderCommand? {
+        var replay: String?, output: String?, crop: RenderCrop?, threads: Int?
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            i += 1
+            guard argument.hasPrefix("-") else {
+                guard replay == nil else { return nil }
+                replay = argument
+                continue
+            }
+            // The option's name and its value, from "--name=value" or the next argument.
+            var name = argument, value: String
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            } else {
+                guard i < arguments.count else { return nil }
+                value = arguments[i]
+                i += 1
+            }
+            // (Only --threads takes a value that looks like an option, as ArgumentParser reads it.)
+            switch name {
+            case "-o" where output == nil && !value.hasPrefix("-"), "--output" where output == nil && !value.hasPrefix("-"):
+                output = value
+            case "--crop" where crop == nil:
+                guard let c = RenderCrop(rawValue: value) else { return nil }
+                crop = c
+            case "--threads" where threads == nil:
+                guard let t = Int(value) else { return nil }
+                threads = t
+            default: return nil
+            }
+        }
+        guard let replay, let output else { return nil }
+        var command = RenderCommand()
+        command.replay = replay
+        command.output = output
+        command.crop = crop ?? .frame
+        command.threads = threads
+        return (try? command.validate()) == nil ? nil : command
+    }
+
     func run() throws {
         if let refusal = NotAReplay.refusal(replay, command: "render") {
             printError(refusal)
