@@ -8,8 +8,9 @@ import Foundation
 /// Each scanline gets the filter, of None, Sub, Up and Paeth, whose filtered bytes have the
 /// least sum of absolute values (libpng's heuristic, without Average, which saved under 0.2 % on
 /// the pictures measured): a drawing's flat colours mostly stay unfiltered, which compresses
-/// best, while a pasted photograph's rows take Paeth or Sub. The scanlines are compressed by
-/// libdeflate at level 6 into one zlib stream. The README's figures say what that trades.
+/// best, while a pasted photograph's rows take Paeth or Sub. The scanlines are compressed at
+/// level 6 into one zlib stream, a large one on two cores (`ZlibStream`). The README's figures
+/// say what that trades.
 enum PNGEncoder {
     /// libdeflate's level: 6 is its default, near zlib 9 in size, faster than zlib 1.
     static let level: Int32 = 6
@@ -21,16 +22,9 @@ enum PNGEncoder {
         }
         let opaque = image.pixels.allSatisfy { $0 >> 24 == 0xff }
         let scanlines = filtered(image, opaque: opaque)
-        guard let compressor = libdeflate_alloc_compressor(level) else { throw PNGError(.encodingFailed, "cannot encode PNG: out of memory") }
-        defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_zlib_compress_bound(compressor, scanlines.count)
-        // Uninitialised: the pages past the compressed size are never touched.
-        let compressed = scanlines.withUnsafeBytes { s in
-            [UInt8](unsafeUninitializedCapacity: bound) { c, count in
-                count = libdeflate_zlib_compress(compressor, s.baseAddress, s.count, c.baseAddress, c.count)
-            }
+        guard let compressed = scanlines.withUnsafeBytes({ ZlibStream.compress($0, level: level) }) else {
+            throw PNGError(.encodingFailed, "cannot encode PNG: out of memory")
         }
-        guard !compressed.isEmpty else { throw PNGError(.encodingFailed, "cannot encode PNG: compression failed") }
 
         var png = PNGImage.signature
         var header: [UInt8] = []

@@ -1,7 +1,7 @@
 import CDeflate
 import Files
 import Foundation
-import PNGFile
+@testable import PNGFile
 import Testing
 import TestSupport
 
@@ -84,6 +84,26 @@ import TestSupport
         let filters = (0..<4).map { band in Set((band * 250 + 1..<(band + 1) * 250).map { scanlines[$0 * lineBytes] }) }
         #expect(filters[0] == [0] && filters[1].contains(2) && filters[2] == [1] && filters[3] == [4],
                 "None, Up (the repeated rows), Sub, Paeth: \(filters)")
+    }
+
+    /// A stream at and past the size where it is made in two parts (zlib's, ended by a flush,
+    /// then libdeflate's, the checksums combined) inflates to its data by libdeflate and by zlib,
+    /// both checking the Adler-32; so does one just under it, made whole.
+    @Test(arguments: [ZlibStream.splitBytes - 1, ZlibStream.splitBytes, 3 * ZlibStream.splitBytes + 7])
+    func aStreamMadeInTwoPartsInflatesWhole(size: Int) throws {
+        var random: UInt32 = 99
+        // Runs of repeated bytes and noise, so that both parts hold matches and literals.
+        var data = [UInt8](), byte: UInt8 = 0
+        while data.count < size {
+            random = random &* 1_103_515_245 &+ 12345
+            if random >> 31 == 0 { byte = UInt8(truncatingIfNeeded: random >> 16) }
+            data += [UInt8](repeating: byte, count: min(size - data.count, Int(random >> 8 & 31) + 1))
+        }
+        let stream = try #require(data.withUnsafeBytes { ZlibStream.compress($0, level: 6) })
+        #expect(try inflate(stream, size: size) == data)
+        var out = [UInt8](repeating: 0, count: size), length = uLongf(size)
+        let result = out.withUnsafeMutableBufferPointer { o in stream.withUnsafeBufferPointer { uncompress(o.baseAddress, &length, $0.baseAddress, uLong($0.count)) } }
+        #expect(result == Z_OK && Int(length) == size && out == data, "zlib's inflate: \(result)")
     }
 
     /// The zlib stream `data` inflated, `size` bytes.
