@@ -23,10 +23,12 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
-        .systemLibrary(name: "CX11", pkgConfig: "x11 xext xi xpresent",
-                      providers: [.apt(["libx11-dev", "libxext-dev", "libxi-dev", "libxpresent-dev"])]),
-        // libzip (libzip-dev), opened at its first call: see CZip.h.
-        .target(name: "CZip"),
+        // Libraries opened at their first call (CLazy.h): Xlib with MIT-SHM, XInput 2 and Present
+        // (libx11-dev, libxext-dev, libxi-dev, libxpresent-dev) for the window, libzip (libzip-dev)
+        // for OpenRaster files.
+        .target(name: "CLazy"),
+        .target(name: "CX11", dependencies: ["CLazy"]),
+        .target(name: "CZip", dependencies: ["CLazy"]),
         // The text stack: fontconfig finds fonts, FreeType draws glyphs, HarfBuzz shapes runs.
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig",
                       providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),

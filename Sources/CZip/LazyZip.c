@@ -1,49 +1,13 @@
-// The libzip functions Quicksilver calls, each forwarding to the library's own, which is
-// opened (dlopen) at the first call and its symbol looked up then. The executable is not
-// linked against libzip, so starting costs nothing for it; these definitions stand in for the
-// library's at link time. A process whose libzip cannot be opened stops with a message: the
-// build installs it (libzip-dev), as it did when the library was linked.
+// The libzip functions Quicksilver calls, each standing in for the library's own, which is
+// opened at the first call (CLazy.h).
 #include "CZip.h"
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "CLazy.h"
 
 /// libzip's shared object: Debian's libzip4 (the soname of libzip 1.x).
-static const char *const library_names[] = {"libzip.so.4", "libzip.so"};
+static struct qs_lazy_library zip = QS_LAZY_LIBRARY("libzip.so.4", "libzip.so");
 
-/// `name` in libzip, the library opened on first use; stops the process if either fails.
-static void *zip_symbol(const char *name) {
-    static void *library;
-    void *handle = __atomic_load_n(&library, __ATOMIC_ACQUIRE);
-    if (!handle) {
-        for (size_t i = 0; !handle && i < sizeof library_names / sizeof *library_names; i++)
-            handle = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
-        if (!handle) {
-            fprintf(stderr, "quicksilver: cannot load libzip: %s\n", dlerror());
-            abort();
-        }
-        __atomic_store_n(&library, handle, __ATOMIC_RELEASE);
-    }
-    void *symbol = dlsym(handle, name);
-    if (!symbol) {
-        fprintf(stderr, "quicksilver: libzip has no %s\n", name);
-        abort();
-    }
-    return symbol;
-}
-
-/// The function `name` of type `ret (*) params`, looked up once (two threads racing both store
-/// the same pointer).
-#define QS_ZIP_REAL(ret, name, params)                                            \
-    static ret(*real) params;                                                     \
-    ret(*f) params = __atomic_load_n(&real, __ATOMIC_ACQUIRE);                    \
-    if (!f) {                                                                     \
-        f = (ret(*) params)zip_symbol(#name);                                     \
-        __atomic_store_n(&real, f, __ATOMIC_RELEASE);                             \
-    }
-
-#define QS_ZIP(ret, name, params, args) ret name params { QS_ZIP_REAL(ret, name, params) return f args; }
-#define QS_ZIP_VOID(name, params, args) void name params { QS_ZIP_REAL(void, name, params) f args; }
+#define QS_ZIP(ret, name, params, args) QS_LAZY(&zip, ret, name, params, args)
+#define QS_ZIP_VOID(name, params, args) QS_LAZY_VOID(&zip, name, params, args)
 
 QS_ZIP(const char *, zip_error_strerror, (zip_error_t *e), (e))
 QS_ZIP(const char *, zip_file_strerror, (zip_file_t *file), (file))

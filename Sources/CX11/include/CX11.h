@@ -1,5 +1,7 @@
 // CX11: Xlib, MIT-SHM and the Linux calls the X11 layer needs, plus small shims for what
 // Swift cannot import directly (function-like macros, cast macros, non-union event types).
+// Xlib and its extensions are opened at the first call of one of their functions (LazyX11.c),
+// not at every start: a `render` draws no window.
 #ifndef QUICKSILVER_CX11_SHIM_H
 #define QUICKSILVER_CX11_SHIM_H
 
