@@ -61,10 +61,24 @@ enum PNGEncoder {
                     } else {
                         unpack(source.value + (rows.lowerBound - 1) * image.width, count: image.width, opaque: opaque, into: previous)
                     }
+                    // Whether the row in `previous` is all zero bytes, once asked.
+                    var previousIsZero: Bool?
                     for y in rows {
-                        unpack(source.value + y &* image.width, count: image.width, opaque: opaque, into: current)
-                        filter(current, above: previous, bytes: rowBytes, channels: channels, into: target.value + y &* lineBytes)
+                        let row = source.value + y &* image.width, out = target.value + y &* lineBytes
+                        // A row like the one above (a drawing's blank rows, a quarter of a
+                        // brush's picture) filters to zeros by Up, which the choice below
+                        // takes (Up leaves 0, None and Sub more), unless the row is all zero,
+                        // where None comes first: the same bytes, without unpacking or summing.
+                        if y > 0, memcmp(row, row - image.width, image.width &* 4) == 0 {
+                            if previousIsZero == nil { previousIsZero = UnsafeBufferPointer(start: previous, count: rowBytes).allSatisfy { $0 == 0 } }
+                            out[0] = previousIsZero == true ? 0 : 2
+                            (out + 1).update(repeating: 0, count: rowBytes)
+                            continue
+                        }
+                        unpack(row, count: image.width, opaque: opaque, into: current)
+                        filter(current, above: previous, bytes: rowBytes, channels: channels, into: out)
                         swap(&previous, &current)
+                        previousIsZero = nil
                     }
                 }
                 count = image.height * lineBytes

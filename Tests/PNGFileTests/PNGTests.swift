@@ -68,14 +68,7 @@ import TestSupport
         let read = try PNGImage.read(from: path)
         expectSame(read, image)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        var chunks: [String] = [], data: [UInt8] = [], at = 8
-        while at + 8 <= bytes.count {
-            let length = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
-            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
-            chunks.append(type)
-            if type == "IDAT" { data += bytes[(at + 8)..<(at + 8 + length)] }
-            at += 12 + length
-        }
+        let (chunks, data) = self.chunks(bytes)
         #expect(chunks.first == "IHDR" && chunks.last == "IEND" && chunks.filter { $0 == "IDAT" }.count >= 2, "\(chunks)")
         #expect(bytes[25] == (opaque ? 2 : 6), "colour type: RGB when every pixel is opaque")
         // The filter byte that starts each scanline, band by band.
@@ -84,6 +77,38 @@ import TestSupport
         let filters = (0..<4).map { band in Set((band * 250 + 1..<(band + 1) * 250).map { scanlines[$0 * lineBytes] }) }
         #expect(filters[0] == [0] && filters[1].contains(2) && filters[2] == [1] && filters[3] == [4],
                 "None, Up (the repeated rows), Sub, Paeth: \(filters)")
+    }
+
+    /// A row like the one above filters to zeros by Up, or by None where it is all zero bytes
+    /// (transparent), as the filters' sums choose (the encoder skips the sums for such rows).
+    @Test func rowsLikeTheOneAboveTakeUpOrNoneWhenZero() throws {
+        let width = 40
+        let clear = [UInt32](repeating: 0, count: width), white = [UInt32](repeating: 0xFFFF_FFFF, count: width)
+        let ramp = (0..<width).map { 0x8000_0000 | UInt32($0 * 6) * 0x010101 }
+        let rows = [clear, clear, white, white, white, ramp, ramp, clear, clear]
+        let image = PNGImage(width: width, height: rows.count, pixels: rows.flatMap { $0 })
+        let bytes = try image.encode()
+        expectSame(try PNGImage.decode(bytes), image)
+        let lineBytes = width * 4 + 1
+        let scanlines = try inflate(chunks(bytes).data, size: rows.count * lineBytes)
+        let filters = (0..<rows.count).map { scanlines[$0 * lineBytes] }
+        #expect(filters == [0, 0, filters[2], 2, 2, filters[5], 2, 0, 0], "\(filters)")
+        for y in [1, 3, 4, 6, 8] {
+            #expect(scanlines[(y * lineBytes + 1)..<((y + 1) * lineBytes)].allSatisfy { $0 == 0 }, "row \(y)")
+        }
+    }
+
+    /// A PNG's chunk types in order, and its IDAT chunks' data joined.
+    private func chunks(_ bytes: [UInt8]) -> (types: [String], data: [UInt8]) {
+        var types: [String] = [], data: [UInt8] = [], at = 8
+        while at + 8 <= bytes.count {
+            let length = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+            types.append(type)
+            if type == "IDAT" { data += bytes[(at + 8)..<(at + 8 + length)] }
+            at += 12 + length
+        }
+        return (types, data)
     }
 
     /// A stream at and past the size where it is made in two parts (zlib's, ended by a flush,
