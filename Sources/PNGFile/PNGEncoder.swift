@@ -23,7 +23,7 @@ enum PNGEncoder {
         let opaque = image.pixels.allSatisfy { $0 >> 24 == 0xff }
         let scanlines = filtered(image, opaque: opaque)
         guard let compressed = scanlines.withUnsafeBytes({ ZlibStream.compress($0, level: level) }) else {
-            throw PNGError(.encodingFailed, "cannot encode PNG: out of memory")
+            throw PNGError(.encodingFailed, "cannot encode PNG: compression failed (out of memory)")
         }
 
         var png = PNGImage.signature
