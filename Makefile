@@ -8,7 +8,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # FONT_DEBS is what it draws with: DejaVu Sans, the UI's font, and fontconfig's tools, whose
 # fc-cache keeps the font cache current as fonts come and go.
 BUILD_DEBS := libx11-dev libxext-dev libxi-dev libxpresent-dev libpng-dev libdeflate-dev libzip-dev pkg-config libdbus-1-dev \
-	libfontconfig-dev libfreetype-dev libharfbuzz-dev libmypaint-dev
+	libfontconfig-dev libfreetype-dev libharfbuzz-dev libmypaint-dev patchelf
 FONT_DEBS  := fonts-dejavu-core fontconfig
 # fonts-droid-fallback: a small CJK font, for TextTests' fallback case. mypaint-brushes: MyPaint's
 # 196 stock brushes (2.0), which BrushesTests load and paint. The XDG desktop portal with its GTK
@@ -228,7 +228,7 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
 # runtime, and SwiftPM then keeps that plan for later --static-swift-stdlib builds of that folder,
 # linking them dynamic (tried: the installed binary needed the toolchain).
 INSTALL_BUILD := .build-install
-INSTALL_BIN   := $(INSTALL_BUILD)/release/quicksilver
+INSTALL_BIN   := $(INSTALL_BUILD)/quicksilver
 
 # It is linked by the toolchain's lld with its relative relocations packed (DT_RELR, which glibc
 # reads since 2.36): carrying the runtime, the program has some 80,000 of them, which the dynamic
@@ -236,10 +236,20 @@ INSTALL_BIN   := $(INSTALL_BUILD)/release/quicksilver
 # `render`); packed, the table is 15 KB and the program stays position-independent.
 INSTALL_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
+# The libraries the program opens at their first call (CLazy.h) but SwiftPM still names, as it
+# passes their pkg-config's -l flags (and places -Xlinker --as-needed after them): fontconfig,
+# FreeType, HarfBuzz and libdbus, with what they bring, were 2 ms of every start. The installed
+# program is the build's with them left out (patchelf), its stand-ins in their place; binding
+# every symbol at once (LD_BIND_NOW) then proves that nothing else needed them.
+LAZY_NEEDED := libfontconfig.so.1 libfreetype.so.6 libharfbuzz.so.0 libdbus-1.so.3
+
 # The program `make install` installs; `make bench` and `make brush-table` time it against
 # libmypaint's, as the program a painter runs.
 installed: deps
 	$(SWIFT) build -c release --static-swift-stdlib $(INSTALL_LINK) --product quicksilver --scratch-path $(INSTALL_BUILD)
+	patchelf $(foreach l,$(LAZY_NEEDED),--remove-needed $(l)) --output $(INSTALL_BIN).tmp $(INSTALL_BUILD)/release/quicksilver
+	LD_BIND_NOW=1 $(INSTALL_BIN).tmp --version > /dev/null
+	mv $(INSTALL_BIN).tmp $(INSTALL_BIN)
 
 stage: deps installed
 	rm -rf $(MAN_OUTPUTS)

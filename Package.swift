@@ -52,12 +52,16 @@ let package = Package(
         .target(name: "Events", dependencies: ["Geometry", "Input", "Strokes", "Kernels"]),
         .target(name: "ReplayFormat", dependencies: ["Geometry", "Input", "Strokes", "Kernels", "Events"]),
         .target(name: "Paint", dependencies: ["Geometry", "Compute", "Clock", "Strokes", "Kernels", "Events", "ReplayFormat", "Dabs", "Brushes"]),
-        .target(name: "Text", dependencies: ["CText"]),
+        // fontconfig, FreeType and HarfBuzz, and libdbus, opened at their first call too (CLazy.h;
+        // their headers need pkg-config's paths, so they stay system libraries, and these stand in).
+        .target(name: "LazyText", dependencies: ["CLazy", "CText"]),
+        .target(name: "LazyDBus", dependencies: ["CLazy", "CDBus"]),
+        .target(name: "Text", dependencies: ["CText", "LazyText"]),
         .target(name: "Files"),
         .target(name: "PNGFile", dependencies: ["CPNG", "CDeflate", "Files"]),
         .target(name: "OpenRaster", dependencies: ["CZip", "Geometry", "Files", "PNGFile"]),
         .target(name: "Journal", dependencies: ["CDeflate", "Geometry", "Compute", "Kernels", "Events", "ReplayFormat", "Paint", "Files", "PNGFile", "OpenRaster"]),
-        .target(name: "Portal", dependencies: ["CDBus"]),
+        .target(name: "Portal", dependencies: ["CDBus", "LazyDBus"]),
         .target(name: "App", dependencies: ["Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events",
                                             "ReplayFormat", "Paint", "Brushes", "Files", "PNGFile", "Journal", "UI", "Portal"]),
         .target(name: "X11Window", dependencies: ["CX11", "Geometry", "Compute", "Clock", "Input"]),
