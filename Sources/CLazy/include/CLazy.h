@@ -1,12 +1,13 @@
 // CLazy: shared libraries opened at the first call of one of their functions (dlopen), not at
 // every start. A C target that stands in for a library (CZip for libzip, CX11 for Xlib and its
-// extensions) defines each function the program calls with `QS_LAZY`, forwarding to the
-// library's own, looked up at its first call; the executable is not linked against the library,
-// these definitions take its place at link time. So a process that never calls it (a `render`,
-// which draws no window and opens no zip) never loads it: each library linked cost every start
-// a few tenths of a millisecond, with what it brings in turn. A process whose library cannot be
-// opened stops with a message: the build installs every one (the Makefile's deps), as it did when
-// they were linked.
+// extensions, LazyText for fontconfig, FreeType and HarfBuzz, LazyDBus for libdbus) defines each
+// function the program calls with `QS_LAZY`, forwarding to the library's own, looked up at its
+// first call; the executable is not linked against the library (the last two are, as SwiftPM
+// passes their pkg-config flags, until `make installed` drops them), these definitions take its
+// place at link time. So a process that never calls it (a `render`, which draws no window or text
+// and opens no zip) never loads it: each library linked cost every start a few tenths of a
+// millisecond, with what it brings in turn. A process whose library cannot be opened stops with a
+// message: the build installs every one (the Makefile's deps), as it did when they were linked.
 #ifndef QUICKSILVER_CLAZY_H
 #define QUICKSILVER_CLAZY_H
 
