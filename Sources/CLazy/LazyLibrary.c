@@ -7,7 +7,7 @@
 void *qs_lazy_symbol(struct qs_lazy_library *library, const char *name) {
     void *handle = __atomic_load_n(&library->handle, __ATOMIC_ACQUIRE);
     if (!handle) {
-        for (int i = 0; !handle && i < library->count; i++) handle = dlopen(library->names[i], RTLD_NOW | RTLD_LOCAL);
+        for (int i = 0; !handle && i < library->count; i++) handle = dlopen(library->names[i], RTLD_LAZY | RTLD_LOCAL);
         if (!handle) {
             fprintf(stderr, "quicksilver: cannot load %s: %s\n", library->names[0], dlerror());
             abort();
