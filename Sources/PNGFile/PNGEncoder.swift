@@ -70,8 +70,9 @@ enum PNGEncoder {
                         // takes (Up leaves 0, None and Sub more), unless the row is all zero,
                         // where None comes first: the same bytes, without unpacking or summing.
                         if y > 0, memcmp(row, row - image.width, image.width &* 4) == 0 {
-                            if previousIsZero == nil { previousIsZero = UnsafeBufferPointer(start: previous, count: rowBytes).allSatisfy { $0 == 0 } }
-                            out[0] = previousIsZero == true ? 0 : 2
+                            let zero = previousIsZero ?? UnsafeBufferPointer(start: previous, count: rowBytes).allSatisfy { $0 == 0 }
+                            previousIsZero = zero
+                            out[0] = zero ? 0 : 2
                             (out + 1).update(repeating: 0, count: rowBytes)
                             continue
                         }

@@ -39,18 +39,25 @@ enum ZlibStream {
 
     /// The whole stream by libdeflate.
     private static func whole(_ data: UnsafeRawBufferPointer, level: Int32) -> [UInt8]? {
+        libdeflate(data, level: level, bound: libdeflate_zlib_compress_bound, compress: libdeflate_zlib_compress)
+    }
+
+    /// `data` compressed by libdeflate at `level` through `compress` (a zlib stream, or raw
+    /// DEFLATE), into at most `bound` bytes; nil when that fails.
+    private static func libdeflate(_ data: UnsafeRawBufferPointer, level: Int32,
+                                   bound: (OpaquePointer?, Int) -> Int,
+                                   compress: (OpaquePointer?, UnsafeRawPointer?, Int, UnsafeMutableRawPointer?, Int) -> Int) -> [UInt8]? {
         guard let compressor = libdeflate_alloc_compressor(level) else { return nil }
         defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_zlib_compress_bound(compressor, data.count)
         // Uninitialised: the pages past the compressed size are never touched.
-        let stream = [UInt8](unsafeUninitializedCapacity: bound) { c, count in
-            count = libdeflate_zlib_compress(compressor, data.baseAddress, data.count, c.baseAddress, c.count)
+        let bytes = [UInt8](unsafeUninitializedCapacity: bound(compressor, data.count)) { c, count in
+            count = compress(compressor, data.baseAddress, data.count, c.baseAddress, c.count)
         }
-        return stream.isEmpty ? nil : stream
+        return bytes.isEmpty ? nil : bytes
     }
 
     /// A part's DEFLATE blocks and the Adler-32 of its data.
-    struct Part: Sendable {
+    private struct Part: Sendable {
         var bytes: [UInt8]
         var adler: UInt
     }
@@ -85,12 +92,9 @@ enum ZlibStream {
     /// The second part: libdeflate's raw DEFLATE, its last block final.
     private static func finished(_ part: Slice<UnsafeRawBufferPointer>, level: Int32) -> Part? {
         let data = UnsafeRawBufferPointer(rebasing: part)
-        guard let compressor = libdeflate_alloc_compressor(level) else { return nil }
-        defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_deflate_compress_bound(compressor, data.count)
-        let bytes = [UInt8](unsafeUninitializedCapacity: bound) { c, count in
-            count = libdeflate_deflate_compress(compressor, data.baseAddress, data.count, c.baseAddress, c.count)
+        guard let bytes = libdeflate(data, level: level, bound: libdeflate_deflate_compress_bound, compress: libdeflate_deflate_compress) else {
+            return nil
         }
-        return bytes.isEmpty ? nil : Part(bytes: bytes, adler: UInt(libdeflate_adler32(1, data.baseAddress, data.count)))
+        return Part(bytes: bytes, adler: UInt(libdeflate_adler32(1, data.baseAddress, data.count)))
     }
 }

@@ -63,13 +63,14 @@ struct RenderCommand: ParsableCommand {
             }
             // (Only --threads takes a value that looks like an option, as ArgumentParser reads it.)
             switch name {
-            case "-o" where output == nil && !value.hasPrefix("-"), "--output" where output == nil && !value.hasPrefix("-"):
+            case "-o", "--output":
+                guard output == nil, !value.hasPrefix("-") else { return nil }
                 output = value
-            case "--crop" where crop == nil:
-                guard let c = RenderCrop(rawValue: value) else { return nil }
+            case "--crop":
+                guard crop == nil, let c = RenderCrop(rawValue: value) else { return nil }
                 crop = c
-            case "--threads" where threads == nil:
-                guard let t = Int(value) else { return nil }
+            case "--threads":
+                guard threads == nil, let t = Int(value) else { return nil }
                 threads = t
             default: return nil
             }
