@@ -3,14 +3,20 @@
 // p + ((q − p)·fx + 128) >> 8 per channel, then down the same, which is one `vpmulhrsw` with the
 // weight scaled by 2⁷: (δ·(fx·2⁷) + 2¹⁴) >> 15 = (δ·fx + 128) >> 8 for δ in −255…255 and fx in
 // 0…255, so the bytes equal the Swift rows' on every processor. As there, a pixel's blue and red
-// share a 32-bit lane (its green and alpha, shifted, another), so one multiply weighs two channels
-// of every pixel in the register, with no shuffle to spread the weights.
+// share a 32-bit lane (its green and alpha another), so one multiply weighs two channels of every
+// pixel in the register, with no shuffle to spread the weights.
+//
+// Each block's pixel offsets are worked out in the vector lanes a block ahead and stored, then
+// read back into the integer registers that address the loads: taken out of the lanes one by one
+// (`vpextrd`), they cost as much as all the rest of the row, and read back at once, before the
+// store had left the store queue, no less. A ragged end is the row's last block again, which
+// writes its first samples a second time with the same bytes.
 #include "CVector.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-/// One sample, the scalar form of the same arithmetic (the row's ragged end).
+/// One sample, the scalar form of the same arithmetic (a short row).
 static inline uint32_t bilinear1(const uint32_t *p, int width, uint32_t fx, uint32_t fy) {
     uint32_t out = 0xFF000000u;
     for (int shift = 0; shift < 24; shift += 8) {
@@ -22,72 +28,96 @@ static inline uint32_t bilinear1(const uint32_t *p, int width, uint32_t fx, uint
     return out;
 }
 
-/// Samples `i` up to `count` one by one (a row's ragged end).
-static int bilinear_tail(const uint32_t *scratch, int width, uint64_t u, uint64_t v, int64_t a, int64_t d,
-                         int i, int count, uint32_t *dst) {
-    u += (uint64_t)(a * i);
-    v += (uint64_t)(d * i);
-    for (; i < count; i++, u += (uint64_t)a, v += (uint64_t)d)
+/// The samples one by one (a row under eight).
+static int bilinear_few(const uint32_t *scratch, int width, uint64_t u, uint64_t v, int64_t a, int64_t d, int count,
+                        uint32_t *dst) {
+    for (int i = 0; i < count; i++, u += (uint64_t)a, v += (uint64_t)d)
         dst[i] = bilinear1(scratch + (v >> 24) * (uint64_t)width + (u >> 24), width, (u >> 16) & 0xFF, (v >> 16) & 0xFF);
     return count;
 }
 
 /// p + ((q − p)·f + 128) >> 8 on the 16-bit lanes of W-bit vectors, `f` the weight ·2⁷.
 #define QS_LERP(W, p, q, f) _mm##W##_add_epi16((p), _mm##W##_mulhrs_epi16(_mm##W##_sub_epi16((q), (p)), (f)))
-/// Each 32-bit lane of `x` shifted down `s` bits, then its bytes 0 and 2 (blue and red, or green and alpha).
-#define QS_HALF(W, x, s) _mm##W##_and_si##W(_mm##W##_srli_epi32((x), (s)), _mm##W##_set1_epi32(0x00FF00FF))
+/// Each 32-bit lane's bytes 0 and 2 (blue and red) in its 16-bit halves, and bytes 1 and 3 (green and alpha).
+#define QS_BR(W, x) _mm##W##_and_si##W((x), _mm##W##_set1_epi32(0x00FF00FF))
+#define QS_GA(W, x) _mm##W##_srli_epi16((x), 8)
+/// Blue and red, green and alpha put back together, opaque.
+#define QS_JOIN_256(br, ga) _mm256_or_si256(_mm256_or_si256((br), _mm256_slli_epi16((ga), 8)), _mm256_set1_epi32((int)0xFF000000u))
+#define QS_JOIN_512(br, ga) _mm512_ternarylogic_epi32((br), _mm512_slli_epi16((ga), 8), _mm512_set1_epi32((int)0xFF000000u), 0xFE)
 /// The samples weighed, for both widths (W = 256: eight, 512: sixteen): `l`, `r` each sample's
 /// pixel and the one right of it, `lb`, `rb` the two below, `us`, `vs` its coordinates with 16
 /// fraction bits. The fractions ·2⁷ (bits 8…15, shifted to 7…14) go in both 16-bit halves of
-/// each pixel's lane, which hold blue and red, or (shifted down 8) green and alpha; opaque.
+/// each pixel's lane, which hold blue and red, or green and alpha; opaque.
 #define QS_WEIGH(W, T, l, r, lb, rb, us, vs) ({                                                                  \
     const T weight_ = _mm##W##_set1_epi32(0xFF << 7);                                                             \
     T fx_ = _mm##W##_and_si##W(_mm##W##_srli_epi32((us), 1), weight_);                                            \
     T fy_ = _mm##W##_and_si##W(_mm##W##_srli_epi32((vs), 1), weight_);                                            \
     fx_ = _mm##W##_or_si##W(fx_, _mm##W##_slli_epi32(fx_, 16));                                                   \
     fy_ = _mm##W##_or_si##W(fy_, _mm##W##_slli_epi32(fy_, 16));                                                   \
-    T br_ = QS_LERP(W, QS_LERP(W, QS_HALF(W, l, 0), QS_HALF(W, r, 0), fx_), QS_LERP(W, QS_HALF(W, lb, 0), QS_HALF(W, rb, 0), fx_), fy_); \
-    T ga_ = QS_LERP(W, QS_LERP(W, QS_HALF(W, l, 8), QS_HALF(W, r, 8), fx_), QS_LERP(W, QS_HALF(W, lb, 8), QS_HALF(W, rb, 8), fx_), fy_); \
-    _mm##W##_or_si##W(_mm##W##_or_si##W(br_, _mm##W##_slli_epi32(ga_, 8)), _mm##W##_set1_epi32((int)0xFF000000u)); })
+    T br_ = QS_LERP(W, QS_LERP(W, QS_BR(W, l), QS_BR(W, r), fx_), QS_LERP(W, QS_BR(W, lb), QS_BR(W, rb), fx_), fy_); \
+    T ga_ = QS_LERP(W, QS_LERP(W, QS_GA(W, l), QS_GA(W, r), fx_), QS_LERP(W, QS_GA(W, lb), QS_GA(W, rb), fx_), fy_); \
+    QS_JOIN_##W(br_, ga_); })
 
 /// Two adjacent pixels as one 64-bit word each, two words into each 128-bit half.
 #define QS_PAIRS(p, i, j, k, l) _mm256_inserti128_si256(_mm256_castsi128_si256(QS_PAIR2(p, i, j)), QS_PAIR2(p, k, l), 1)
 #define QS_PAIR2(p, i, j) _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)((p) + (i)))), \
                                                         (const double *)((p) + (j))))
 
+/// The first sample of block `n` of `size` in a row of `count` (at least `size`): the last block
+/// ends with the row.
+static inline int block_start(int n, int size, int count) { return n * size > count - size ? count - size : n * size; }
+
+/// Keeps the offsets' store where it is: without it the compiler takes them from the lanes.
+#define QS_STORED(at) __asm__ volatile("" ::"r"(at) : "memory")
+
 __attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scratch, int width, uint64_t u, uint64_t v,
                                                              int64_t a, int64_t d, int count, uint32_t *dst) {
+    if (count < 8) return bilinear_few(scratch, width, u, v, a, d, count, dst);
     // Coordinates in 64 bits, exact as the caller's, in the order that the packing below puts
-    // back in place: its shuffle takes lanes 0, 1 of each half of `_0145`, then of `_2367`.
-    const __m256i a8 = _mm256_set1_epi64x(a * 8), d8 = _mm256_set1_epi64x(d * 8);
-    __m256i u0145 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)u), _mm256_setr_epi64x(0, a, 4 * a, 5 * a));
-    __m256i u2367 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)u), _mm256_setr_epi64x(2 * a, 3 * a, 6 * a, 7 * a));
-    __m256i v0145 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)v), _mm256_setr_epi64x(0, d, 4 * d, 5 * d));
-    __m256i v2367 = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)v), _mm256_setr_epi64x(2 * d, 3 * d, 6 * d, 7 * d));
+    // back in place: its shuffle takes lanes 0, 1 of each half of the first, then of the second.
+    const __m256i a0145 = _mm256_setr_epi64x(0, a, 4 * a, 5 * a), a2367 = _mm256_setr_epi64x(2 * a, 3 * a, 6 * a, 7 * a);
+    const __m256i d0145 = _mm256_setr_epi64x(0, d, 4 * d, 5 * d), d2367 = _mm256_setr_epi64x(2 * d, 3 * d, 6 * d, 7 * d);
     const __m256i w = _mm256_set1_epi32(width);
-    int i = 0;
-    for (; i + 8 <= count; i += 8) {
-        // Eight samples' coordinates with 16 fraction bits in 32-bit lanes (whole parts under 2¹⁶).
-        __m256i us = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(u0145, 8)),
-                                                           _mm256_castsi256_ps(_mm256_srli_epi64(u2367, 8)), 0x88));
-        __m256i vs = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(v0145, 8)),
-                                                           _mm256_castsi256_ps(_mm256_srli_epi64(v2367, 8)), 0x88));
-        uint32_t at[8];
-        _mm256_storeu_si256((__m256i *)at, _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(vs, 16), w), _mm256_srli_epi32(us, 16)));
-        // Each sample's pixel and the one right of it, a 64-bit load per row (loads, not
-        // gathers: those were slower), then split into the left pixels and the right.
-        const uint32_t *below = scratch + width;
-        __m256 t0 = _mm256_castsi256_ps(QS_PAIRS(scratch, at[0], at[1], at[4], at[5]));
-        __m256 t1 = _mm256_castsi256_ps(QS_PAIRS(scratch, at[2], at[3], at[6], at[7]));
-        __m256 b0 = _mm256_castsi256_ps(QS_PAIRS(below, at[0], at[1], at[4], at[5]));
-        __m256 b1 = _mm256_castsi256_ps(QS_PAIRS(below, at[2], at[3], at[6], at[7]));
-        __m256i l = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0x88)), r = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0xDD));
-        __m256i lb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0x88)), rb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0xDD));
-        _mm256_storeu_si256((__m256i *)(dst + i), QS_WEIGH(256, __m256i, l, r, lb, rb, us, vs));
-        u0145 = _mm256_add_epi64(u0145, a8); u2367 = _mm256_add_epi64(u2367, a8);
-        v0145 = _mm256_add_epi64(v0145, d8); v2367 = _mm256_add_epi64(v2367, d8);
+    const uint32_t *below = scratch + width;
+    const int blocks = (count + 7) / 8;
+    uint32_t at[2][8] __attribute__((aligned(32)));
+    __m256i us[2], vs[2];
+    // Block n's coordinates, with 16 fraction bits in 32-bit lanes (whole parts under 2¹⁶), and
+    // its pixels' offsets, stored.
+#define QS_AHEAD(n, k) do {                                                                                                 \
+        int i_ = block_start((n), 8, count);                                                                                \
+        __m256i u_ = _mm256_set1_epi64x((int64_t)(u + (uint64_t)(a * i_))), v_ = _mm256_set1_epi64x((int64_t)(v + (uint64_t)(d * i_))); \
+        us[k] = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(_mm256_add_epi64(u_, a0145), 8)),       \
+                                                      _mm256_castsi256_ps(_mm256_srli_epi64(_mm256_add_epi64(u_, a2367), 8)), 0x88)); \
+        vs[k] = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(_mm256_add_epi64(v_, d0145), 8)),       \
+                                                      _mm256_castsi256_ps(_mm256_srli_epi64(_mm256_add_epi64(v_, d2367), 8)), 0x88)); \
+        _mm256_store_si256((__m256i *)at[k], _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(vs[k], 16), w), _mm256_srli_epi32(us[k], 16))); \
+    } while (0)
+    // Block n: each sample's pixel and the one right of it, a 64-bit load per row (loads, not
+    // gathers: those were slower), split into the left pixels and the right, and weighed.
+#define QS_BLOCK(n, k) do {                                                                                                 \
+        if ((n) + 1 < blocks) QS_AHEAD((n) + 1, (k) ^ 1);                                                                  \
+        QS_STORED(at);                                                                                                      \
+        const uint32_t *o_ = at[k];                                                                                         \
+        __m256 t0 = _mm256_castsi256_ps(QS_PAIRS(scratch, o_[0], o_[1], o_[4], o_[5]));                                     \
+        __m256 t1 = _mm256_castsi256_ps(QS_PAIRS(scratch, o_[2], o_[3], o_[6], o_[7]));                                     \
+        __m256 b0 = _mm256_castsi256_ps(QS_PAIRS(below, o_[0], o_[1], o_[4], o_[5]));                                       \
+        __m256 b1 = _mm256_castsi256_ps(QS_PAIRS(below, o_[2], o_[3], o_[6], o_[7]));                                       \
+        __m256i l = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0x88)), r = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0xDD)); \
+        __m256i lb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0x88)), rb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0xDD)); \
+        _mm256_storeu_si256((__m256i *)(dst + block_start((n), 8, count)), QS_WEIGH(256, __m256i, l, r, lb, rb, us[k], vs[k])); \
+    } while (0)
+    QS_AHEAD(0, 0);
+    int n = 0;
+    // Two blocks a turn, so that which buffer each uses is known when compiling.
+    for (; n + 2 <= blocks; n += 2) {
+        QS_BLOCK(n, 0);
+        QS_BLOCK(n + 1, 1);
     }
-    return bilinear_tail(scratch, width, u, v, a, d, i, count, dst);
+    if (n < blocks) QS_BLOCK(n, 0);
+#undef QS_AHEAD
+#undef QS_BLOCK
+    return count;
 }
 
 /// The same on sixteen samples: coordinates in two vectors of eight 64-bit lanes each, pixel
@@ -98,30 +128,42 @@ __attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scr
 __attribute__((target("avx2,avx512f,avx512bw"))) static int bilinear_row_avx512(const uint32_t *scratch, int width, uint64_t u,
                                                                                 uint64_t v, int64_t a, int64_t d, int count,
                                                                                 uint32_t *dst) {
-    const __m512i a8 = _mm512_set1_epi64(a * 8), d8 = _mm512_set1_epi64(d * 8), a16 = _mm512_set1_epi64(a * 16), d16 = _mm512_set1_epi64(d * 16);
-    __m512i u0 = _mm512_add_epi64(_mm512_set1_epi64((int64_t)u), _mm512_setr_epi64(0, a, 2 * a, 3 * a, 4 * a, 5 * a, 6 * a, 7 * a));
-    __m512i v0 = _mm512_add_epi64(_mm512_set1_epi64((int64_t)v), _mm512_setr_epi64(0, d, 2 * d, 3 * d, 4 * d, 5 * d, 6 * d, 7 * d));
-    __m512i u1 = _mm512_add_epi64(u0, a8), v1 = _mm512_add_epi64(v0, d8);
+    if (count < 16) return bilinear_row_avx2(scratch, width, u, v, a, d, count, dst);
+    const __m512i a0 = _mm512_setr_epi64(0, a, 2 * a, 3 * a, 4 * a, 5 * a, 6 * a, 7 * a), a1 = _mm512_add_epi64(a0, _mm512_set1_epi64(a * 8));
+    const __m512i d0 = _mm512_setr_epi64(0, d, 2 * d, 3 * d, 4 * d, 5 * d, 6 * d, 7 * d), d1 = _mm512_add_epi64(d0, _mm512_set1_epi64(d * 8));
     const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     const __m512i w = _mm512_set1_epi32(width);
-    int i = 0;
-    for (; i + 16 <= count; i += 16) {
-        __m512i us = _mm512_permutex2var_epi32(_mm512_srli_epi64(u0, 8), evens, _mm512_srli_epi64(u1, 8));
-        __m512i vs = _mm512_permutex2var_epi32(_mm512_srli_epi64(v0, 8), evens, _mm512_srli_epi64(v1, 8));
-        uint32_t at[16];
-        _mm512_storeu_si512((void *)at, _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srli_epi32(vs, 16), w), _mm512_srli_epi32(us, 16)));
-        const uint32_t *below = scratch + width;
-        __m512i t0 = QS_PAIRS8(scratch, at, 0), t1 = QS_PAIRS8(scratch, at, 8);
-        __m512i b0 = QS_PAIRS8(below, at, 0), b1 = QS_PAIRS8(below, at, 8);
-        __m512i l = _mm512_permutex2var_epi32(t0, evens, t1), r = _mm512_permutex2var_epi32(t0, odds, t1);
-        __m512i lb = _mm512_permutex2var_epi32(b0, evens, b1), rb = _mm512_permutex2var_epi32(b0, odds, b1);
-        _mm512_storeu_si512((void *)(dst + i), QS_WEIGH(512, __m512i, l, r, lb, rb, us, vs));
-        u0 = _mm512_add_epi64(u0, a16); u1 = _mm512_add_epi64(u1, a16);
-        v0 = _mm512_add_epi64(v0, d16); v1 = _mm512_add_epi64(v1, d16);
+    const uint32_t *below = scratch + width;
+    const int blocks = (count + 15) / 16;
+    uint32_t at[2][16] __attribute__((aligned(64)));
+    __m512i us[2], vs[2];
+#define QS_AHEAD(n, k) do {                                                                                                 \
+        int i_ = block_start((n), 16, count);                                                                               \
+        __m512i u_ = _mm512_set1_epi64((int64_t)(u + (uint64_t)(a * i_))), v_ = _mm512_set1_epi64((int64_t)(v + (uint64_t)(d * i_))); \
+        us[k] = _mm512_permutex2var_epi32(_mm512_srli_epi64(_mm512_add_epi64(u_, a0), 8), evens, _mm512_srli_epi64(_mm512_add_epi64(u_, a1), 8)); \
+        vs[k] = _mm512_permutex2var_epi32(_mm512_srli_epi64(_mm512_add_epi64(v_, d0), 8), evens, _mm512_srli_epi64(_mm512_add_epi64(v_, d1), 8)); \
+        _mm512_store_si512((void *)at[k], _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srli_epi32(vs[k], 16), w), _mm512_srli_epi32(us[k], 16))); \
+    } while (0)
+#define QS_BLOCK(n, k) do {                                                                                                 \
+        if ((n) + 1 < blocks) QS_AHEAD((n) + 1, (k) ^ 1);                                                                  \
+        QS_STORED(at);                                                                                                      \
+        const uint32_t *o_ = at[k];                                                                                         \
+        __m512i t0 = QS_PAIRS8(scratch, o_, 0), t1 = QS_PAIRS8(scratch, o_, 8);                                             \
+        __m512i b0 = QS_PAIRS8(below, o_, 0), b1 = QS_PAIRS8(below, o_, 8);                                                 \
+        __m512i l = _mm512_permutex2var_epi32(t0, evens, t1), r = _mm512_permutex2var_epi32(t0, odds, t1);                  \
+        __m512i lb = _mm512_permutex2var_epi32(b0, evens, b1), rb = _mm512_permutex2var_epi32(b0, odds, b1);                \
+        _mm512_storeu_si512((void *)(dst + block_start((n), 16, count)), QS_WEIGH(512, __m512i, l, r, lb, rb, us[k], vs[k])); \
+    } while (0)
+    QS_AHEAD(0, 0);
+    int n = 0;
+    for (; n + 2 <= blocks; n += 2) {
+        QS_BLOCK(n, 0);
+        QS_BLOCK(n + 1, 1);
     }
-    // The rest (under sixteen) eight at a time, then one by one.
-    bilinear_row_avx2(scratch, width, u + (uint64_t)(a * i), v + (uint64_t)(d * i), a, d, count - i, dst + i);
+    if (n < blocks) QS_BLOCK(n, 0);
+#undef QS_AHEAD
+#undef QS_BLOCK
     return count;
 }
 #endif

@@ -65,7 +65,19 @@ extension ComposeKernel {
             uMin = min(uMin, u); uMax = max(uMax, u); vMin = min(vMin, v); vMax = max(vMax, v)
         }
         // The scratch: every level pixel a sample reads (bilinear: the one right and below too).
-        let lx0 = Int(uMin >> fb), lx1 = Int(uMax >> fb) + 2, ly0 = Int(vMin >> fb), ly1 = Int(vMax >> fb) + 2
+        var lx0 = Int(uMin >> fb), lx1 = Int(uMax >> fb) + 2, ly0 = Int(vMin >> fb), ly1 = Int(vMax >> fb) + 2
+        if bilinear {
+            // Only samples that meet the level's blocks are taken (`samples`), and their pixels
+            // lie within a few steps of those blocks: desk farther out is never read, so it is
+            // neither composed nor filled (a turned view's corners show a fifth of desk).
+            let margin = Int((4 * Swift.max(abs(ua), abs(va))).rounded(.up)) &+ 4
+            lx0 = Swift.max(lx0, levelBounds.minX &- margin); lx1 = Swift.min(lx1, levelBounds.maxX &+ margin)
+            ly0 = Swift.max(ly0, levelBounds.minY &- margin); ly1 = Swift.min(ly1, levelBounds.maxY &+ margin)
+        }
+        guard lx0 < lx1, ly0 < ly1 else {
+            for y in g.ys { (output.row(y) + g.minX).update(repeating: Self.desk, count: g.width) }
+            return
+        }
         let w = lx1 - lx0, h = ly1 - ly0
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
         defer { scratch.deallocate() }
