@@ -6,11 +6,13 @@
 // share a 32-bit lane (its green and alpha another), so one multiply weighs two channels of every
 // pixel in the register, with no shuffle to spread the weights.
 //
-// Each block's pixel offsets are worked out in the vector lanes a block ahead and stored, then
-// read back into the integer registers that address the loads: taken out of the lanes one by one
-// (`vpextrd`), they cost as much as all the rest of the row, and read back at once, before the
-// store had left the store queue, no less. A ragged end is the row's last block again, which
-// writes its first samples a second time with the same bytes.
+// A block's coordinates are exact: its first sample's (64 bits, 24 fraction bits) split into whole
+// and fraction, and the fraction plus k steps in 32-bit lanes, whose low 24 bits are the sample's
+// fraction and whose top bits (arithmetic shift) add to the whole part. Each block's pixel offsets
+// are worked out a block ahead and stored, then read back into the integer registers that address
+// the loads: taken out of the lanes one by one (`vpextrd`), they cost as much as all the rest of
+// the row, and read back at once, before the store had left the store queue, no less. A ragged
+// end is the row's last block again, which writes its first samples a second time, the same bytes.
 #include "CVector.h"
 
 #if defined(__x86_64__)
@@ -45,8 +47,8 @@ static int bilinear_few(const uint32_t *scratch, int width, uint64_t u, uint64_t
 #define QS_JOIN_256(br, ga) _mm256_or_si256(_mm256_or_si256((br), _mm256_slli_epi16((ga), 8)), _mm256_set1_epi32((int)0xFF000000u))
 #define QS_JOIN_512(br, ga) _mm512_ternarylogic_epi32((br), _mm512_slli_epi16((ga), 8), _mm512_set1_epi32((int)0xFF000000u), 0xFE)
 /// The samples weighed, for both widths (W = 256: eight, 512: sixteen): `l`, `r` each sample's
-/// pixel and the one right of it, `lb`, `rb` the two below, `us`, `vs` its coordinates with 16
-/// fraction bits. The fractions ·2⁷ (bits 8…15, shifted to 7…14) go in both 16-bit halves of
+/// pixel and the one right of it, `lb`, `rb` the two below, `us`, `vs` its coordinates' 16 top
+/// fraction bits in bits 0…15. The fractions ·2⁷ (bits 8…15, shifted to 7…14) go in both 16-bit halves of
 /// each pixel's lane, which hold blue and red, or green and alpha; opaque.
 #define QS_WEIGH(W, T, l, r, lb, rb, us, vs) ({                                                                  \
     const T weight_ = _mm##W##_set1_epi32(0xFF << 7);                                                             \
@@ -73,25 +75,23 @@ static inline int block_start(int n, int size, int count) { return n * size > co
 __attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scratch, int width, uint64_t u, uint64_t v,
                                                              int64_t a, int64_t d, int count, uint32_t *dst) {
     if (count < 8) return bilinear_few(scratch, width, u, v, a, d, count, dst);
-    // Coordinates in 64 bits, exact as the caller's, in the order that the packing below puts
-    // back in place: its shuffle takes lanes 0, 1 of each half of the first, then of the second.
-    const __m256i a0145 = _mm256_setr_epi64x(0, a, 4 * a, 5 * a), a2367 = _mm256_setr_epi64x(2 * a, 3 * a, 6 * a, 7 * a);
-    const __m256i d0145 = _mm256_setr_epi64x(0, d, 4 * d, 5 * d), d2367 = _mm256_setr_epi64x(2 * d, 3 * d, 6 * d, 7 * d);
+    const __m256i steps = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i ka = _mm256_mullo_epi32(steps, _mm256_set1_epi32((int)a)), kd = _mm256_mullo_epi32(steps, _mm256_set1_epi32((int)d));
     const __m256i w = _mm256_set1_epi32(width);
     const uint32_t *below = scratch + width;
     const int blocks = (count + 7) / 8;
     uint32_t at[2][8] __attribute__((aligned(32)));
     __m256i us[2], vs[2];
-    // Block n's coordinates, with 16 fraction bits in 32-bit lanes (whole parts under 2¹⁶), and
-    // its pixels' offsets, stored.
 #define QS_AHEAD(n, k) do {                                                                                                 \
         int i_ = block_start((n), 8, count);                                                                                \
-        __m256i u_ = _mm256_set1_epi64x((int64_t)(u + (uint64_t)(a * i_))), v_ = _mm256_set1_epi64x((int64_t)(v + (uint64_t)(d * i_))); \
-        us[k] = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(_mm256_add_epi64(u_, a0145), 8)),       \
-                                                      _mm256_castsi256_ps(_mm256_srli_epi64(_mm256_add_epi64(u_, a2367), 8)), 0x88)); \
-        vs[k] = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srli_epi64(_mm256_add_epi64(v_, d0145), 8)),       \
-                                                      _mm256_castsi256_ps(_mm256_srli_epi64(_mm256_add_epi64(v_, d2367), 8)), 0x88)); \
-        _mm256_store_si256((__m256i *)at[k], _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(vs[k], 16), w), _mm256_srli_epi32(us[k], 16))); \
+        uint64_t u_ = u + (uint64_t)(a * i_), v_ = v + (uint64_t)(d * i_);                                                  \
+        __m256i tu_ = _mm256_add_epi32(_mm256_set1_epi32((int)(u_ & 0xFFFFFF)), ka);                                       \
+        __m256i tv_ = _mm256_add_epi32(_mm256_set1_epi32((int)(v_ & 0xFFFFFF)), kd);                                       \
+        us[k] = _mm256_srai_epi32(tu_, 8);                                                                                  \
+        vs[k] = _mm256_srai_epi32(tv_, 8);                                                                                  \
+        __m256i corner_ = _mm256_set1_epi32((int)((v_ >> 24) * (uint64_t)width + (u_ >> 24)));                             \
+        _mm256_store_si256((__m256i *)at[k], _mm256_add_epi32(corner_, _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(tv_, 24), w), \
+                                                                                         _mm256_srai_epi32(tu_, 24))));      \
     } while (0)
     // Block n: each sample's pixel and the one right of it, a 64-bit load per row (loads, not
     // gathers: those were slower), split into the left pixels and the right, and weighed.
@@ -120,8 +120,8 @@ __attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scr
     return count;
 }
 
-/// The same on sixteen samples: coordinates in two vectors of eight 64-bit lanes each, pixel
-/// pairs loaded eight to a vector, split into left and right by one two-source permute each.
+/// The same on sixteen samples: pixel pairs loaded eight to a vector, split into left and right
+/// by one two-source permute each.
 #define QS_PAIRS8(p, at, o) _mm512_inserti64x4(_mm512_castsi256_si512(QS_PAIRS(p, at[o], at[o + 1], at[o + 2], at[o + 3])), \
                                                QS_PAIRS(p, at[o + 4], at[o + 5], at[o + 6], at[o + 7]), 1)
 
@@ -129,8 +129,8 @@ __attribute__((target("avx2,avx512f,avx512bw"))) static int bilinear_row_avx512(
                                                                                 uint64_t v, int64_t a, int64_t d, int count,
                                                                                 uint32_t *dst) {
     if (count < 16) return bilinear_row_avx2(scratch, width, u, v, a, d, count, dst);
-    const __m512i a0 = _mm512_setr_epi64(0, a, 2 * a, 3 * a, 4 * a, 5 * a, 6 * a, 7 * a), a1 = _mm512_add_epi64(a0, _mm512_set1_epi64(a * 8));
-    const __m512i d0 = _mm512_setr_epi64(0, d, 2 * d, 3 * d, 4 * d, 5 * d, 6 * d, 7 * d), d1 = _mm512_add_epi64(d0, _mm512_set1_epi64(d * 8));
+    const __m512i steps = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i ka = _mm512_mullo_epi32(steps, _mm512_set1_epi32((int)a)), kd = _mm512_mullo_epi32(steps, _mm512_set1_epi32((int)d));
     const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     const __m512i w = _mm512_set1_epi32(width);
@@ -140,10 +140,14 @@ __attribute__((target("avx2,avx512f,avx512bw"))) static int bilinear_row_avx512(
     __m512i us[2], vs[2];
 #define QS_AHEAD(n, k) do {                                                                                                 \
         int i_ = block_start((n), 16, count);                                                                               \
-        __m512i u_ = _mm512_set1_epi64((int64_t)(u + (uint64_t)(a * i_))), v_ = _mm512_set1_epi64((int64_t)(v + (uint64_t)(d * i_))); \
-        us[k] = _mm512_permutex2var_epi32(_mm512_srli_epi64(_mm512_add_epi64(u_, a0), 8), evens, _mm512_srli_epi64(_mm512_add_epi64(u_, a1), 8)); \
-        vs[k] = _mm512_permutex2var_epi32(_mm512_srli_epi64(_mm512_add_epi64(v_, d0), 8), evens, _mm512_srli_epi64(_mm512_add_epi64(v_, d1), 8)); \
-        _mm512_store_si512((void *)at[k], _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srli_epi32(vs[k], 16), w), _mm512_srli_epi32(us[k], 16))); \
+        uint64_t u_ = u + (uint64_t)(a * i_), v_ = v + (uint64_t)(d * i_);                                                  \
+        __m512i tu_ = _mm512_add_epi32(_mm512_set1_epi32((int)(u_ & 0xFFFFFF)), ka);                                       \
+        __m512i tv_ = _mm512_add_epi32(_mm512_set1_epi32((int)(v_ & 0xFFFFFF)), kd);                                       \
+        us[k] = _mm512_srai_epi32(tu_, 8);                                                                                  \
+        vs[k] = _mm512_srai_epi32(tv_, 8);                                                                                  \
+        __m512i corner_ = _mm512_set1_epi32((int)((v_ >> 24) * (uint64_t)width + (u_ >> 24)));                             \
+        _mm512_store_si512((void *)at[k], _mm512_add_epi32(corner_, _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srai_epi32(tv_, 24), w), \
+                                                                                       _mm512_srai_epi32(tu_, 24))));        \
     } while (0)
 #define QS_BLOCK(n, k) do {                                                                                                 \
         if ((n) + 1 < blocks) QS_AHEAD((n) + 1, (k) ^ 1);                                                                  \
@@ -172,6 +176,9 @@ int qs_bilinear_row(const uint32_t *scratch, int width, uint64_t u, uint64_t v, 
                     int count, uint32_t *dst, int widest) {
 #if defined(__x86_64__)
     int have = qs_vector_bits();
+    // Fifteen steps plus a fraction must fit a 32-bit lane.
+    const int64_t most = (int64_t)1 << 26;
+    if (a <= -most || a >= most || d <= -most || d >= most) return 0;
     if (widest >= 512 && have >= 512) return bilinear_row_avx512(scratch, width, u, v, a, d, count, dst);
     if (widest >= 256 && have >= 256) return bilinear_row_avx2(scratch, width, u, v, a, d, count, dst);
 #endif

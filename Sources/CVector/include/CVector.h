@@ -30,7 +30,7 @@ int qs_vector_bits(void);
 /// fraction bits from the scratch's corner; every sample's pixel, and the pixels right of and
 /// below it, must lie in the scratch, whose sides are under 2¹⁶. Uses vectors up to `widest`
 /// bits (`qs_vector_bits()`, or less to compare the paths). Returns `count`, or 0 having
-/// written nothing when there are no such vectors here.
+/// written nothing when there are no such vectors here or a step is 4 pixels or more.
 int qs_bilinear_row(const uint32_t *scratch, int width, uint64_t u, uint64_t v, int64_t a, int64_t d,
                     int count, uint32_t *dst, int widest);
 
