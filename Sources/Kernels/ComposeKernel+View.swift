@@ -199,48 +199,59 @@ extension ComposeKernel {
         composeAveraged(x0: x0, y0: ly * level, width: width, f: level, scratch: rows, into: dst + span.lowerBound)
     }
 
-    /// A group's preimage: the parallelogram its samples lie in, in level coordinates, as its
-    /// four edges (corner i to corner i + 1, in order round it), so that each scratch row's span
-    /// costs a few scalar operations (in SIMD4<Double>, which x86-64's baseline splits into
-    /// SSE2 pairs, it was 4 % of a turned frame).
+    /// A group's preimage: the parallelogram its samples lie in, in level coordinates, as the
+    /// two chains of edges from its top corner to its bottom one. The left chain's x is convex
+    /// in y (one bend, at its middle corner), so across a band of rows it is least at one of
+    /// the band's edges or at that corner; the right chain's greatest likewise. A scratch row's
+    /// span costs a few comparisons and four multiplications (the four edges clipped one by one
+    /// to the band, and floor and ceiling calls, were 3 % of a turned frame).
     struct Preimage {
-        /// An edge: its start, the band of rows it spans and its x per unit of y.
-        struct Edge {
-            var x0 = 0.0, y0 = 0.0, low = 0.0, high = 0.0, slope = 0.0
+        /// An edge's line: x at y.
+        struct Line {
+            var x0 = 0.0, y0 = 0.0, slope = 0.0
+            func x(_ y: Double) -> Double { x0 + (y - y0) * slope }
         }
-        let e0: Edge, e1: Edge, e2: Edge, e3: Edge
+        let top: Double, bottom: Double
+        /// Each chain's middle corner, and its edges above and below that corner.
+        let left: (x: Double, y: Double), right: (x: Double, y: Double)
+        let leftUpper: Line, leftLower: Line, rightUpper: Line, rightLower: Line
 
+        /// `corners` in order round the parallelogram (the top corner's opposite is the bottom one).
         init(_ corners: [(Double, Double)]) {
-            func edge(_ i: Int) -> Edge {
-                let (ax, ay) = corners[i], (bx, by) = corners[(i + 1) % 4]
-                // A level edge adds no x of its own: its end is the next edge's start.
-                return Edge(x0: ax, y0: ay, low: min(ay, by), high: max(ay, by), slope: ay == by ? 0 : (bx - ax) / (by - ay))
+            let t = corners.indices.min { corners[$0].1 < corners[$1].1 } ?? 0
+            let top = corners[t], bottom = corners[(t + 2) % 4]
+            let one = corners[(t + 1) % 4], other = corners[(t + 3) % 4]
+            // The chain whose first edge turns the other's way round (their cross product) is the left.
+            let cross = (one.0 - top.0) * (other.1 - top.1) - (other.0 - top.0) * (one.1 - top.1)
+            let (l, r) = cross < 0 ? (one, other) : (other, one)
+            func line(_ p: (Double, Double), _ q: (Double, Double)) -> Line {
+                // A level edge is evaluated only at its own y, where any slope gives its start.
+                Line(x0: p.0, y0: p.1, slope: p.1 == q.1 ? 0 : (q.0 - p.0) / (q.1 - p.1))
             }
-            e0 = edge(0); e1 = edge(1); e2 = edge(2); e3 = edge(3)
+            self.top = top.1; self.bottom = bottom.1
+            left = l; right = r
+            leftUpper = line(top, l); leftLower = line(l, bottom)
+            rightUpper = line(top, r); rightLower = line(r, bottom)
         }
 
         /// The level pixels of row `ly` that samples inside the parallelogram may read, within
         /// `limit`: those whose row (floor of v) is `ly` or the one above read it, at the floor
-        /// of u and the pixel right of it. A pixel of margin either way.
+        /// of u and the pixel right of it. A few pixels of margin either way.
         func span(ofRow ly: Int, within limit: Range<Int>) -> Range<Int> {
-            // Each edge clipped to the band of v that reads the row; a convex polygon's extent
-            // across a band is at its edges' ends within it (corners inside, or crossings).
-            let b0 = Double(ly) - 1.01, b1 = Double(ly) + 1.01
-            var lo = Double.infinity, hi = -Double.infinity
-            @inline(__always) func clip(_ e: Edge) {
-                let a = e.low < b0 ? b0 : e.low, b = e.high > b1 ? b1 : e.high
-                guard a <= b else { return }
-                let xa = e.x0 + (a - e.y0) * e.slope, xb = e.x0 + (b - e.y0) * e.slope
-                lo = Swift.min(lo, Swift.min(xa, xb)); hi = Swift.max(hi, Swift.max(xa, xb))
-            }
-            clip(e0); clip(e1); clip(e2); clip(e3)
-            guard lo <= hi else { return limit.lowerBound..<limit.lowerBound }
+            let b0 = Swift.max(Double(ly) - 1.01, top), b1 = Swift.min(Double(ly) + 1.01, bottom)
+            guard b0 <= b1 else { return limit.lowerBound..<limit.lowerBound }
+            @inline(__always) func leftX(_ y: Double) -> Double { y < left.y ? leftUpper.x(y) : leftLower.x(y) }
+            @inline(__always) func rightX(_ y: Double) -> Double { y < right.y ? rightUpper.x(y) : rightLower.x(y) }
+            let inside = (l: left.y >= b0 && left.y <= b1, r: right.y >= b0 && right.y <= b1)
+            let lo = Swift.min(leftX(b0), leftX(b1), inside.l ? left.x : .infinity)
+            let hi = Swift.max(rightX(b0), rightX(b1), inside.r ? right.x : -.infinity)
             // Clamped to the limit before converting (so no value is out of Int's range), and
             // truncated, a pixel more of margin standing in for the floor and the ceiling: on
-            // x86-64's baseline those are calls into libm, half the cost of a span.
+            // x86-64's baseline those are calls into libm.
             let first = Swift.min(Swift.max(lo, Double(limit.lowerBound)), Double(limit.upperBound))
             let last = Swift.min(Swift.max(hi, Double(limit.lowerBound)), Double(limit.upperBound))
-            return (Int(first) &- 3..<Int(last) &+ 4).clamped(to: limit)
+            let start = Int(first) &- 3
+            return (start..<Swift.max(start, Int(last) &+ 4)).clamped(to: limit)
         }
     }
 
