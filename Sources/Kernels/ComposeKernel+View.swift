@@ -237,6 +237,7 @@ extension ComposeKernel {
         /// The level pixels of row `ly` that samples inside the parallelogram may read, within
         /// `limit`: those whose row (floor of v) is `ly` or the one above read it, at the floor
         /// of u and the pixel right of it. A few pixels of margin either way.
+        @inline(__always)
         func span(ofRow ly: Int, within limit: Range<Int>) -> Range<Int> {
             let b0 = Swift.max(Double(ly) - 1.01, top), b1 = Swift.min(Double(ly) + 1.01, bottom)
             guard b0 <= b1 else { return limit.lowerBound..<limit.lowerBound }
@@ -250,8 +251,8 @@ extension ComposeKernel {
             // x86-64's baseline those are calls into libm.
             let first = Swift.min(Swift.max(lo, Double(limit.lowerBound)), Double(limit.upperBound))
             let last = Swift.min(Swift.max(hi, Double(limit.lowerBound)), Double(limit.upperBound))
-            let start = Int(first) &- 3
-            return (start..<Swift.max(start, Int(last) &+ 4)).clamped(to: limit)
+            let start = Swift.max(Int(first) &- 3, limit.lowerBound)
+            return Range(uncheckedBounds: (start, Swift.max(start, Swift.min(Int(last) &+ 4, limit.upperBound))))
         }
     }
 
