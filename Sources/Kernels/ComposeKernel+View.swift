@@ -51,10 +51,8 @@ extension ComposeKernel {
         let us = corners.map(\.u), vs = corners.map(\.v)
         let reach = Rect.covering(minX: min(us[0], us[1], us[2], us[3]) - 2, minY: min(vs[0], vs[1], vs[2], vs[3]) - 2,
                                   maxX: max(us[0], us[1], us[2], us[3]) + 3, maxY: max(vs[0], vs[1], vs[2], vs[3]) + 3)
-        guard !reach.intersection(levelBounds).isEmpty else {
-            for y in g.ys { (output.row(y) + g.minX).update(repeating: Self.desk, count: g.width) }
-            return
-        }
+        func deskOnly() { for y in g.ys { (output.row(y) + g.minX).update(repeating: Self.desk, count: g.width) } }
+        guard !reach.intersection(levelBounds).isEmpty else { return deskOnly() }
         let one = Double(Int64(1) << Self.fractionBits)
         func fixed(_ v: Double) -> Int64 { Int64((v * one).rounded()) }
         let (A, B, C, D, E, F) = (fixed(ua), fixed(ub), fixed(uc), fixed(va), fixed(vb), fixed(vc))
@@ -74,10 +72,7 @@ extension ComposeKernel {
             lx0 = Swift.max(lx0, levelBounds.minX &- margin); lx1 = Swift.min(lx1, levelBounds.maxX &+ margin)
             ly0 = Swift.max(ly0, levelBounds.minY &- margin); ly1 = Swift.min(ly1, levelBounds.maxY &+ margin)
         }
-        guard lx0 < lx1, ly0 < ly1 else {
-            for y in g.ys { (output.row(y) + g.minX).update(repeating: Self.desk, count: g.width) }
-            return
-        }
+        guard lx0 < lx1, ly0 < ly1 else { return deskOnly() }
         let w = lx1 - lx0, h = ly1 - ly0
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
         defer { scratch.deallocate() }
