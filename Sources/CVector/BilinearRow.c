@@ -72,102 +72,84 @@ static inline int block_start(int n, int size, int count) { return n * size > co
 /// Keeps the offsets' store where it is: without it the compiler takes them from the lanes.
 #define QS_STORED(at) __asm__ volatile("" ::"r"(at) : "memory")
 
+/// Sample k's step count in lane k.
+#define QS_STEPS_256 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+#define QS_STEPS_512 _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+
+/// A block's four pixels around each sample (`l`, `r`: its pixel and the one right of it; `lb`,
+/// `rb` the two below) from the pixel offsets `o`: a 64-bit load of each pair (loads, not
+/// gathers: those were slower), split into the left pixels and the right.
+#define QS_TAPS_256(o, l, r, lb, rb) do {                                                                                  \
+        __m256 t0 = _mm256_castsi256_ps(QS_PAIRS(scratch, o[0], o[1], o[4], o[5]));                                         \
+        __m256 t1 = _mm256_castsi256_ps(QS_PAIRS(scratch, o[2], o[3], o[6], o[7]));                                         \
+        __m256 b0 = _mm256_castsi256_ps(QS_PAIRS(below, o[0], o[1], o[4], o[5]));                                           \
+        __m256 b1 = _mm256_castsi256_ps(QS_PAIRS(below, o[2], o[3], o[6], o[7]));                                           \
+        l = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0x88)); r = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0xDD)); \
+        lb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0x88)); rb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0xDD)); \
+    } while (0)
+/// Eight pairs to a vector, split by one two-source permute each.
+#define QS_PAIRS8(p, at, o) _mm512_inserti64x4(_mm512_castsi256_si512(QS_PAIRS(p, at[o], at[o + 1], at[o + 2], at[o + 3])), \
+                                               QS_PAIRS(p, at[o + 4], at[o + 5], at[o + 6], at[o + 7]), 1)
+#define QS_TAPS_512(o, l, r, lb, rb) do {                                                                                  \
+        const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);                 \
+        const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);                  \
+        __m512i t0 = QS_PAIRS8(scratch, o, 0), t1 = QS_PAIRS8(scratch, o, 8);                                               \
+        __m512i b0 = QS_PAIRS8(below, o, 0), b1 = QS_PAIRS8(below, o, 8);                                                   \
+        l = _mm512_permutex2var_epi32(t0, evens, t1); r = _mm512_permutex2var_epi32(t0, odds, t1);                          \
+        lb = _mm512_permutex2var_epi32(b0, evens, b1); rb = _mm512_permutex2var_epi32(b0, odds, b1);                        \
+    } while (0)
+
+/// The body of a row in W-bit vectors of `SIZE` samples (the arguments of `qs_bilinear_row`).
+/// Block n's coordinates, with their fractions' top 16 bits in the low bits of 32-bit lanes
+/// (`us`, `vs`), and its pixels' offsets (`at`) are worked out a block ahead, into one of two
+/// buffers; two blocks a turn, so that which buffer each uses is known when compiling.
+#define QS_ROW(W, T, SIZE) do {                                                                                             \
+        const T ka = _mm##W##_mullo_epi32(QS_STEPS_##W, _mm##W##_set1_epi32((int)a));                                       \
+        const T kd = _mm##W##_mullo_epi32(QS_STEPS_##W, _mm##W##_set1_epi32((int)d));                                       \
+        const T w = _mm##W##_set1_epi32(width);                                                                             \
+        const uint32_t *below = scratch + width;                                                                            \
+        const int blocks = (count + SIZE - 1) / SIZE;                                                                       \
+        uint32_t at[2][SIZE] __attribute__((aligned(W / 8)));                                                               \
+        T us[2], vs[2];                                                                                                     \
+        QS_AHEAD(W, SIZE, 0, 0);                                                                                            \
+        int n = 0;                                                                                                          \
+        for (; n + 2 <= blocks; n += 2) {                                                                                   \
+            QS_BLOCK(W, T, SIZE, n, 0);                                                                                     \
+            QS_BLOCK(W, T, SIZE, n + 1, 1);                                                                                 \
+        }                                                                                                                   \
+        if (n < blocks) QS_BLOCK(W, T, SIZE, n, 0);                                                                         \
+    } while (0)
+#define QS_AHEAD(W, SIZE, n, k) do {                                                                                        \
+        int i_ = block_start((n), SIZE, count);                                                                             \
+        uint64_t u_ = u + (uint64_t)(a * i_), v_ = v + (uint64_t)(d * i_);                                                  \
+        __typeof__(ka) tu_ = _mm##W##_add_epi32(_mm##W##_set1_epi32((int)(u_ & 0xFFFFFF)), ka);                             \
+        __typeof__(ka) tv_ = _mm##W##_add_epi32(_mm##W##_set1_epi32((int)(v_ & 0xFFFFFF)), kd);                             \
+        us[k] = _mm##W##_srai_epi32(tu_, 8);                                                                                \
+        vs[k] = _mm##W##_srai_epi32(tv_, 8);                                                                                \
+        __typeof__(ka) corner_ = _mm##W##_set1_epi32((int)((v_ >> 24) * (uint64_t)width + (u_ >> 24)));                     \
+        _mm##W##_store_si##W((void *)at[k], _mm##W##_add_epi32(corner_, _mm##W##_add_epi32(                                 \
+                                 _mm##W##_mullo_epi32(_mm##W##_srai_epi32(tv_, 24), w), _mm##W##_srai_epi32(tu_, 24))));    \
+    } while (0)
+#define QS_BLOCK(W, T, SIZE, n, k) do {                                                                                     \
+        if ((n) + 1 < blocks) QS_AHEAD(W, SIZE, (n) + 1, (k) ^ 1);                                                          \
+        QS_STORED(at);                                                                                                      \
+        T l, r, lb, rb;                                                                                                     \
+        QS_TAPS_##W(at[k], l, r, lb, rb);                                                                                   \
+        _mm##W##_storeu_si##W((void *)(dst + block_start((n), SIZE, count)), QS_WEIGH(W, T, l, r, lb, rb, us[k], vs[k]));  \
+    } while (0)
+
 __attribute__((target("avx2"))) static int bilinear_row_avx2(const uint32_t *scratch, int width, uint64_t u, uint64_t v,
                                                              int64_t a, int64_t d, int count, uint32_t *dst) {
     if (count < 8) return bilinear_few(scratch, width, u, v, a, d, count, dst);
-    const __m256i steps = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i ka = _mm256_mullo_epi32(steps, _mm256_set1_epi32((int)a)), kd = _mm256_mullo_epi32(steps, _mm256_set1_epi32((int)d));
-    const __m256i w = _mm256_set1_epi32(width);
-    const uint32_t *below = scratch + width;
-    const int blocks = (count + 7) / 8;
-    uint32_t at[2][8] __attribute__((aligned(32)));
-    __m256i us[2], vs[2];
-#define QS_AHEAD(n, k) do {                                                                                                 \
-        int i_ = block_start((n), 8, count);                                                                                \
-        uint64_t u_ = u + (uint64_t)(a * i_), v_ = v + (uint64_t)(d * i_);                                                  \
-        __m256i tu_ = _mm256_add_epi32(_mm256_set1_epi32((int)(u_ & 0xFFFFFF)), ka);                                       \
-        __m256i tv_ = _mm256_add_epi32(_mm256_set1_epi32((int)(v_ & 0xFFFFFF)), kd);                                       \
-        us[k] = _mm256_srai_epi32(tu_, 8);                                                                                  \
-        vs[k] = _mm256_srai_epi32(tv_, 8);                                                                                  \
-        __m256i corner_ = _mm256_set1_epi32((int)((v_ >> 24) * (uint64_t)width + (u_ >> 24)));                             \
-        _mm256_store_si256((__m256i *)at[k], _mm256_add_epi32(corner_, _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(tv_, 24), w), \
-                                                                                         _mm256_srai_epi32(tu_, 24))));      \
-    } while (0)
-    // Block n: each sample's pixel and the one right of it, a 64-bit load per row (loads, not
-    // gathers: those were slower), split into the left pixels and the right, and weighed.
-#define QS_BLOCK(n, k) do {                                                                                                 \
-        if ((n) + 1 < blocks) QS_AHEAD((n) + 1, (k) ^ 1);                                                                  \
-        QS_STORED(at);                                                                                                      \
-        const uint32_t *o_ = at[k];                                                                                         \
-        __m256 t0 = _mm256_castsi256_ps(QS_PAIRS(scratch, o_[0], o_[1], o_[4], o_[5]));                                     \
-        __m256 t1 = _mm256_castsi256_ps(QS_PAIRS(scratch, o_[2], o_[3], o_[6], o_[7]));                                     \
-        __m256 b0 = _mm256_castsi256_ps(QS_PAIRS(below, o_[0], o_[1], o_[4], o_[5]));                                       \
-        __m256 b1 = _mm256_castsi256_ps(QS_PAIRS(below, o_[2], o_[3], o_[6], o_[7]));                                       \
-        __m256i l = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0x88)), r = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0xDD)); \
-        __m256i lb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0x88)), rb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0xDD)); \
-        _mm256_storeu_si256((__m256i *)(dst + block_start((n), 8, count)), QS_WEIGH(256, __m256i, l, r, lb, rb, us[k], vs[k])); \
-    } while (0)
-    QS_AHEAD(0, 0);
-    int n = 0;
-    // Two blocks a turn, so that which buffer each uses is known when compiling.
-    for (; n + 2 <= blocks; n += 2) {
-        QS_BLOCK(n, 0);
-        QS_BLOCK(n + 1, 1);
-    }
-    if (n < blocks) QS_BLOCK(n, 0);
-#undef QS_AHEAD
-#undef QS_BLOCK
+    QS_ROW(256, __m256i, 8);
     return count;
 }
-
-/// The same on sixteen samples: pixel pairs loaded eight to a vector, split into left and right
-/// by one two-source permute each.
-#define QS_PAIRS8(p, at, o) _mm512_inserti64x4(_mm512_castsi256_si512(QS_PAIRS(p, at[o], at[o + 1], at[o + 2], at[o + 3])), \
-                                               QS_PAIRS(p, at[o + 4], at[o + 5], at[o + 6], at[o + 7]), 1)
 
 __attribute__((target("avx2,avx512f,avx512bw"))) static int bilinear_row_avx512(const uint32_t *scratch, int width, uint64_t u,
                                                                                 uint64_t v, int64_t a, int64_t d, int count,
                                                                                 uint32_t *dst) {
     if (count < 16) return bilinear_row_avx2(scratch, width, u, v, a, d, count, dst);
-    const __m512i steps = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m512i ka = _mm512_mullo_epi32(steps, _mm512_set1_epi32((int)a)), kd = _mm512_mullo_epi32(steps, _mm512_set1_epi32((int)d));
-    const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const __m512i w = _mm512_set1_epi32(width);
-    const uint32_t *below = scratch + width;
-    const int blocks = (count + 15) / 16;
-    uint32_t at[2][16] __attribute__((aligned(64)));
-    __m512i us[2], vs[2];
-#define QS_AHEAD(n, k) do {                                                                                                 \
-        int i_ = block_start((n), 16, count);                                                                               \
-        uint64_t u_ = u + (uint64_t)(a * i_), v_ = v + (uint64_t)(d * i_);                                                  \
-        __m512i tu_ = _mm512_add_epi32(_mm512_set1_epi32((int)(u_ & 0xFFFFFF)), ka);                                       \
-        __m512i tv_ = _mm512_add_epi32(_mm512_set1_epi32((int)(v_ & 0xFFFFFF)), kd);                                       \
-        us[k] = _mm512_srai_epi32(tu_, 8);                                                                                  \
-        vs[k] = _mm512_srai_epi32(tv_, 8);                                                                                  \
-        __m512i corner_ = _mm512_set1_epi32((int)((v_ >> 24) * (uint64_t)width + (u_ >> 24)));                             \
-        _mm512_store_si512((void *)at[k], _mm512_add_epi32(corner_, _mm512_add_epi32(_mm512_mullo_epi32(_mm512_srai_epi32(tv_, 24), w), \
-                                                                                       _mm512_srai_epi32(tu_, 24))));        \
-    } while (0)
-#define QS_BLOCK(n, k) do {                                                                                                 \
-        if ((n) + 1 < blocks) QS_AHEAD((n) + 1, (k) ^ 1);                                                                  \
-        QS_STORED(at);                                                                                                      \
-        const uint32_t *o_ = at[k];                                                                                         \
-        __m512i t0 = QS_PAIRS8(scratch, o_, 0), t1 = QS_PAIRS8(scratch, o_, 8);                                             \
-        __m512i b0 = QS_PAIRS8(below, o_, 0), b1 = QS_PAIRS8(below, o_, 8);                                                 \
-        __m512i l = _mm512_permutex2var_epi32(t0, evens, t1), r = _mm512_permutex2var_epi32(t0, odds, t1);                  \
-        __m512i lb = _mm512_permutex2var_epi32(b0, evens, b1), rb = _mm512_permutex2var_epi32(b0, odds, b1);                \
-        _mm512_storeu_si512((void *)(dst + block_start((n), 16, count)), QS_WEIGH(512, __m512i, l, r, lb, rb, us[k], vs[k])); \
-    } while (0)
-    QS_AHEAD(0, 0);
-    int n = 0;
-    for (; n + 2 <= blocks; n += 2) {
-        QS_BLOCK(n, 0);
-        QS_BLOCK(n + 1, 1);
-    }
-    if (n < blocks) QS_BLOCK(n, 0);
-#undef QS_AHEAD
-#undef QS_BLOCK
+    QS_ROW(512, __m512i, 16);
     return count;
 }
 #endif
