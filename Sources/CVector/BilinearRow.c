@@ -47,13 +47,13 @@ static int bilinear_few(const uint32_t *scratch, int width, uint64_t u, uint64_t
 #define QS_JOIN_256(br, ga) _mm256_or_si256(_mm256_or_si256((br), _mm256_slli_epi16((ga), 8)), _mm256_set1_epi32((int)0xFF000000u))
 #define QS_JOIN_512(br, ga) _mm512_ternarylogic_epi32((br), _mm512_slli_epi16((ga), 8), _mm512_set1_epi32((int)0xFF000000u), 0xFE)
 /// The samples weighed, for both widths (W = 256: eight, 512: sixteen): `l`, `r` each sample's
-/// pixel and the one right of it, `lb`, `rb` the two below, `us`, `vs` its coordinates' 16 top
-/// fraction bits in bits 0…15. The fractions ·2⁷ (bits 8…15, shifted to 7…14) go in both 16-bit halves of
-/// each pixel's lane, which hold blue and red, or green and alpha; opaque.
+/// pixel and the one right of it, `lb`, `rb` the two below, `us`, `vs` its coordinates' fractions
+/// in bits 0…23. The fractions' top bytes ·2⁷ (bits 16…23, shifted to 7…14) go in both 16-bit
+/// halves of each pixel's lane, which hold blue and red, or green and alpha; opaque.
 #define QS_WEIGH(W, T, l, r, lb, rb, us, vs) ({                                                                  \
     const T weight_ = _mm##W##_set1_epi32(0xFF << 7);                                                             \
-    T fx_ = _mm##W##_and_si##W(_mm##W##_srli_epi32((us), 1), weight_);                                            \
-    T fy_ = _mm##W##_and_si##W(_mm##W##_srli_epi32((vs), 1), weight_);                                            \
+    T fx_ = _mm##W##_and_si##W(_mm##W##_srli_epi32((us), 9), weight_);                                            \
+    T fy_ = _mm##W##_and_si##W(_mm##W##_srli_epi32((vs), 9), weight_);                                            \
     fx_ = _mm##W##_or_si##W(fx_, _mm##W##_slli_epi32(fx_, 16));                                                   \
     fy_ = _mm##W##_or_si##W(fy_, _mm##W##_slli_epi32(fy_, 16));                                                   \
     T br_ = QS_LERP(W, QS_LERP(W, QS_BR(W, l), QS_BR(W, r), fx_), QS_LERP(W, QS_BR(W, lb), QS_BR(W, rb), fx_), fy_); \
@@ -100,9 +100,9 @@ static inline int block_start(int n, int size, int count) { return n * size > co
     } while (0)
 
 /// The body of a row in W-bit vectors of `SIZE` samples (the arguments of `qs_bilinear_row`).
-/// Block n's coordinates, with their fractions' top 16 bits in the low bits of 32-bit lanes
-/// (`us`, `vs`), and its pixels' offsets (`at`) are worked out a block ahead, into one of two
-/// buffers; two blocks a turn, so that which buffer each uses is known when compiling.
+/// Block n's coordinates, their fractions in the low 24 bits of 32-bit lanes (`us`, `vs`), and
+/// its pixels' offsets (`at`) are worked out a block ahead, into one of two buffers; two blocks
+/// a turn, so that which buffer each uses is known when compiling.
 #define QS_ROW(W, T, SIZE) do {                                                                                             \
         const T ka = _mm##W##_mullo_epi32(QS_STEPS_##W, _mm##W##_set1_epi32((int)a));                                       \
         const T kd = _mm##W##_mullo_epi32(QS_STEPS_##W, _mm##W##_set1_epi32((int)d));                                       \
@@ -124,8 +124,8 @@ static inline int block_start(int n, int size, int count) { return n * size > co
         uint64_t u_ = u + (uint64_t)(a * i_), v_ = v + (uint64_t)(d * i_);                                                  \
         __typeof__(ka) tu_ = _mm##W##_add_epi32(_mm##W##_set1_epi32((int)(u_ & 0xFFFFFF)), ka);                             \
         __typeof__(ka) tv_ = _mm##W##_add_epi32(_mm##W##_set1_epi32((int)(v_ & 0xFFFFFF)), kd);                             \
-        us[k] = _mm##W##_srai_epi32(tu_, 8);                                                                                \
-        vs[k] = _mm##W##_srai_epi32(tv_, 8);                                                                                \
+        us[k] = tu_;                                                                                                        \
+        vs[k] = tv_;                                                                                                        \
         __typeof__(ka) corner_ = _mm##W##_set1_epi32((int)((v_ >> 24) * (uint64_t)width + (u_ >> 24)));                     \
         _mm##W##_store_si##W((void *)at[k], _mm##W##_add_epi32(corner_, _mm##W##_add_epi32(                                 \
                                  _mm##W##_mullo_epi32(_mm##W##_srai_epi32(tv_, 24), w), _mm##W##_srai_epi32(tu_, 24))));    \
