@@ -141,21 +141,25 @@ extension ComposeKernel {
                                  into scratch: UnsafeMutablePointer<UInt32>, width w: Int) {
         withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: lys.count) { buffer in
             let spans = buffer.baseAddress!, columns = canvas.minX..<max(canvas.minX, canvas.maxX)
+            // Composed out to whole runs of eight canvas pixels where the scratch allows: a
+            // turned row's span starts anywhere, and the ragged ends, pixel by pixel, cost as
+            // much as the rest of the row.
+            let runsFrom = Swift.max(columns.lowerBound, limit.lowerBound), runsTo = Swift.min(columns.upperBound, limit.upperBound)
             for j in 0..<lys.count {
-                let ly = lys.lowerBound &+ j, row = scratch + j &* w - limit.lowerBound
+                let ly = lys.lowerBound &+ j, row = scratch + (j &* w &- limit.lowerBound)
                 let span = quad.span(ofRow: ly, within: limit)
-                let inside = ly >= canvas.minY && ly < canvas.maxY ? span.clamped(to: columns) : span.lowerBound..<span.lowerBound
-                if inside.isEmpty {
+                let shown = ly >= canvas.minY && ly < canvas.maxY
+                let lo = shown ? Swift.max(span.lowerBound, columns.lowerBound) : span.upperBound
+                let hi = shown ? Swift.min(span.upperBound, columns.upperBound) : span.upperBound
+                guard lo < hi else {
                     (row + span.lowerBound).update(repeating: Self.desk, count: span.count)
-                } else {
-                    (row + span.lowerBound).update(repeating: Self.desk, count: inside.lowerBound - span.lowerBound)
-                    (row + inside.upperBound).update(repeating: Self.desk, count: span.upperBound - inside.upperBound)
+                    (spans + j).initialize(to: Range(uncheckedBounds: (lo, lo)))
+                    continue
                 }
-                // Composed out to whole runs of eight canvas pixels where the scratch allows: a
-                // turned row's span starts anywhere, and the ragged ends, pixel by pixel, cost as
-                // much as the rest of the row.
-                let runs = ((inside.lowerBound & ~7)..<((inside.upperBound &+ 7) & ~7)).clamped(to: columns).clamped(to: limit)
-                (spans + j).initialize(to: inside.isEmpty ? inside : runs)
+                (row + span.lowerBound).update(repeating: Self.desk, count: lo &- span.lowerBound)
+                (row + hi).update(repeating: Self.desk, count: span.upperBound &- hi)
+                let first = Swift.max(lo & ~7, runsFrom), end = Swift.min((hi &+ 7) & ~7, runsTo)
+                (spans + j).initialize(to: Range(uncheckedBounds: (first, Swift.max(first, end))))
             }
             var y0 = lys.lowerBound
             while y0 < lys.upperBound {
@@ -285,8 +289,9 @@ extension ComposeKernel {
 
     /// The pixels of `xs` on window row `y` whose bilinear samples may read a pixel of `bounds`:
     /// the sample at x is (u, v) = (a·x + b·y + c, …) and reads the pixels at ⌊u⌋, ⌊u⌋ + 1 and
-    /// ⌊v⌋, ⌊v⌋ + 1. Worked out in floating point and widened by two pixels each way, so that
-    /// it never leaves out a pixel that reads the canvas (one more pixel sampled costs nothing).
+    /// ⌊v⌋, ⌊v⌋ + 1. Worked out in floating point and widened by two or three pixels each way,
+    /// so that it never leaves out a pixel that reads the canvas (one more pixel sampled costs
+    /// nothing; `executeView`'s scratch reaches four steps past the canvas for them).
     static func samples(in xs: Range<Int>, row y: Double, u: (Double, Double, Double), v: (Double, Double, Double),
                         meeting bounds: Rect) -> Range<Int> {
         var lo = Double(xs.lowerBound), hi = Double(xs.upperBound)
@@ -302,7 +307,9 @@ extension ComposeKernel {
         clip(u.0, u.1 * y + u.2, bounds.minX, bounds.maxX)
         clip(v.0, v.1 * y + v.2, bounds.minY, bounds.maxY)
         guard lo < hi else { return xs.lowerBound..<xs.lowerBound }
-        let first = max(xs.lowerBound, Int(lo.rounded(.down)) - 2), end = min(xs.upperBound, Int(hi.rounded(.up)) + 2)
+        // Truncated, a pixel more of margin standing in for floor and ceiling (libm calls on
+        // x86-64's baseline); `lo` and `hi` lie within `xs`, so they convert.
+        let first = max(xs.lowerBound, Int(lo) &- 3), end = min(xs.upperBound, Int(hi) &+ 3)
         return first < end ? first..<end : xs.lowerBound..<xs.lowerBound
     }
 
