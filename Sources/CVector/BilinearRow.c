@@ -72,6 +72,16 @@ static inline int block_start(int n, int size, int count) { return n * size > co
 /// Keeps the offsets' store where it is: without it the compiler takes them from the lanes.
 #define QS_STORED(at) __asm__ volatile("" ::"r"(at) : "memory")
 
+/// Two stored offsets in one load (half the loads of reading them one by one, which the row's
+/// pixel loads contend with), and each of them.
+static inline uint64_t two_offsets(const uint32_t *at) {
+    uint64_t q;
+    __builtin_memcpy(&q, at, sizeof q);
+    return q;
+}
+#define QS_LOW(q) ((uint32_t)(q))
+#define QS_HIGH(q) ((uint32_t)((q) >> 32))
+
 /// Sample k's step count in lane k.
 #define QS_STEPS_256 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
 #define QS_STEPS_512 _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
@@ -80,16 +90,20 @@ static inline int block_start(int n, int size, int count) { return n * size > co
 /// `rb` the two below) from the pixel offsets `o`: a 64-bit load of each pair (loads, not
 /// gathers: those were slower), split into the left pixels and the right.
 #define QS_TAPS_256(o, l, r, lb, rb) do {                                                                                  \
-        __m256 t0 = _mm256_castsi256_ps(QS_PAIRS(scratch, o[0], o[1], o[4], o[5]));                                         \
-        __m256 t1 = _mm256_castsi256_ps(QS_PAIRS(scratch, o[2], o[3], o[6], o[7]));                                         \
-        __m256 b0 = _mm256_castsi256_ps(QS_PAIRS(below, o[0], o[1], o[4], o[5]));                                           \
-        __m256 b1 = _mm256_castsi256_ps(QS_PAIRS(below, o[2], o[3], o[6], o[7]));                                           \
+        uint64_t q0 = two_offsets(o), q1 = two_offsets(o + 2), q2 = two_offsets(o + 4), q3 = two_offsets(o + 6);          \
+        __m256 t0 = _mm256_castsi256_ps(QS_PAIRS(scratch, QS_LOW(q0), QS_HIGH(q0), QS_LOW(q2), QS_HIGH(q2)));              \
+        __m256 t1 = _mm256_castsi256_ps(QS_PAIRS(scratch, QS_LOW(q1), QS_HIGH(q1), QS_LOW(q3), QS_HIGH(q3)));              \
+        __m256 b0 = _mm256_castsi256_ps(QS_PAIRS(below, QS_LOW(q0), QS_HIGH(q0), QS_LOW(q2), QS_HIGH(q2)));                \
+        __m256 b1 = _mm256_castsi256_ps(QS_PAIRS(below, QS_LOW(q1), QS_HIGH(q1), QS_LOW(q3), QS_HIGH(q3)));                \
         l = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0x88)); r = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, 0xDD)); \
         lb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0x88)); rb = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, 0xDD)); \
     } while (0)
 /// Eight pairs to a vector, split by one two-source permute each.
-#define QS_PAIRS8(p, at, o) _mm512_inserti64x4(_mm512_castsi256_si512(QS_PAIRS(p, at[o], at[o + 1], at[o + 2], at[o + 3])), \
-                                               QS_PAIRS(p, at[o + 4], at[o + 5], at[o + 6], at[o + 7]), 1)
+#define QS_PAIRS8(p, at, o) ({                                                                                              \
+        uint64_t a_ = two_offsets(at + (o)), b_ = two_offsets(at + (o) + 2);                                                \
+        uint64_t c_ = two_offsets(at + (o) + 4), d_ = two_offsets(at + (o) + 6);                                            \
+        _mm512_inserti64x4(_mm512_castsi256_si512(QS_PAIRS(p, QS_LOW(a_), QS_HIGH(a_), QS_LOW(b_), QS_HIGH(b_))),          \
+                           QS_PAIRS(p, QS_LOW(c_), QS_HIGH(c_), QS_LOW(d_), QS_HIGH(d_)), 1); })
 #define QS_TAPS_512(o, l, r, lb, rb) do {                                                                                  \
         const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);                 \
         const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);                  \
