@@ -81,7 +81,7 @@ let package = Package(
             name: "quicksilver-bench",
             dependencies: [
                 "Geometry", "Compute", "Clock", "Input", "Strokes", "Kernels", "Events", "ReplayFormat", "Paint",
-                "Files", "PNGFile", "Journal", "App", "UI", "X11Window", "Measures",
+                "Files", "PNGFile", "Journal", "App", "UI", "X11Window", "Measures", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
