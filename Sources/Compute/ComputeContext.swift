@@ -28,6 +28,8 @@ public final class ComputeContext: Sendable {
     /// Dispatches smaller than this many threads run on the calling thread: waking workers
     /// costs tens of microseconds, more than a small damage rectangle takes to compute.
     public let inlineThreshold: Int
+    /// Large transient buffers that threadgroups borrow (a turned view's scratch).
+    public let scratch: ScratchPool
 
     public init(threads: Int? = nil, threadsPerThreadgroup: Size = Size(width: 16, height: 16),
                 inlineThreshold: Int = 16_384) {
@@ -35,6 +37,7 @@ public final class ComputeContext: Sendable {
         self.threadCount = Swift.max(1, threads ?? available)
         self.threadsPerThreadgroup = threadsPerThreadgroup
         self.inlineThreshold = inlineThreshold
+        self.scratch = ScratchPool(kept: self.threadCount)
     }
 
     /// Runs `kernel` once per threadgroup over a grid of `gridSize` threads whose first thread

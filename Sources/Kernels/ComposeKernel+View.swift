@@ -28,8 +28,9 @@ extension ComposeKernel {
     /// integers is exact, so a pixel's sample is the same whichever group (and thread) holds it.
     static let fractionBits: Int64 = 24
 
-    /// One threadgroup of a view that `executeTransformed` does not show.
-    public func executeView(_ group: Threadgroup) {
+    /// One threadgroup of a view that `executeTransformed` does not show, its scratch borrowed
+    /// from `scratch`.
+    public func executeView(_ group: Threadgroup, scratch pool: ScratchPool) {
         let g = group.threadPositions
         guard !g.isEmpty else { return }
         let t = transform
@@ -74,60 +75,60 @@ extension ComposeKernel {
         }
         guard lx0 < lx1, ly0 < ly1 else { return deskOnly() }
         let w = lx1 - lx0, h = ly1 - ly0
-        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
-        defer { scratch.deallocate() }
-        let quad = Preimage(corners.map { ($0.u, $0.v) })
-        if level == 1, beyond == nil, let plan = fusedPlan() {
-            composeViewRows(ly0..<ly1, within: lx0..<lx1, quad, plan, into: scratch, width: w)
-        } else {
-            for ly in ly0..<ly1 {
-                let span = level == 1 ? quad.span(ofRow: ly, within: lx0..<lx1) : lx0..<lx1
-                fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
-            }
-        }
-        for y in g.ys {
-            let dst = output.row(y)
-            // Bilinear, a sample whose four pixels all lie off the level's blocks is the desk
-            // exactly (the weights sum to one): those are written as such, unsampled.
-            let xs = bilinear ? Self.samples(in: g.xs, row: Double(y), u: (ua, ub, uc), v: (va, vb, vc), meeting: levelBounds) : g.xs
-            (dst + g.minX).update(repeating: Self.desk, count: xs.lowerBound &- g.minX)
-            (dst + xs.upperBound).update(repeating: Self.desk, count: g.maxX &- xs.upperBound)
-            var u = A &* Int64(xs.lowerBound) &+ B &* Int64(y) &+ C, v = D &* Int64(xs.lowerBound) &+ E &* Int64(y) &+ F
-            if bilinear {
-                // Coordinates from the scratch's corner. The row in AVX-512 or AVX2 where the
-                // processor has them (CVector's BilinearRow.c); else four at a time in
-                // Swift's vectors, the rest one by one, with the same arithmetic.
-                var ur = u &- Int64(lx0) << fb, vr = v &- Int64(ly0) << fb
-                var x = xs.lowerBound
-                if vectorBits > 0, w < 1 << 16, h < 1 << 16, xs.count > 0 {
-                    let done = Int(qs_bilinear_row(scratch, Int32(w), UInt64(bitPattern: ur), UInt64(bitPattern: vr), A, D, Int32(xs.count),
-                                                   dst + x, Int32(vectorBits)))
-                    x &+= done
-                    ur &+= A &* Int64(done); vr &+= D &* Int64(done)
-                }
-                while x &+ 4 <= xs.upperBound {
-                    var c00 = SIMD4<UInt32>(), c10 = SIMD4<UInt32>(), c01 = SIMD4<UInt32>(), c11 = SIMD4<UInt32>()
-                    var fx = SIMD4<UInt32>(), fy = SIMD4<UInt32>()
-                    for k in 0..<4 {
-                        let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
-                        c00[k] = p[0]; c10[k] = p[1]; c01[k] = p[w]; c11[k] = p[w &+ 1]
-                        fx[k] = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF); fy[k] = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
-                        ur &+= A; vr &+= D
-                    }
-                    UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(c00, c10, c01, c11, fx, fy), as: SIMD4<UInt32>.self)
-                    x &+= 4
-                }
-                while x < xs.upperBound {
-                    let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
-                    let fx = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
-                    dst[x] = Self.bilinear(p[0], p[1], p[w], p[w &+ 1], fx, fy)
-                    ur &+= A; vr &+= D
-                    x &+= 1
-                }
+        pool.withBuffer(of: UInt32.self, count: w * h) { scratch in
+            let quad = Preimage(corners.map { ($0.u, $0.v) })
+            if level == 1, beyond == nil, let plan = fusedPlan() {
+                composeViewRows(ly0..<ly1, within: lx0..<lx1, quad, plan, into: scratch, width: w)
             } else {
-                for x in g.xs {
-                    dst[x] = scratch[(Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0)]
-                    u &+= A; v &+= D
+                for ly in ly0..<ly1 {
+                    let span = level == 1 ? quad.span(ofRow: ly, within: lx0..<lx1) : lx0..<lx1
+                    fillLevelRow(ly, span: span, level: level, bounds: levelBounds, into: scratch + (ly - ly0) * w - lx0)
+                }
+            }
+            for y in g.ys {
+                let dst = output.row(y)
+                // Bilinear, a sample whose four pixels all lie off the level's blocks is the desk
+                // exactly (the weights sum to one): those are written as such, unsampled.
+                let xs = bilinear ? Self.samples(in: g.xs, row: Double(y), u: (ua, ub, uc), v: (va, vb, vc), meeting: levelBounds) : g.xs
+                (dst + g.minX).update(repeating: Self.desk, count: xs.lowerBound &- g.minX)
+                (dst + xs.upperBound).update(repeating: Self.desk, count: g.maxX &- xs.upperBound)
+                var u = A &* Int64(xs.lowerBound) &+ B &* Int64(y) &+ C, v = D &* Int64(xs.lowerBound) &+ E &* Int64(y) &+ F
+                if bilinear {
+                    // Coordinates from the scratch's corner. The row in AVX-512 or AVX2 where the
+                    // processor has them (CVector's BilinearRow.c); else four at a time in
+                    // Swift's vectors, the rest one by one, with the same arithmetic.
+                    var ur = u &- Int64(lx0) << fb, vr = v &- Int64(ly0) << fb
+                    var x = xs.lowerBound
+                    if vectorBits > 0, w < 1 << 16, h < 1 << 16, xs.count > 0 {
+                        let done = Int(qs_bilinear_row(scratch, Int32(w), UInt64(bitPattern: ur), UInt64(bitPattern: vr), A, D, Int32(xs.count),
+                                                       dst + x, Int32(vectorBits)))
+                        x &+= done
+                        ur &+= A &* Int64(done); vr &+= D &* Int64(done)
+                    }
+                    while x &+ 4 <= xs.upperBound {
+                        var c00 = SIMD4<UInt32>(), c10 = SIMD4<UInt32>(), c01 = SIMD4<UInt32>(), c11 = SIMD4<UInt32>()
+                        var fx = SIMD4<UInt32>(), fy = SIMD4<UInt32>()
+                        for k in 0..<4 {
+                            let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
+                            c00[k] = p[0]; c10[k] = p[1]; c01[k] = p[w]; c11[k] = p[w &+ 1]
+                            fx[k] = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF); fy[k] = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
+                            ur &+= A; vr &+= D
+                        }
+                        UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(c00, c10, c01, c11, fx, fy), as: SIMD4<UInt32>.self)
+                        x &+= 4
+                    }
+                    while x < xs.upperBound {
+                        let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
+                        let fx = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
+                        dst[x] = Self.bilinear(p[0], p[1], p[w], p[w &+ 1], fx, fy)
+                        ur &+= A; vr &+= D
+                        x &+= 1
+                    }
+                } else {
+                    for x in g.xs {
+                        dst[x] = scratch[(Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0)]
+                        u &+= A; v &+= D
+                    }
                 }
             }
         }

@@ -111,7 +111,7 @@ public struct ComposeKernel: Sendable {
         let tg = exact ? Self.threadsPerThreadgroup : Self.viewThreadgroup(for: r.size, sampling: transform.sampling)
         compute.dispatchThreadgroups(ComputeContext.threadgroups(covering: r.size, threadsPerThreadgroup: tg),
                                      threadsPerThreadgroup: tg, grid: r) { group in
-            if transform == .identity { self.execute(group) } else if exact { self.executeTransformed(group) } else { self.executeView(group) }
+            if transform == .identity { self.execute(group) } else if exact { self.executeTransformed(group) } else { self.executeView(group, scratch: compute.scratch) }
         }
         if transform == .identity {
             // Desk around the canvas (none when the canvas is the plane).
