@@ -4,7 +4,8 @@ import Synchronization
 /// threadgroup that needs one borrows it for its run and gives it back, so the next group (on
 /// any worker, in this pass or a later one) writes to pages already backed instead of
 /// allocating its own, which glibc may hand back to the kernel on free and fault in again (a
-/// turned view's groups each take about 1.3 MB of scratch: 4 % of `compose.rotated`).
+/// turned view's groups each take about 1.3 MB of scratch: 5–8 % of `compose.rotated` after the
+/// benchmark's other cases).
 public final class ScratchPool: Sendable {
     /// A buffer of `bytes` bytes, 64-byte aligned.
     private struct Buffer: @unchecked Sendable {
