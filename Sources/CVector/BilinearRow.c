@@ -136,13 +136,11 @@ static inline uint64_t two_offsets(const uint32_t *at) {
 #define QS_AHEAD(W, SIZE, n, k) do {                                                                                        \
         int i_ = block_start((n), SIZE, count);                                                                             \
         uint64_t u_ = u + (uint64_t)(a * i_), v_ = v + (uint64_t)(d * i_);                                                  \
-        __typeof__(ka) tu_ = _mm##W##_add_epi32(_mm##W##_set1_epi32((int)(u_ & 0xFFFFFF)), ka);                             \
-        __typeof__(ka) tv_ = _mm##W##_add_epi32(_mm##W##_set1_epi32((int)(v_ & 0xFFFFFF)), kd);                             \
-        us[k] = tu_;                                                                                                        \
-        vs[k] = tv_;                                                                                                        \
+        us[k] = _mm##W##_add_epi32(_mm##W##_set1_epi32((int)(u_ & 0xFFFFFF)), ka);                                         \
+        vs[k] = _mm##W##_add_epi32(_mm##W##_set1_epi32((int)(v_ & 0xFFFFFF)), kd);                                         \
         __typeof__(ka) corner_ = _mm##W##_set1_epi32((int)((v_ >> 24) * (uint64_t)width + (u_ >> 24)));                     \
         _mm##W##_store_si##W((void *)at[k], _mm##W##_add_epi32(corner_, _mm##W##_add_epi32(                                 \
-                                 _mm##W##_mullo_epi32(_mm##W##_srai_epi32(tv_, 24), w), _mm##W##_srai_epi32(tu_, 24))));    \
+                                 _mm##W##_mullo_epi32(_mm##W##_srai_epi32(vs[k], 24), w), _mm##W##_srai_epi32(us[k], 24))));\
     } while (0)
 #define QS_BLOCK(W, T, SIZE, n, k) do {                                                                                     \
         if ((n) + 1 < blocks) QS_AHEAD(W, SIZE, (n) + 1, (k) ^ 1);                                                          \

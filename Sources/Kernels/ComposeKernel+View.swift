@@ -94,36 +94,9 @@ extension ComposeKernel {
                 (dst + xs.upperBound).update(repeating: Self.desk, count: g.maxX &- xs.upperBound)
                 var u = A &* Int64(xs.lowerBound) &+ B &* Int64(y) &+ C, v = D &* Int64(xs.lowerBound) &+ E &* Int64(y) &+ F
                 if bilinear {
-                    // Coordinates from the scratch's corner. The row in AVX-512 or AVX2 where the
-                    // processor has them (CVector's BilinearRow.c); else four at a time in
-                    // Swift's vectors, the rest one by one, with the same arithmetic.
-                    var ur = u &- Int64(lx0) << fb, vr = v &- Int64(ly0) << fb
-                    var x = xs.lowerBound
-                    if vectorBits > 0, w < 1 << 16, h < 1 << 16, xs.count > 0 {
-                        let done = Int(qs_bilinear_row(scratch, Int32(w), UInt64(bitPattern: ur), UInt64(bitPattern: vr), A, D, Int32(xs.count),
-                                                       dst + x, Int32(vectorBits)))
-                        x &+= done
-                        ur &+= A &* Int64(done); vr &+= D &* Int64(done)
-                    }
-                    while x &+ 4 <= xs.upperBound {
-                        var c00 = SIMD4<UInt32>(), c10 = SIMD4<UInt32>(), c01 = SIMD4<UInt32>(), c11 = SIMD4<UInt32>()
-                        var fx = SIMD4<UInt32>(), fy = SIMD4<UInt32>()
-                        for k in 0..<4 {
-                            let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
-                            c00[k] = p[0]; c10[k] = p[1]; c01[k] = p[w]; c11[k] = p[w &+ 1]
-                            fx[k] = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF); fy[k] = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
-                            ur &+= A; vr &+= D
-                        }
-                        UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(c00, c10, c01, c11, fx, fy), as: SIMD4<UInt32>.self)
-                        x &+= 4
-                    }
-                    while x < xs.upperBound {
-                        let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
-                        let fx = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
-                        dst[x] = Self.bilinear(p[0], p[1], p[w], p[w &+ 1], fx, fy)
-                        ur &+= A; vr &+= D
-                        x &+= 1
-                    }
+                    // Coordinates from the scratch's corner.
+                    bilinearRow(scratch, width: w, height: h, u: u &- Int64(lx0) << fb, v: v &- Int64(ly0) << fb, a: A, d: D,
+                                count: xs.count, into: dst + xs.lowerBound)
                 } else {
                     for x in g.xs {
                         dst[x] = scratch[(Int(truncatingIfNeeded: v >> fb) &- ly0) &* w &+ (Int(truncatingIfNeeded: u >> fb) &- lx0)]
@@ -131,6 +104,40 @@ extension ComposeKernel {
                     }
                 }
             }
+        }
+    }
+
+    /// `count` bilinear samples of `scratch` (`width`×`height` pixels) into `dst`, sample i at
+    /// (u + i·a, v + i·d) in fixed point from the scratch's corner: the row in AVX-512 or AVX2
+    /// where the processor has them (CVector's BilinearRow.c), else four at a time in Swift's
+    /// vectors and the rest one by one, with the same arithmetic.
+    private func bilinearRow(_ scratch: UnsafeMutablePointer<UInt32>, width w: Int, height h: Int, u: Int64, v: Int64,
+                             a A: Int64, d D: Int64, count: Int, into dst: UnsafeMutablePointer<UInt32>) {
+        let fb = Self.fractionBits
+        var ur = u, vr = v, x = 0
+        if vectorBits > 0, w < 1 << 16, h < 1 << 16, count > 0 {
+            x = Int(qs_bilinear_row(scratch, Int32(w), UInt64(bitPattern: ur), UInt64(bitPattern: vr), A, D, Int32(count), dst,
+                                    Int32(vectorBits)))
+            ur &+= A &* Int64(x); vr &+= D &* Int64(x)
+        }
+        while x &+ 4 <= count {
+            var c00 = SIMD4<UInt32>(), c10 = SIMD4<UInt32>(), c01 = SIMD4<UInt32>(), c11 = SIMD4<UInt32>()
+            var fx = SIMD4<UInt32>(), fy = SIMD4<UInt32>()
+            for k in 0..<4 {
+                let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
+                c00[k] = p[0]; c10[k] = p[1]; c01[k] = p[w]; c11[k] = p[w &+ 1]
+                fx[k] = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF); fy[k] = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
+                ur &+= A; vr &+= D
+            }
+            UnsafeMutableRawPointer(dst + x).storeBytes(of: Self.bilinear4(c00, c10, c01, c11, fx, fy), as: SIMD4<UInt32>.self)
+            x &+= 4
+        }
+        while x < count {
+            let p = scratch + (Int(truncatingIfNeeded: vr >> fb) &* w &+ Int(truncatingIfNeeded: ur >> fb))
+            let fx = UInt32(truncatingIfNeeded: (ur >> (fb &- 8)) & 0xFF), fy = UInt32(truncatingIfNeeded: (vr >> (fb &- 8)) & 0xFF)
+            dst[x] = Self.bilinear(p[0], p[1], p[w], p[w &+ 1], fx, fy)
+            ur &+= A; vr &+= D
+            x &+= 1
         }
     }
 
